@@ -1,0 +1,188 @@
+package emit
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/mcpgen/mcpgen/gen/model"
+)
+
+// rt qualifies a runtime identifier.
+func rt(name string) *jen.Statement { return jen.Qual(model.RuntimePath, name) }
+
+// registerFunc emits RegisterMCP(s *mcpruntime.Server, <receivers>).
+func registerFunc(f *jen.File, p *model.Package) {
+	f.Comment(fmt.Sprintf("RegisterMCP registers the tools of package %s with s.", p.Name))
+	if len(p.Receivers) > 0 {
+		var names []string
+		for _, r := range p.Receivers {
+			names = append(names, r.Param)
+		}
+		f.Comment(fmt.Sprintf("Handlers that are methods are called on %s.", strings.Join(names, ", ")))
+	}
+	params := []jen.Code{jen.Id("s").Op("*").Add(rt("Server"))}
+	for _, r := range p.Receivers {
+		params = append(params, jen.Id(r.Param).Add(recvType(r.TypeName, r.Pointer)))
+	}
+	f.Func().Id("RegisterMCP").Params(params...).BlockFunc(func(g *jen.Group) {
+		for _, t := range p.Tools {
+			g.Id("s").Dot("AddTool").Call(jen.Op("&").Add(rt("Tool")).Add(toolFields(t)))
+		}
+	})
+}
+
+// toolFields are the fields of t's mcpruntime.Tool literal, in the order of
+// the runtime's struct.
+func toolFields(t *model.Tool) jen.Code {
+	fs := []jen.Code{field("Name", jen.Lit(t.Name))}
+	if t.Title != "" {
+		fs = append(fs, field("Title", jen.Lit(t.Title)))
+	}
+	fs = append(fs, field("Description", jen.Lit(t.Description)))
+	if a := annotations(t); a != nil {
+		fs = append(fs, field("Annotations", a))
+	}
+	fs = append(fs, field("InputSchema", jen.Id(t.VarPrefix+"InputSchema")))
+	if t.OutputSchema != nil {
+		fs = append(fs, field("OutputSchema", jen.Id(t.VarPrefix+"OutputSchema")))
+	}
+	if t.LegacyOutputSchema != nil {
+		fs = append(fs, field("LegacyOutputSchema", jen.Id(t.VarPrefix+"LegacyOutputSchema")))
+	}
+	if t.LegacyWrap != "" {
+		fs = append(fs, field("LegacyWrap", jen.Lit(t.LegacyWrap)))
+	}
+	fs = append(fs, field("Handler", adapter(t)))
+	return fields(fs...)
+}
+
+// field is one Key: value element of a composite literal.
+func field(name string, v jen.Code) jen.Code { return jen.Id(name).Op(":").Add(v) }
+
+// fields is a composite literal body with one element per line, in the given
+// order (jen.Dict would sort them).
+func fields(elems ...jen.Code) *jen.Statement {
+	return jen.Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, elems...)
+}
+
+// annotations is the &mcpruntime.ToolAnnotations{...} literal with only the
+// hints the author declared, or nil when there are none.
+func annotations(t *model.Tool) *jen.Statement {
+	hints := []struct {
+		set  bool
+		name string
+	}{
+		{t.ReadOnly, "ReadOnlyHint"},
+		{t.Destructive, "DestructiveHint"},
+		{t.Idempotent, "IdempotentHint"},
+		{t.OpenWorld, "OpenWorldHint"},
+	}
+	var fs []jen.Code
+	for _, h := range hints {
+		if h.set {
+			fs = append(fs, field(h.name, jen.True()))
+		}
+	}
+	if len(fs) == 0 {
+		return nil
+	}
+	return jen.Op("&").Add(rt("ToolAnnotations")).Add(jen.Values(fs...))
+}
+
+// adapter is the typed mcpruntime.ToolHandler literal calling t's handler.
+func adapter(t *model.Tool) *jen.Statement {
+	return jen.Func().
+		Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("req").Op("*").Add(rt("ToolRequest"))).
+		Params(jen.Op("*").Add(rt("ToolResult")), jen.Error()).
+		BlockFunc(func(g *jen.Group) {
+			decodeInput(g, t)
+			callHandler(g, t)
+		})
+}
+
+// decodeInput declares in, applies the defaults and decodes the arguments.
+func decodeInput(g *jen.Group, t *model.Tool) {
+	if t.In == nil {
+		return
+	}
+	target := jen.Op("&").Id("in")
+	if t.In.Kind == model.Pointer {
+		g.Id("in").Op(":=").New(Type(t.In.Elem))
+		target = jen.Id("in")
+	} else {
+		g.Var().Id("in").Add(Type(t.In))
+	}
+	for _, d := range t.Defaults {
+		applyDefault(g, d)
+	}
+	g.If(jen.Err().Op(":=").Id("req").Dot("Decode").Call(target), jen.Err().Op("!=").Nil()).Block(
+		jen.Return(jen.Nil(), jen.Err()),
+	)
+}
+
+// applyDefault sets one input field to its declared default.
+func applyDefault(g *jen.Group, d model.Default) {
+	field := jen.Id("in")
+	for _, name := range d.Path {
+		field = field.Dot(name)
+	}
+	if d.GoLit != "" {
+		g.Add(field).Op("=").Id(d.GoLit)
+		return
+	}
+	g.If(
+		jen.Err().Op(":=").Qual("encoding/json", "Unmarshal").Call(
+			jen.Index().Byte().Parens(rawLit(d.JSON)), jen.Op("&").Add(field)),
+		jen.Err().Op("!=").Nil(),
+	).Block(jen.Return(jen.Nil(), jen.Err()))
+}
+
+// rawLit is a raw string literal of b, or a quoted one when b holds a backtick.
+func rawLit(b []byte) jen.Code {
+	if strings.ContainsAny(string(b), "`\r") {
+		return jen.Lit(string(b))
+	}
+	return jen.Id("`" + string(b) + "`")
+}
+
+// call is the handler call expression with its arguments.
+func call(t *model.Tool) *jen.Statement {
+	args := []jen.Code{jen.Id("ctx")}
+	if t.In != nil {
+		args = append(args, jen.Id("in"))
+	}
+	if t.Receiver != nil {
+		return jen.Id(t.Receiver.Param).Dot(t.Func).Call(args...)
+	}
+	return jen.Id(t.Func).Call(args...)
+}
+
+// callHandler calls the handler and converts its result.
+func callHandler(g *jen.Group, t *model.Tool) {
+	if t.Out == nil {
+		g.If(jen.Err().Op(":=").Add(call(t)), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err()))
+		g.Return(jen.Op("&").Add(rt("ToolResult")).Values(), jen.Nil())
+		return
+	}
+	g.List(jen.Id("out"), jen.Err()).Op(":=").Add(call(t))
+	g.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err()))
+	if t.Out.Kind == model.Pointer {
+		g.If(jen.Id("out").Op("==").Nil()).Block(jen.Return(jen.Nil(), nilResult(t)))
+	}
+	switch t.OutKind {
+	case model.OutToolResult:
+		g.Return(jen.Id("out"), jen.Nil())
+	case model.OutContent:
+		g.Return(jen.Op("&").Add(rt("ToolResult")).Values(field("Content", jen.Id("out"))), jen.Nil())
+	default:
+		g.Return(rt("Structured").Call(jen.Id("out")))
+	}
+}
+
+// nilResult is the error reported when a handler returns a nil pointer and a
+// nil error: the runtime turns mcpruntime.ErrNilResult into an internal error.
+func nilResult(t *model.Tool) *jen.Statement {
+	return jen.Qual("fmt", "Errorf").Call(jen.Lit("%w: tool "+t.Name), rt("ErrNilResult"))
+}

@@ -1,0 +1,54 @@
+package emit
+
+import (
+	"github.com/dave/jennifer/jen"
+
+	"github.com/mcpgen/mcpgen/gen/model"
+)
+
+// Type returns the Go type expression for t, qualifying named types by import
+// path (jennifer chooses and deduplicates the import names).
+func Type(t *model.Type) *jen.Statement {
+	switch t.Kind {
+	case model.Named:
+		s := jen.Qual(t.Path, t.Name)
+		if t.Path == "" {
+			s = jen.Id(t.Name)
+		}
+		if len(t.Args) == 0 {
+			return s
+		}
+		args := make([]jen.Code, len(t.Args))
+		for i, a := range t.Args {
+			args[i] = Type(a)
+		}
+		return s.Types(args...)
+	case model.Pointer:
+		return jen.Op("*").Add(Type(t.Elem))
+	case model.Slice:
+		return jen.Index().Add(Type(t.Elem))
+	case model.Array:
+		return jen.Index(jen.Lit(int(t.Len))).Add(Type(t.Elem))
+	case model.Map:
+		return jen.Map(Type(t.Key)).Add(Type(t.Elem))
+	case model.Interface:
+		return jen.Any()
+	}
+	return jen.Id(t.Name)
+}
+
+// importNames registers the package name of every named type in t, so that
+// jennifer imports it under its real name instead of guessing from the path.
+func importNames(f *jen.File, t *model.Type) {
+	if t == nil {
+		return
+	}
+	if t.Kind == model.Named && t.Path != "" && t.PkgName != "" {
+		f.ImportName(t.Path, t.PkgName)
+	}
+	for _, a := range t.Args {
+		importNames(f, a)
+	}
+	importNames(f, t.Key)
+	importNames(f, t.Elem)
+}

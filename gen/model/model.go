@@ -1,0 +1,208 @@
+// Package model is the plain-data description of what mcpgen generates.
+//
+// The analyzer in package gen builds a Program from go/types; package gen/emit
+// turns it into Go source without looking at go/types again. Every name in the
+// model is spelled the way the generated code spells it: import paths, Go
+// identifiers, JSON schemas as bytes. Every node carries the token.Position of
+// the declaration it came from, so that a -debug=model dump can be traced back
+// to the source.
+package model
+
+import (
+	"encoding/json"
+	"go/token"
+)
+
+// RuntimePath is the import path of the runtime package that generated code
+// calls. Generated files import it under the name RuntimeAlias.
+const RuntimePath = "github.com/mcpgen/mcpgen/runtime"
+
+// RuntimeAlias is the local name under which generated code imports RuntimePath,
+// so that it never shadows the standard library's runtime package.
+const RuntimeAlias = "mcpruntime"
+
+// A Program is everything one mcpgen run generates.
+//
+// Invariant: tool names are unique across Packages (the validator reports
+// duplicates before a Program reaches the emitter).
+type Program struct {
+	// Packages holds the packages with at least one tool, sorted by Path.
+	Packages []*Package
+	// Server is non-nil when a server main was requested (-server DIR).
+	Server *Server
+}
+
+// A Package is one Go package with annotated handlers, and the file
+// mcpgen writes into its directory.
+type Package struct {
+	Name   string // package clause name, e.g. "notes"
+	Path   string // import path
+	Dir    string // absolute directory of the package
+	Output string // absolute path of the generated file
+	// Sources are the base names of the files declaring the tools, sorted.
+	Sources []string
+	// Tools are the annotated handlers, in source order.
+	Tools []*Tool
+	// Receivers are the receiver types of method handlers, sorted by TypeName.
+	// RegisterMCP takes one parameter per receiver, in this order.
+	Receivers []*Receiver
+	Pos       token.Position
+}
+
+// A Receiver is a type whose methods are tool handlers.
+type Receiver struct {
+	TypeName string // Go identifier of the named type, in Package
+	// Pointer reports whether RegisterMCP takes *TypeName (true when any handler
+	// method has a pointer receiver) rather than TypeName.
+	Pointer bool
+	// Param is the Go identifier of the RegisterMCP parameter; it collides with
+	// no other identifier used by the generated code.
+	Param string
+	// Constructor is the //mcp:constructor function for the type, or nil when
+	// the server main uses the zero value.
+	Constructor *Constructor
+	Pos         token.Position
+}
+
+// A Constructor is a package function marked //mcp:constructor: it takes no
+// parameters and returns *T or T, optionally followed by an error.
+type Constructor struct {
+	Func    string // Go identifier of the function
+	Pointer bool   // the function returns *T
+	Err     bool   // the function also returns an error
+	Pos     token.Position
+}
+
+// OutKind says how a handler's result becomes a tool result.
+type OutKind int
+
+const (
+	// OutNone: the handler returns only an error; the result is empty.
+	OutNone OutKind = iota
+	// OutStructured: the result is marshaled as structuredContent and described
+	// by an outputSchema.
+	OutStructured
+	// OutToolResult: the handler returns *mcpruntime.ToolResult, passed through.
+	OutToolResult
+	// OutContent: the handler returns []mcpruntime.Content.
+	OutContent
+)
+
+// String returns the Go name of k.
+func (k OutKind) String() string {
+	switch k {
+	case OutNone:
+		return "OutNone"
+	case OutStructured:
+		return "OutStructured"
+	case OutToolResult:
+		return "OutToolResult"
+	case OutContent:
+		return "OutContent"
+	}
+	return "OutKind(?)"
+}
+
+// MarshalText implements encoding.TextMarshaler for readable model dumps.
+func (k OutKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// A Tool is one annotated handler.
+type Tool struct {
+	Name        string // MCP tool name
+	Title       string // optional display title
+	Description string // doc comment with directives removed
+	ReadOnly    bool   // readonly: annotations.readOnlyHint
+	Destructive bool   // destructive: annotations.destructiveHint
+	Idempotent  bool   // idempotent: annotations.idempotentHint
+	OpenWorld   bool   // openworld: annotations.openWorldHint
+
+	// Func is the Go identifier of the handler function or method.
+	Func string
+	// Receiver is the receiver type of a method handler, nil for a function.
+	Receiver *Receiver
+	// PointerRecv reports whether the method is declared on *Receiver.TypeName.
+	PointerRecv bool
+
+	// In is the input parameter type, nil when the handler has none.
+	In *Type
+	// Out is the result type besides error, nil when the handler returns only error.
+	Out     *Type
+	OutKind OutKind
+
+	// VarPrefix is the prefix of the package-level variables holding the
+	// schemas, e.g. "mcpSearchNotes" for mcpSearchNotesInputSchema.
+	VarPrefix string
+	// InputSchema is the indented JSON input schema (never nil).
+	InputSchema json.RawMessage
+	// OutputSchema is the indented JSON output schema; nil unless OutKind is OutStructured.
+	OutputSchema json.RawMessage
+	// LegacyOutputSchema is the schema sent to 2025-11-25 clients when the
+	// output root is not an object; nil otherwise.
+	LegacyOutputSchema json.RawMessage
+	// LegacyWrap is the property that wraps the result for 2025-11-25 clients
+	// ("result"), empty when OutputSchema's root already is an object.
+	LegacyWrap string
+	// Defaults are applied to the input before decoding the arguments.
+	Defaults []Default
+
+	Pos token.Position
+}
+
+// A Default sets one input field before the arguments are decoded, so that an
+// absent field keeps its declared default.
+type Default struct {
+	// Path are the Go field names from the input struct down to the field;
+	// every step but the last is a non-pointer struct.
+	Path []string
+	// GoLit is the Go source of an untyped constant assignable to the field
+	// (e.g. `10`, `"en"`, `true`); empty when JSON must be used instead.
+	GoLit string
+	// JSON is the default as JSON, decoded into the field when GoLit is empty.
+	JSON json.RawMessage
+}
+
+// TypeKind classifies a Type.
+type TypeKind int
+
+const (
+	Basic     TypeKind = iota // predeclared type: Name ("int", "error", ...)
+	Named                     // defined type: Path, PkgName, Name, Args
+	Pointer                   // *Elem
+	Slice                     // []Elem
+	Array                     // [Len]Elem
+	Map                       // map[Key]Elem
+	Interface                 // interface{} (any)
+)
+
+// String returns the Go name of k.
+func (k TypeKind) String() string {
+	names := [...]string{"Basic", "Named", "Pointer", "Slice", "Array", "Map", "Interface"}
+	if int(k) < len(names) {
+		return names[k]
+	}
+	return "TypeKind(?)"
+}
+
+// MarshalText implements encoding.TextMarshaler for readable model dumps.
+func (k TypeKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// A Type is a Go type expression as the generated code writes it.
+type Type struct {
+	Kind    TypeKind
+	Name    string  `json:",omitempty"` // Basic, Named
+	Path    string  `json:",omitempty"` // Named: import path of the declaring package
+	PkgName string  `json:",omitempty"` // Named: package clause name of Path
+	Args    []*Type `json:",omitempty"` // Named: type arguments of a generic instantiation
+	Key     *Type   `json:",omitempty"` // Map
+	Elem    *Type   `json:",omitempty"` // Pointer, Slice, Array, Map
+	Len     int64   `json:",omitempty"` // Array
+}
+
+// A Server is the main package written by -server DIR.
+type Server struct {
+	Name   string // implementation name reported to clients
+	Dir    string // absolute directory
+	Output string // absolute path of main.go
+	// Packages are the packages whose RegisterMCP the main calls, sorted by Path.
+	Packages []*Package
+}
