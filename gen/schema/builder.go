@@ -1,0 +1,302 @@
+package schema
+
+import (
+	"cmp"
+	"fmt"
+	"go/token"
+	"go/types"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/invopop/jsonschema"
+	"golang.org/x/tools/go/packages"
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// A Diagnostic is a user error found while deriving a schema, at the
+// innermost position that explains it (usually a struct field's declaration).
+type Diagnostic struct {
+	Pos token.Position
+	Msg string
+}
+
+func (d Diagnostic) String() string { return fmt.Sprintf("%s: %s", d.Pos, d.Msg) }
+
+// A Default is a value declared with `jsonschema:"default=..."` that the
+// generated decoder stores in the input value before decoding, so that it
+// survives when the property is absent.
+type Default struct {
+	// Path is the Go field names from the root struct to the field,
+	// including the names of embedded fields on the way
+	// (SearchInput{Page: Page{Limit: 10}} has Path ["Page", "Limit"]).
+	// Every step is a non-pointer struct field.
+	Path []string
+	// Type is the Go type of the field.
+	Type types.Type
+	// JSON is the default as a JSON literal of the Go value (10, "abc",
+	// true, ["a","b"]).
+	JSON string
+}
+
+type mode int
+
+const (
+	modeInput mode = iota
+	modeOutput
+)
+
+// A Builder derives schemas from go/types with encoding/json semantics.
+// It caches the schema of each named type, per direction, so a Builder
+// should be shared by all the tools of a run. A Builder is not safe for
+// concurrent use.
+type Builder struct {
+	fset  *token.FileSet
+	docs  *docIndex
+	local map[*types.Package]bool // packages whose constants make enums
+
+	cache    [2]typeutil.Map // named type -> *entry, per mode
+	cacheAny [2]typeutil.Map // same, inside an `mcp:"any"` field
+	defs     [2]map[string]*jsonschema.Schema
+	defNames typeutil.Map // recursive named type -> $defs name
+	taken    map[string]bool
+	enums    typeutil.Map         // named type -> []any (nil: none)
+	parsed   map[string]dirResult // //mcp:schema text -> parsed schema
+	// defaultJSON holds the input defaults of fields, by field (origin).
+	defaultJSON map[*types.Var]string
+}
+
+// An entry is the cached result for one named type in one mode.
+type entry struct {
+	schema    *jsonschema.Schema
+	needs     map[string]bool // $defs names the schema refers to, transitively
+	diags     []Diagnostic
+	building  bool
+	recursive bool
+	name      string
+}
+
+// New returns a Builder. pkgs are the loaded packages (with Syntax and
+// TypesInfo where available): their doc comments become descriptions and
+// their named types with constants become enums.
+func New(fset *token.FileSet, pkgs []*packages.Package) *Builder {
+	b := &Builder{
+		fset:        fset,
+		docs:        indexDocs(pkgs),
+		local:       map[*types.Package]bool{},
+		defs:        [2]map[string]*jsonschema.Schema{{}, {}},
+		taken:       map[string]bool{},
+		parsed:      map[string]dirResult{},
+		defaultJSON: map[*types.Var]string{},
+	}
+	for _, p := range pkgs {
+		if p.Types != nil {
+			b.local[p.Types] = true
+		}
+	}
+	return b
+}
+
+// A run holds the state of one Input or Output call.
+type run struct {
+	b     *Builder
+	mode  mode
+	needs map[string]bool
+	diags []Diagnostic
+	root  string // name of the root type, first element of field paths
+}
+
+// where locates a type in the value being described.
+type where struct {
+	path  string    // Go path for messages: SearchInput.Opts.Callback
+	pos   token.Pos // innermost field declaration
+	anyOK bool      // inside a field tagged `mcp:"any"`
+}
+
+func (r *run) errorf(w where, format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	r.diags = append(r.diags, Diagnostic{Pos: r.b.fset.Position(w.pos), Msg: "field " + w.path + ": " + msg})
+}
+
+// Input returns the schema of a tool's arguments: t must be a struct or a
+// pointer to one. at locates t's use (the handler's parameter) for
+// diagnostics about the root itself.
+func (b *Builder) Input(t types.Type, at token.Pos) (*jsonschema.Schema, []Default, []Diagnostic) {
+	r := b.newRun(modeInput, t)
+	root := derefRoot(t)
+	if !isStruct(root) {
+		r.diags = append(r.diags, Diagnostic{Pos: b.fset.Position(at),
+			Msg: fmt.Sprintf("input type %s must be a struct or a pointer to a struct: tool arguments are a JSON object", typeString(t))})
+		return &jsonschema.Schema{Type: "object", AdditionalProperties: jsonschema.FalseSchema}, nil, r.finishDiags()
+	}
+	s := r.typ(root, where{path: r.root, pos: at})
+	defaults := r.defaults(root, at)
+	return r.assemble(s), defaults, r.finishDiags()
+}
+
+// Output returns the schema of what json.Marshal emits for a tool's result
+// of type t. A pointer root is described by its element: the generated
+// adapter never marshals a nil result.
+func (b *Builder) Output(t types.Type, at token.Pos) (*jsonschema.Schema, []Diagnostic) {
+	r := b.newRun(modeOutput, t)
+	s := r.typ(derefRoot(t), where{path: r.root, pos: at})
+	return r.assemble(s), r.finishDiags()
+}
+
+func (b *Builder) newRun(m mode, t types.Type) *run {
+	return &run{b: b, mode: m, needs: map[string]bool{}, root: rootName(t)}
+}
+
+// derefRoot removes one pointer from a root type.
+func derefRoot(t types.Type) types.Type {
+	t = types.Unalias(t)
+	if p, ok := t.(*types.Pointer); ok {
+		return types.Unalias(p.Elem())
+	}
+	return t
+}
+
+func rootName(t types.Type) string {
+	t = derefRoot(t)
+	if n, ok := t.(*types.Named); ok {
+		return n.Obj().Name()
+	}
+	return typeString(t)
+}
+
+// typeString writes t with package names rather than paths.
+func typeString(t types.Type) string {
+	return types.TypeString(t, func(p *types.Package) string { return p.Name() })
+}
+
+// assemble resolves a $ref root and attaches the $defs the schema needs.
+func (r *run) assemble(s *jsonschema.Schema) *jsonschema.Schema {
+	if len(r.needs) == 0 {
+		return s
+	}
+	defs := r.b.defs[r.mode]
+	if s.Ref != "" {
+		name := strings.TrimPrefix(s.Ref, defsPrefix)
+		c := *defs[name]
+		if s.Description != "" {
+			c.Description = s.Description
+		}
+		s = &c
+	} else {
+		c := *s
+		s = &c
+	}
+	s.Definitions = jsonschema.Definitions{}
+	for name := range r.needs {
+		s.Definitions[name] = defs[name]
+	}
+	return s
+}
+
+const defsPrefix = "#/$defs/"
+
+// finishDiags sorts and deduplicates the run's diagnostics.
+func (r *run) finishDiags() []Diagnostic {
+	slices.SortFunc(r.diags, compareDiag)
+	return slices.Compact(r.diags)
+}
+
+func compareDiag(a, b Diagnostic) int {
+	return cmp.Or(
+		cmp.Compare(a.Pos.Filename, b.Pos.Filename),
+		cmp.Compare(a.Pos.Line, b.Pos.Line),
+		cmp.Compare(a.Pos.Column, b.Pos.Column),
+		cmp.Compare(a.Msg, b.Msg))
+}
+
+// named returns the schema of a named type, from the cache when possible.
+// build computes it on a miss. Recursive references become $refs.
+func (r *run) named(n *types.Named, w where, build func() *jsonschema.Schema) *jsonschema.Schema {
+	cache := &r.b.cache[r.mode]
+	if w.anyOK && !isStruct(n) {
+		cache = &r.b.cacheAny[r.mode]
+	}
+	if e, ok := cache.At(n).(*entry); ok {
+		if e.building {
+			e.recursive = true
+			e.name = r.b.defName(n)
+			r.needs[e.name] = true
+			return &jsonschema.Schema{Ref: defsPrefix + e.name}
+		}
+		maps.Copy(r.needs, e.needs)
+		r.diags = append(r.diags, e.diags...)
+		return e.schema
+	}
+	e := &entry{building: true}
+	cache.Set(n, e)
+	outerNeeds, outerDiags := r.needs, r.diags
+	r.needs, r.diags = map[string]bool{}, nil
+	s := build()
+	if doc := r.b.docs.typeDoc(n); doc != "" && s.Description == "" {
+		c := *s
+		c.Description = doc
+		s = &c
+	}
+	e.building = false
+	e.needs, e.diags = r.needs, r.diags
+	if e.recursive {
+		r.b.defs[r.mode][e.name] = s
+		s = &jsonschema.Schema{Ref: defsPrefix + e.name}
+	}
+	e.schema = s
+	r.needs, r.diags = outerNeeds, append(outerDiags, e.diags...)
+	maps.Copy(r.needs, e.needs)
+	return s
+}
+
+// defName returns the stable $defs name of a recursive named type: its name
+// with type arguments, qualified by its package name on a clash.
+func (b *Builder) defName(n *types.Named) string {
+	if name, ok := b.defNames.At(n).(string); ok {
+		return name
+	}
+	name := sanitize(typeNameWithArgs(n, false))
+	if b.taken[name] {
+		name = sanitize(typeNameWithArgs(n, true))
+	}
+	for i := 2; b.taken[name]; i++ {
+		name = fmt.Sprintf("%s%d", strings.TrimRight(name, "0123456789"), i)
+	}
+	b.taken[name] = true
+	b.defNames.Set(n, name)
+	return name
+}
+
+func typeNameWithArgs(n *types.Named, qualify bool) string {
+	name := n.Obj().Name()
+	if qualify && n.Obj().Pkg() != nil {
+		name = n.Obj().Pkg().Name() + "." + name
+	}
+	args := n.TypeArgs()
+	if args.Len() == 0 {
+		return name
+	}
+	parts := make([]string, args.Len())
+	for i := range args.Len() {
+		parts[i] = typeString(args.At(i))
+	}
+	return name + "[" + strings.Join(parts, ",") + "]"
+}
+
+// sanitize keeps a $defs name readable and safe in a JSON pointer and URI
+// fragment: letters, digits, '_', '-' and '.'; runs of others become '_'.
+func sanitize(s string) string {
+	var sb strings.Builder
+	under := false
+	for _, c := range s {
+		ok := c == '_' || c == '-' || c == '.' || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || ('0' <= c && c <= '9')
+		if ok {
+			sb.WriteRune(c)
+			under = false
+		} else if !under {
+			sb.WriteByte('_')
+			under = true
+		}
+	}
+	return strings.Trim(sb.String(), "_")
+}

@@ -1,0 +1,133 @@
+// Package schema derives JSON Schema 2020-12 documents from Go types, at
+// generate time, with the exact semantics of encoding/json: an input schema
+// accepts only documents that decode into the Go type (with unknown fields
+// disallowed), and an output schema accepts everything json.Marshal can
+// write for the type.
+//
+// # Use
+//
+//	b := schema.New(fset, pkgs) // one Builder per run: it caches per named type
+//	in, defaults, diags := b.Input(inType, paramPos)
+//	out, diags2 := b.Output(outType, resultPos)
+//	js, err := schema.Marshal(in) // indented JSON for a Go raw string literal
+//	if !schema.IsObjectRoot(out) {
+//		legacy := schema.LegacyWrap(out) // {"result": ...} for 2025-11-25 clients
+//	}
+//
+// Input requires a struct or a pointer to one. Output accepts any type; a
+// pointer root is described by its element (the generated adapter never
+// marshals a nil result). Diagnostics are sorted and deduplicated within a
+// call; a type shared by several roots reports its problems in each call,
+// so merge with deduplication by (Pos, Msg). When a call returns
+// diagnostics, its schema is incomplete and must not be emitted.
+//
+// Defaults lists the `jsonschema:"default=..."` values the generated code
+// must store in the input value before decoding (Path from the root struct,
+// embedded field names included; Type the field's Go type; JSON the value).
+//
+// # Shape
+//
+// Every struct is a closed object ("additionalProperties": false) with its
+// properties in the order json.Marshal writes them (Go field order after
+// embedding). Maps are the only open objects. Everything is inlined except
+// recursive types, which get a local "$defs" entry named after the type
+// (with type arguments, e.g. Tree_int for Tree[int]; qualified by package name on a
+// clash) and "$ref": "#/$defs/Name". A recursive root is written out in
+// full at the root, so the root is always a plain schema with "type".
+// No "$schema" keyword is written (2020-12 is the MCP default).
+//
+// Null: encoding/json writes a nil pointer, slice or map as null and
+// decodes null into them, so their schemas are
+// {"anyOf": [<schema>, {"type": "null"}]}, in input and output alike. anyOf
+// is used rather than a type array because some providers (Gemini) reject
+// type arrays. Other types do not accept null (encoding/json would ignore
+// it; the schema is stricter, never looser).
+//
+// Required: in input, a property is required unless its field is a
+// pointer, has omitempty or omitzero, has a default, or is promoted through
+// an embedded pointer; `jsonschema:"required"` forces it. In output, a
+// property is required unless json.Marshal may omit it: omitzero,
+// omitempty on a type that can be empty (omitempty never omits a struct or
+// a non-empty array), or promotion through an embedded pointer.
+//
+// # Mapping
+//
+//	bool                     {"type":"boolean"}
+//	intN, uintN, uintptr     {"type":"integer","minimum":..,"maximum":..} (int and uint are 64-bit;
+//	                         bounds beyond 2^53 are written exactly)
+//	float32                  {"type":"number"} with ±math.MaxFloat32 bounds
+//	float64                  {"type":"number"} (no bounds: 1e400 validates but does not decode)
+//	string                   {"type":"string"}
+//	[]byte                   {"type":"string","contentEncoding":"base64","pattern":<std base64>}, nullable
+//	[N]T                     {"type":"array","items":T,"minItems":N,"maxItems":N} ([N]byte is an array of integers)
+//	[]T                      {"type":"array","items":T}, nullable
+//	map[K]V                  {"type":"object","additionalProperties":V}, nullable; integer keys get
+//	                         "propertyNames": {"pattern": decimal integer}; string and TextMarshaler
+//	                         keys any string; other keys are errors
+//	struct                   closed object (above)
+//	*T                       T, nullable
+//	time.Time                {"type":"string","format":"date-time"}
+//	time.Duration            integer nanoseconds (int64 bounds)
+//	json.Number              {"type":"number"}
+//	TextMarshaler types      {"type":"string"} (output: MarshalText; input: UnmarshalText)
+//	named type with consts   the underlying schema plus "enum": the values of the constants of
+//	                         that type declared in its package, in declaration order, without
+//	                         repeats; only for packages passed to New (so time.Month or
+//	                         fs.FileMode keep their plain schema)
+//	generic instantiation    its instantiated fields
+//	any, json.RawMessage     {} only with the field tag `mcp:"any"` (it also covers elements:
+//	                         map[string]any); an error otherwise
+//	chan, func, complex, unsafe.Pointer, non-empty interfaces: errors naming the field path
+//
+// A type whose JSON comes from MarshalJSON (output) or UnmarshalJSON
+// (input) needs its schema written by hand in its doc comment:
+//
+//	// ID identifies a note.
+//	//
+//	//mcp:schema {"type":"string","format":"uuid"}
+//	type ID [16]byte
+//
+// The JSON is parsed and checked against the 2020-12 metaschema; it must be
+// a self-contained object (no $ref). The directive works on any named type
+// and the author answers for it. A MarshalJSON or MarshalText declared on
+// the pointer receiver only is an error: json.Marshal ignores it for values
+// that are not addressable, so the JSON would depend on where the value is.
+//
+// The ",string" json option makes a string of the value: booleans get
+// {"enum":["true","false"]}, integers a decimal pattern (range not
+// checked), floats the JSON number pattern, strings the JSON string literal
+// pattern; enums become the quoted values.
+//
+// # Descriptions
+//
+// A property's description is the doc comment of its field, else its line
+// comment, else the doc comment of its named type (the text from
+// go/ast.CommentGroup.Text: directives dropped, trimmed; nothing added).
+//
+// # Constraints
+//
+// The `jsonschema:"..."` field tag uses invopop/jsonschema's grammar:
+// comma-separated key=value pairs, `\,` for a comma inside a value. Keys:
+// title, description, required (flag), default, example, enum (repeat for
+// each value), minimum, maximum, exclusiveMinimum, exclusiveMaximum,
+// multipleOf, minLength, maxLength, pattern, format, minItems, maxItems,
+// uniqueItems (flag). On an array of scalars, element keys (enum, minimum,
+// pattern, ...) apply to the items and default/example list elements, as in
+// invopop. Checked at generate time, each a positioned error at the field:
+// an unknown key; a key that does not apply to the type; a malformed
+// number; a bound wider than the Go type's range (narrower bounds replace
+// the type's); min above max; a pattern Go's regexp cannot compile (JSON
+// Schema patterns are ECMA-262: use the common subset); an unknown format;
+// enum, default or example values of the wrong type, outside the bounds,
+// lengths or pattern, or outside the type's own enum. A default applies only
+// to fields reached from the root through non-pointer struct fields (the
+// generated code can pre-fill those); elsewhere, and on pointer fields, it
+// is an error.
+//
+// # Known inexactness
+//
+// JSON Schema cannot see how a number is written: 1.0 and 1e2 are integers
+// to a validator, but encoding/json rejects them for Go integer fields, so
+// the runtime reports them when decoding. Map keys of integer types and
+// ",string" integers are checked by pattern only, not by range.
+package schema

@@ -1,0 +1,96 @@
+package schema
+
+import (
+	"go/types"
+	"strings"
+
+	"github.com/invopop/jsonschema"
+)
+
+// structType describes a struct as a closed object whose properties are
+// the fields encoding/json reads and writes, in the order it writes them.
+func (r *run) structType(st *types.Struct, w where) *jsonschema.Schema {
+	s := &jsonschema.Schema{Type: "object", AdditionalProperties: jsonschema.FalseSchema}
+	fields := structFields(st)
+	if len(fields) > 0 {
+		s.Properties = jsonschema.NewProperties()
+	}
+	for i := range fields {
+		f := &fields[i]
+		fs, required := r.field(f, w)
+		s.Properties.Set(f.name, fs)
+		if required {
+			s.Required = append(s.Required, f.name)
+		}
+	}
+	return s
+}
+
+// goPath returns the Go names of a field's selector, embedded fields first.
+func goPath(f *jsonField) string {
+	names := make([]string, len(f.vars))
+	for i, v := range f.vars {
+		names[i] = v.Name()
+	}
+	return strings.Join(names, ".")
+}
+
+// field returns the schema of one property and whether it is required.
+func (r *run) field(f *jsonField, parent where) (*jsonschema.Schema, bool) {
+	v := f.last()
+	w := where{path: parent.path + "." + goPath(f), pos: v.Pos()}
+	w.anyOK = r.mcpTag(f, w)
+	if r.mode == modeInput && f.viaUnexportedPointer {
+		r.errorf(w, "the field is promoted through an embedded pointer to an unexported struct type, which encoding/json cannot allocate when decoding: export the type or embed it without a pointer")
+	}
+	var s *jsonschema.Schema
+	if f.quoted {
+		s = r.quotedSchema(f, w)
+	} else {
+		s = r.typ(f.typ, w)
+	}
+	if doc := r.b.docs.fieldDoc(v); doc != "" {
+		c := *s
+		c.Description = doc
+		s = &c
+	}
+	s, tr := r.applyTag(f, s, w)
+	if r.mode == modeOutput {
+		return s, !f.viaPointer && !f.omitZero && !(f.omitEmpty && emptiable(f.typ))
+	}
+	if tr.hasDefault && isPointer(f.typ) {
+		r.errorf(w, "a pointer field cannot have a default: it is already optional (absent means nil)")
+	}
+	optional := f.omitEmpty || f.omitZero || isPointer(f.typ) || f.viaPointer || tr.hasDefault
+	return s, tr.required || !optional
+}
+
+// mcpTag reads the `mcp:"..."` struct tag and reports whether it opts the
+// field in to any JSON value.
+func (r *run) mcpTag(f *jsonField, w where) bool {
+	tag, ok := f.tag.Lookup("mcp")
+	if !ok {
+		return false
+	}
+	if tag != "any" {
+		r.errorf(w, "unknown mcp tag %q: the only option is `mcp:\"any\"`", tag)
+		return false
+	}
+	return true
+}
+
+func isPointer(t types.Type) bool {
+	_, ok := types.Unalias(t).(*types.Pointer)
+	return ok
+}
+
+// emptiable reports whether omitempty can omit a value of type t.
+func emptiable(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Struct:
+		return false
+	case *types.Array:
+		return u.Len() == 0
+	}
+	return true
+}

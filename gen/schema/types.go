@@ -1,0 +1,355 @@
+package schema
+
+import (
+	"encoding/json"
+	"go/types"
+	"math"
+	"reflect"
+	"strconv"
+
+	"github.com/invopop/jsonschema"
+)
+
+// Patterns of strings the schemas constrain exactly.
+const (
+	// base64Pattern matches base64.StdEncoding output, as encoding/json
+	// writes []byte.
+	base64Pattern = `^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$`
+	// intPattern and uintPattern match decimal integers as strconv writes them.
+	intPattern  = `^-?(?:0|[1-9][0-9]*)$`
+	uintPattern = `^(?:0|[1-9][0-9]*)$`
+	// numberPattern matches a JSON number.
+	numberPattern = `^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$`
+	// jsonStringPattern matches a JSON string literal.
+	jsonStringPattern = `^"(?:[^"\\\x00-\x1f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*"$`
+)
+
+// typ returns the schema of values of type t.
+func (r *run) typ(t types.Type, w where) *jsonschema.Schema {
+	switch t := types.Unalias(t).(type) {
+	case *types.Pointer:
+		return nullable(r.typ(t.Elem(), w))
+	case *types.Named:
+		return r.namedType(t, w)
+	case *types.Basic:
+		return r.basic(t, w)
+	case *types.Slice:
+		return r.slice(t, w)
+	case *types.Array:
+		return r.array(t, w)
+	case *types.Map:
+		return r.mapType(t, w)
+	case *types.Struct:
+		return r.structType(t, w)
+	case *types.Interface:
+		return r.iface(t, w)
+	case *types.Chan:
+		r.errorf(w, "chan type is not JSON-serializable")
+	case *types.Signature:
+		r.errorf(w, "func type is not JSON-serializable")
+	default:
+		r.errorf(w, "internal error: unexpected type %s", typeString(t))
+	}
+	return &jsonschema.Schema{}
+}
+
+// nullable allows null besides s: encoding/json writes a nil pointer, slice
+// or map as null and decodes null into them.
+func nullable(s *jsonschema.Schema) *jsonschema.Schema {
+	if s.Type == "null" || isEmpty(s) {
+		return s
+	}
+	return &jsonschema.Schema{AnyOf: []*jsonschema.Schema{s, {Type: "null"}}}
+}
+
+// nonNull returns the non-null branch of a nullable schema, or s.
+func nonNull(s *jsonschema.Schema) *jsonschema.Schema {
+	if len(s.AnyOf) == 2 && s.AnyOf[1].Type == "null" && s.Type == "" {
+		return s.AnyOf[0]
+	}
+	return s
+}
+
+// namedType handles the types encoding/json treats specially, then caches
+// the schema of every other named type.
+func (r *run) namedType(n *types.Named, w where) *jsonschema.Schema {
+	if s, ok := r.wellKnown(n, w); ok {
+		return s
+	}
+	return r.named(n, w, func() *jsonschema.Schema { return r.buildNamed(n, w) })
+}
+
+// wellKnown returns the schemas of standard types with their own JSON form.
+func (r *run) wellKnown(n *types.Named, w where) (*jsonschema.Schema, bool) {
+	obj := n.Obj()
+	if obj.Pkg() == nil {
+		return nil, false
+	}
+	switch obj.Pkg().Path() + "." + obj.Name() {
+	case "time.Time":
+		return &jsonschema.Schema{Type: "string", Format: "date-time"}, true
+	case "time.Duration":
+		return intSchema(types.Int64), true
+	case "encoding/json.Number":
+		return &jsonschema.Schema{Type: "number"}, true
+	case "encoding/json.RawMessage":
+		if w.anyOK {
+			return &jsonschema.Schema{}, true
+		}
+		r.errorf(w, "json.RawMessage holds any JSON value: tag the field `mcp:\"any\"` to accept that explicitly")
+		return &jsonschema.Schema{}, true
+	}
+	return nil, false
+}
+
+// buildNamed derives the schema of a named type that is not well known.
+func (r *run) buildNamed(n *types.Named, w where) *jsonschema.Schema {
+	if d, ok := r.b.docs.directives[n.Origin().Obj()]; ok {
+		return r.directiveSchema(n, d, w)
+	}
+	if s, ok := r.marshalerSchema(n, w); ok {
+		return s
+	}
+	if vals := r.b.enumValues(n); len(vals) > 0 {
+		s := r.typ(n.Underlying(), w)
+		c := *s
+		c.Enum = vals
+		return &c
+	}
+	return r.typ(n.Underlying(), w)
+}
+
+// marshalerSchema handles types with JSON or text methods, which decide
+// their JSON themselves.
+func (r *run) marshalerSchema(n *types.Named, w where) (*jsonschema.Schema, bool) {
+	name := typeString(n)
+	if r.mode == modeOutput {
+		if r.pointerOnly(n, "MarshalJSON", w) || r.pointerOnly(n, "MarshalText", w) {
+			return &jsonschema.Schema{}, true
+		}
+		if hasMethod(n, false, "MarshalJSON") {
+			r.errorf(w, "type %s has a MarshalJSON method, so its JSON cannot be derived: describe it with a `//mcp:schema {...}` line in the doc comment of %s", name, n.Obj().Name())
+			return &jsonschema.Schema{}, true
+		}
+		if hasMethod(n, false, "MarshalText") {
+			return &jsonschema.Schema{Type: "string"}, true
+		}
+		return nil, false
+	}
+	if hasMethod(n, true, "UnmarshalJSON") {
+		r.errorf(w, "type %s has an UnmarshalJSON method, so the JSON it accepts cannot be derived: describe it with a `//mcp:schema {...}` line in the doc comment of %s", name, n.Obj().Name())
+		return &jsonschema.Schema{}, true
+	}
+	if hasMethod(n, true, "UnmarshalText") {
+		return &jsonschema.Schema{Type: "string"}, true
+	}
+	return nil, false
+}
+
+// pointerOnly reports (as an error) a marshal method declared on the
+// pointer receiver only: json.Marshal calls it for addressable values but
+// not for others (a value passed to json.Marshal, a map element), so the
+// JSON of the type depends on where the value sits.
+func (r *run) pointerOnly(n *types.Named, method string, w where) bool {
+	if !hasMethod(n, true, method) || hasMethod(n, false, method) {
+		return false
+	}
+	r.errorf(w, "type %s declares %s on the pointer receiver, which json.Marshal ignores for values that are not addressable: declare it on the value receiver", typeString(n), method)
+	return true
+}
+
+// hasMethod reports whether t (or *t when pointer is set) has the method.
+func hasMethod(t types.Type, pointer bool, name string) bool {
+	obj, _, _ := types.LookupFieldOrMethod(t, pointer, nil, name)
+	_, ok := obj.(*types.Func)
+	return ok
+}
+
+// basic maps Go's basic types.
+func (r *run) basic(t *types.Basic, w where) *jsonschema.Schema {
+	info := t.Info()
+	switch {
+	case info&types.IsBoolean != 0:
+		return &jsonschema.Schema{Type: "boolean"}
+	case info&types.IsInteger != 0:
+		return intSchema(t.Kind())
+	case info&types.IsComplex != 0:
+		r.errorf(w, "%s type is not JSON-serializable", t.Name())
+	case t.Kind() == types.Float32:
+		return &jsonschema.Schema{Type: "number", Minimum: float32Min, Maximum: float32Max}
+	case info&types.IsFloat != 0:
+		return &jsonschema.Schema{Type: "number"}
+	case info&types.IsString != 0:
+		return &jsonschema.Schema{Type: "string"}
+	default:
+		r.errorf(w, "%s type is not JSON-serializable", t.Name())
+	}
+	return &jsonschema.Schema{}
+}
+
+var (
+	float32Max = json.Number(strconv.FormatFloat(math.MaxFloat32, 'g', -1, 32))
+	float32Min = json.Number("-" + string(float32Max))
+)
+
+// intRange returns the bounds of an integer kind (int and uint are 64-bit).
+func intRange(k types.BasicKind) (lo, hi string) {
+	switch k {
+	case types.Int8:
+		return "-128", "127"
+	case types.Int16:
+		return "-32768", "32767"
+	case types.Int32:
+		return "-2147483648", "2147483647"
+	case types.Int, types.Int64:
+		return "-9223372036854775808", "9223372036854775807"
+	case types.Uint8:
+		return "0", "255"
+	case types.Uint16:
+		return "0", "65535"
+	case types.Uint32:
+		return "0", "4294967295"
+	default: // uint, uint64, uintptr
+		return "0", "18446744073709551615"
+	}
+}
+
+func intSchema(k types.BasicKind) *jsonschema.Schema {
+	lo, hi := intRange(k)
+	return &jsonschema.Schema{Type: "integer", Minimum: json.Number(lo), Maximum: json.Number(hi)}
+}
+
+func isUnsigned(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsUnsigned != 0
+}
+
+// isByte reports whether t is a byte-like element type that encoding/json
+// encodes, as a slice, in base64.
+func (r *run) isByte(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	if !ok || b.Kind() != types.Uint8 {
+		return false
+	}
+	if r.mode == modeOutput {
+		return !hasMethod(t, true, "MarshalJSON") && !hasMethod(t, true, "MarshalText")
+	}
+	return true
+}
+
+func bytesSchema() *jsonschema.Schema {
+	return &jsonschema.Schema{Type: "string", ContentEncoding: "base64", Pattern: base64Pattern}
+}
+
+func (r *run) slice(t *types.Slice, w where) *jsonschema.Schema {
+	if r.isByte(t.Elem()) {
+		return nullable(bytesSchema())
+	}
+	return nullable(&jsonschema.Schema{Type: "array", Items: r.typ(t.Elem(), w)})
+}
+
+func (r *run) array(t *types.Array, w where) *jsonschema.Schema {
+	n := uint64(t.Len())
+	return &jsonschema.Schema{Type: "array", Items: r.typ(t.Elem(), w), MinItems: &n, MaxItems: &n}
+}
+
+// mapType describes a map: the one kind of open object.
+func (r *run) mapType(t *types.Map, w where) *jsonschema.Schema {
+	s := &jsonschema.Schema{Type: "object", AdditionalProperties: r.typ(t.Elem(), w)}
+	names, ok := r.mapKey(t.Key())
+	if !ok {
+		r.errorf(w, "map key type %s is not JSON-serializable: keys must be strings, integers or implement encoding.TextMarshaler and encoding.TextUnmarshaler", typeString(t.Key()))
+	}
+	s.PropertyNames = names
+	return nullable(s)
+}
+
+// mapKey returns the propertyNames schema for a key type (nil: any string),
+// in encoding/json's order of precedence for the mode.
+func (r *run) mapKey(k types.Type) (*jsonschema.Schema, bool) {
+	b, _ := k.Underlying().(*types.Basic)
+	isString := b != nil && b.Info()&types.IsString != 0
+	isInt := b != nil && b.Info()&types.IsInteger != 0
+	if r.mode == modeOutput {
+		switch {
+		case isString:
+			return nil, true
+		case hasMethod(k, false, "MarshalText"):
+			return nil, true
+		}
+	} else {
+		switch {
+		case hasMethod(k, true, "UnmarshalText"):
+			return nil, true
+		case isString:
+			return nil, true
+		}
+	}
+	if isInt {
+		p := intPattern
+		if isUnsigned(k) {
+			p = uintPattern
+		}
+		return &jsonschema.Schema{Type: "string", Pattern: p}, true
+	}
+	return nil, false
+}
+
+func (r *run) iface(t *types.Interface, w where) *jsonschema.Schema {
+	if t.Empty() {
+		if !w.anyOK {
+			r.errorf(w, "an interface holds any JSON value: tag the field `mcp:\"any\"` to accept that explicitly")
+		}
+		return &jsonschema.Schema{}
+	}
+	r.errorf(w, "interface type %s is not JSON-serializable: its JSON depends on the dynamic type", typeString(t))
+	return &jsonschema.Schema{}
+}
+
+// quotedSchema describes a field with the ",string" option: its JSON is the
+// JSON of the value inside a string.
+func (r *run) quotedSchema(f *jsonField, w where) *jsonschema.Schema {
+	plain := r.typ(f.typ, w)
+	ft := types.Unalias(f.typ)
+	ptr := false
+	if p, ok := ft.(*types.Pointer); ok {
+		ft, ptr = types.Unalias(p.Elem()), true
+	}
+	inner := nonNull(plain)
+	if inner.Type == "" || (inner.Type == "string" && ft.Underlying().(*types.Basic).Info()&types.IsString == 0) {
+		return plain // a marshaler decides the JSON; the option has no effect
+	}
+	q := &jsonschema.Schema{Type: "string", Description: inner.Description}
+	switch inner.Type {
+	case "boolean":
+		q.Enum = []any{"true", "false"}
+	case "integer":
+		q.Pattern = intPattern
+		if isUnsigned(ft) {
+			q.Pattern = uintPattern
+		}
+	case "number":
+		q.Pattern = numberPattern
+	case "string":
+		q.Pattern = jsonStringPattern
+	}
+	for _, v := range inner.Enum {
+		b, _ := json.Marshal(v)
+		q.Enum = append(q.Enum, string(b))
+	}
+	if len(inner.Enum) > 0 {
+		q.Pattern = ""
+		if inner.Type == "boolean" {
+			q.Enum = q.Enum[2:]
+		}
+	}
+	if ptr {
+		return nullable(q)
+	}
+	return q
+}
+
+// isEmpty reports whether s is the empty schema {} (any value).
+func isEmpty(s *jsonschema.Schema) bool {
+	return reflect.DeepEqual(s, &jsonschema.Schema{})
+}
