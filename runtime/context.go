@@ -1,0 +1,165 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sync"
+)
+
+// levelIndex returns the severity of a protocol log level (0 for "debug" up to 7 for
+// "emergency"), or -1 if it is unknown.
+func levelIndex(level string) int {
+	levels := [...]string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
+	return slices.Index(levels[:], level)
+}
+
+// RequestInfo describes the request a handler is serving.
+type RequestInfo struct {
+	// ProtocolVersion is the request's version: from its _meta (2026-07-28) or as
+	// negotiated by initialize (2025-11-25).
+	ProtocolVersion string
+	// Modern reports a 2026-07-28 request.
+	Modern bool
+	// ClientInfo is the client's self-description (may be empty).
+	ClientInfo Implementation
+	// ClientCapabilities are the capabilities the client declared for this request
+	// (2026-07-28) or in initialize (2025-11-25).
+	ClientCapabilities json.RawMessage
+}
+
+// callKey is the context key of the running call.
+type callKey struct{}
+
+// A call is one request being served.
+type call struct {
+	srv    *Server
+	msg    *Message
+	sess   *Session
+	out    Sink
+	info   RequestInfo
+	cancel context.CancelFunc
+
+	progressToken json.RawMessage // nil when the client did not ask for progress
+	logLevel      int             // modern: from _meta; -1 none
+
+	// mu guards the fields below.
+	mu           sync.Mutex
+	done         bool // answered or aborted: nothing more may be sent
+	aborted      bool // cancelled by the client: no reply at all
+	lastProgress float64
+	sentProgress bool
+}
+
+// RequestFrom returns the request ctx belongs to, or nil outside a request handler.
+func RequestFrom(ctx context.Context) *RequestInfo {
+	if c := callFrom(ctx); c != nil {
+		return &c.info
+	}
+	return nil
+}
+
+// callFrom returns the call ctx belongs to, or nil.
+func callFrom(ctx context.Context) *call {
+	c, _ := ctx.Value(callKey{}).(*call)
+	return c
+}
+
+// abort cancels the call on the client's behalf: no reply, no more notifications.
+func (c *call) abort() {
+	c.mu.Lock()
+	c.done, c.aborted = true, true
+	c.mu.Unlock()
+	c.cancel()
+}
+
+// finish marks the call answered and reports whether the client aborted it.
+func (c *call) finish() (aborted bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.done = true
+	return c.aborted
+}
+
+// send writes a request-scoped notification unless the call is over.
+func (c *call) send(ctx context.Context, method string, params any) error {
+	msg, err := notification(method, params)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	done := c.done
+	c.mu.Unlock()
+	if done {
+		return fmt.Errorf("%s: %w", method, ErrRequestDone)
+	}
+	if err := c.out.Send(ctx, msg); err != nil {
+		return fmt.Errorf("send %s: %w", method, err)
+	}
+	return nil
+}
+
+// progressParams is the params of notifications/progress.
+type progressParams struct {
+	ProgressToken json.RawMessage `json:"progressToken"`
+	Progress      float64         `json:"progress"`
+	Total         float64         `json:"total,omitempty"`
+	Message       string          `json:"message,omitempty"`
+}
+
+// Progress reports progress of the current request if the client asked for it (with a
+// progressToken); otherwise it does nothing. progress must increase with every call;
+// total is omitted when 0 (unknown), message when empty.
+func Progress(ctx context.Context, progress, total float64, message string) error {
+	c := callFrom(ctx)
+	if c == nil || c.progressToken == nil {
+		return nil
+	}
+	if err := c.advance(progress); err != nil {
+		return err
+	}
+	return c.send(ctx, "notifications/progress", progressParams{c.progressToken, progress, total, message})
+}
+
+// advance records a new progress value, which must exceed the previous one.
+func (c *call) advance(progress float64) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.sentProgress && progress <= c.lastProgress {
+		return fmt.Errorf("%w: %v after %v", ErrNoProgress, progress, c.lastProgress)
+	}
+	c.lastProgress, c.sentProgress = progress, true
+	return nil
+}
+
+// logParams is the params of notifications/message.
+type logParams struct {
+	Level  string `json:"level"`
+	Logger string `json:"logger,omitempty"`
+	Data   any    `json:"data"`
+}
+
+// Log sends a log message to the client if it asked for messages at this level: in
+// 2026-07-28 through the request's _meta logLevel, in 2025-11-25 through
+// logging/setLevel. Otherwise it does nothing. level is a protocol level ("debug",
+// "info", "notice", "warning", "error", "critical", "alert", "emergency"); logger may
+// be empty. Never log secrets or personal data: the client may show them.
+func Log(ctx context.Context, level, logger string, data any) error {
+	sev := levelIndex(level)
+	if sev < 0 {
+		return fmt.Errorf("%w: %q", ErrInvalidLogLevel, level)
+	}
+	c := callFrom(ctx)
+	if c == nil {
+		return nil
+	}
+	min := c.logLevel
+	if !c.info.Modern && c.sess != nil {
+		min = c.sess.currentLogLevel()
+	}
+	if min < 0 || sev < min {
+		return nil
+	}
+	return c.send(ctx, "notifications/message", logParams{level, logger, data})
+}

@@ -1,0 +1,209 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+)
+
+// An rpcError is a JSON-RPC error a method answers with.
+type rpcError struct {
+	code int
+	msg  string
+	data any
+	meta bool // a missing or malformed required _meta field (HTTP 400)
+}
+
+// errorf returns an rpcError with a formatted message.
+func errorf(code int, format string, args ...any) *rpcError {
+	return &rpcError{code: code, msg: fmt.Sprintf(format, args...)}
+}
+
+// metaErrorf returns the -32602 for a missing or malformed required _meta field.
+func metaErrorf(format string, args ...any) *rpcError {
+	e := errorf(CodeInvalidParams, format, args...)
+	e.meta = true
+	return e
+}
+
+// reply encodes e as the reply to the request with the given id.
+func (e *rpcError) reply(id json.RawMessage, era Era) Reply {
+	r := errorReply(id, e.code, e.msg, e.data)
+	r.MetaError, r.Era = e.meta, era
+	return r
+}
+
+// A methodInfo says in which eras a method exists and how it is handled.
+type methodInfo struct {
+	modern, legacy bool
+	// preInit: legacy clients may send it before initialize.
+	preInit bool
+	handle  func(s *Server, ctx context.Context, c *call) ([]byte, *rpcError)
+}
+
+// lookupMethod returns the method table entry for name.
+func lookupMethod(name string) (methodInfo, bool) {
+	switch name {
+	case "initialize":
+		return methodInfo{legacy: true, preInit: true, handle: (*Server).initialize}, true
+	case "ping":
+		return methodInfo{legacy: true, preInit: true, handle: (*Server).ping}, true
+	case "logging/setLevel":
+		return methodInfo{legacy: true, handle: (*Server).setLevel}, true
+	case "server/discover":
+		return methodInfo{modern: true, handle: (*Server).discover}, true
+	case "tools/list":
+		return methodInfo{modern: true, legacy: true, handle: (*Server).listTools}, true
+	case "tools/call":
+		return methodInfo{modern: true, legacy: true, handle: (*Server).callTool}, true
+	}
+	return methodInfo{}, false
+}
+
+// request serves one request.
+func (s *Server) request(ctx context.Context, m *Message, sess *Session, out Sink) Reply {
+	c, info, rerr := s.admit(m, sess, out)
+	if rerr != nil {
+		return rerr.reply(m.ID, m.Era)
+	}
+	ctx, c.cancel = context.WithCancel(ctx)
+	defer c.cancel()
+	ctx = context.WithValue(ctx, callKey{}, c)
+	if sess != nil {
+		if !sess.track(c) {
+			return errorf(CodeInvalidRequest, "request id %s is already in flight", m.ID).reply(m.ID, m.Era)
+		}
+		defer sess.untrack(c)
+	}
+	result, rerr := info.handle(s, ctx, c)
+	if c.finish() {
+		return Reply{Era: m.Era}
+	}
+	if rerr != nil {
+		return rerr.reply(m.ID, m.Era)
+	}
+	return Reply{Body: resultResponse(m.ID, result), Era: m.Era}
+}
+
+// admit checks a request against its era's rules and builds its call. Modern checks
+// run in the order the spec's probes expect: _meta fields (-32602), version (-32022),
+// method (-32601).
+func (s *Server) admit(m *Message, sess *Session, out Sink) (*call, methodInfo, *rpcError) {
+	c := &call{srv: s, msg: m, sess: sess, out: out, logLevel: -1}
+	if m.Era == EraModern {
+		if rerr := c.admitModern(); rerr != nil {
+			return nil, methodInfo{}, rerr
+		}
+	}
+	info, ok := lookupMethod(m.Method)
+	switch {
+	case !ok || m.Era == EraModern && !info.modern:
+		return nil, info, errorf(CodeMethodNotFound, "method not found: %q", m.Method)
+	case m.Era == EraLegacy && !info.legacy:
+		return nil, info, metaErrorf("missing %s in params._meta", metaProtocolVersion)
+	case m.Era == EraLegacy:
+		if rerr := c.admitLegacy(info); rerr != nil {
+			return nil, info, rerr
+		}
+	}
+	if m.paramsErr != nil {
+		return nil, info, errorf(CodeInvalidParams, "invalid params: %v", m.paramsErr)
+	}
+	c.progressToken = progressToken(m.params.Meta)
+	return c, info, nil
+}
+
+// admitModern validates the request's own _meta and fills the call's info from it.
+func (c *call) admitModern() *rpcError {
+	meta := c.msg.params.Meta
+	if meta == nil || meta.ProtocolVersion == nil {
+		return metaErrorf("missing %s in params._meta", metaProtocolVersion)
+	}
+	version, ok := rawString(meta.ProtocolVersion)
+	if !ok {
+		return metaErrorf("%s must be a string", metaProtocolVersion)
+	}
+	if meta.ClientCapabilities == nil || !isObject(meta.ClientCapabilities) {
+		return metaErrorf("missing %s object in params._meta", metaClientCapabilities)
+	}
+	if version != versionModern {
+		return unsupportedVersion(version)
+	}
+	if meta.LogLevel != nil {
+		level, _ := rawString(meta.LogLevel)
+		if c.logLevel = levelIndex(level); c.logLevel < 0 {
+			return errorf(CodeInvalidParams, "invalid %s %s", metaLogLevel, meta.LogLevel)
+		}
+	}
+	c.info = RequestInfo{ProtocolVersion: version, Modern: true, ClientCapabilities: meta.ClientCapabilities}
+	_ = json.Unmarshal(meta.ClientInfo, &c.info.ClientInfo) // display only: ignore a bad one
+	return nil
+}
+
+// unsupportedVersion is the -32022 error for a version this server does not serve
+// statelessly.
+func unsupportedVersion(requested string) *rpcError {
+	msg := "Unsupported protocol version"
+	if requested == versionLegacy {
+		msg += ": " + versionLegacy + " requires initialize"
+	}
+	e := errorf(CodeUnsupportedVersion, "%s", msg)
+	e.data = map[string]any{"supported": supportedVersions(), "requested": requested}
+	return e
+}
+
+// admitLegacy checks that a 2025-11-25 request comes after initialize (ping and
+// initialize may come first) and fills the call's info from the session.
+func (c *call) admitLegacy(info methodInfo) *rpcError {
+	initialized := false
+	if c.sess != nil {
+		var version string
+		initialized, version, c.info.ClientInfo, c.info.ClientCapabilities = c.sess.snapshot()
+		c.info.ProtocolVersion = version
+	}
+	if !initialized && !info.preInit {
+		return metaErrorf("missing %s in params._meta (2025-11-25 clients must initialize first)", metaProtocolVersion)
+	}
+	return nil
+}
+
+// progressToken returns the request's progressToken if it is a string or an integer.
+func progressToken(meta *requestMeta) json.RawMessage {
+	if meta == nil || !validID(meta.ProgressToken) {
+		return nil
+	}
+	return meta.ProgressToken
+}
+
+// notify handles a notification; notifications are never answered.
+func (s *Server) notify(m *Message, sess *Session) {
+	switch m.Method {
+	case "notifications/initialized":
+		if sess != nil {
+			sess.markReady()
+		}
+	case "notifications/cancelled":
+		if sess != nil && validID(m.params.RequestID) {
+			sess.Cancel(m.params.RequestID)
+		}
+	default:
+		s.logger.Debug("ignored notification", "method", m.Method)
+	}
+}
+
+// modernResult completes a result object for its era: 2026-07-28 results get
+// resultType and the server's identity in _meta; 2025-11-25 results are unchanged.
+// obj must be a JSON object without resultType or _meta.
+func (s *Server) modernResult(c *call, obj []byte) []byte {
+	if !c.info.Modern {
+		return obj
+	}
+	b := make([]byte, 0, len(obj)+len(s.serverInfoMeta)+40)
+	b = append(b, obj[:len(obj)-1]...)
+	if len(obj) > 2 {
+		b = append(b, ',')
+	}
+	b = append(b, `"resultType":"complete","_meta":`...)
+	b = append(b, s.serverInfoMeta...)
+	return append(b, '}')
+}

@@ -1,0 +1,325 @@
+package runtime
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+)
+
+// Protocol versions the runtime serves.
+const (
+	versionModern = "2026-07-28"
+	versionLegacy = "2025-11-25"
+)
+
+// Reserved _meta keys of the 2026-07-28 revision.
+const (
+	metaProtocolVersion    = "io.modelcontextprotocol/protocolVersion"
+	metaClientCapabilities = "io.modelcontextprotocol/clientCapabilities"
+	metaClientInfo         = "io.modelcontextprotocol/clientInfo"
+	metaLogLevel           = "io.modelcontextprotocol/logLevel"
+	metaServerInfo         = "io.modelcontextprotocol/serverInfo"
+)
+
+// An Era is the protocol era a message is served under.
+type Era int
+
+const (
+	// EraLegacy is 2025-11-25: the initialize handshake and sessions.
+	EraLegacy Era = iota
+	// EraModern is 2026-07-28: stateless requests described by their own params._meta.
+	EraModern
+)
+
+// String returns "legacy" or "modern".
+func (e Era) String() string {
+	if e == EraModern {
+		return "modern"
+	}
+	return "legacy"
+}
+
+// A Kind says what a JSON-RPC message is.
+type Kind int
+
+const (
+	// KindRequest has a method and an id and expects a response.
+	KindRequest Kind = iota + 1
+	// KindNotification has a method and no id and is never answered.
+	KindNotification
+	// KindResponse has an id and a result or an error; only legacy clients send them,
+	// answering the server's own requests.
+	KindResponse
+)
+
+// A Message is one decoded JSON-RPC message. ParseMessage fills it; a transport may
+// read it (e.g. to check HTTP headers against the body) and may set Era to EraModern
+// when its own signals say so (an MCP-Protocol-Version header naming a modern
+// version) before handing it to Server.Handle.
+type Message struct {
+	// Kind is request, notification or response.
+	Kind Kind
+	// ID is the raw id token of requests and responses, echoed unchanged; nil for
+	// notifications.
+	ID json.RawMessage
+	// Method is the method of requests and notifications.
+	Method string
+	// Params is the raw params object, nil when absent.
+	Params json.RawMessage
+	// Result and Error are the raw members of a response.
+	Result, Error json.RawMessage
+	// Era is EraModern when params._meta carries io.modelcontextprotocol/protocolVersion
+	// or io.modelcontextprotocol/clientCapabilities.
+	Era Era
+	// ProtocolVersion is params._meta["io.modelcontextprotocol/protocolVersion"] when it
+	// is a string, else "".
+	ProtocolVersion string
+	// Name is params.name (tools/call, prompts/get) or params.uri (resources/read): the
+	// value an Mcp-Name header must match.
+	Name string
+
+	params    params
+	paramsErr error
+}
+
+// envelope is the JSON-RPC frame of any message.
+type envelope struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  *string         `json:"method"`
+	Params  json.RawMessage `json:"params"`
+	Result  json.RawMessage `json:"result"`
+	Error   json.RawMessage `json:"error"`
+}
+
+// params is the union of the params members the runtime reads, decoded once.
+type params struct {
+	Meta            *requestMeta    `json:"_meta"`
+	Name            string          `json:"name"`
+	URI             string          `json:"uri"`
+	Arguments       json.RawMessage `json:"arguments"`
+	Cursor          *string         `json:"cursor"`
+	ProtocolVersion string          `json:"protocolVersion"`
+	Capabilities    json.RawMessage `json:"capabilities"`
+	ClientInfo      json.RawMessage `json:"clientInfo"`
+	Level           string          `json:"level"`
+	RequestID       json.RawMessage `json:"requestId"`
+}
+
+// requestMeta is params._meta; members stay raw so that presence and type are checked
+// apart.
+type requestMeta struct {
+	ProtocolVersion    json.RawMessage `json:"io.modelcontextprotocol/protocolVersion"`
+	ClientCapabilities json.RawMessage `json:"io.modelcontextprotocol/clientCapabilities"`
+	ClientInfo         json.RawMessage `json:"io.modelcontextprotocol/clientInfo"`
+	LogLevel           json.RawMessage `json:"io.modelcontextprotocol/logLevel"`
+	ProgressToken      json.RawMessage `json:"progressToken"`
+}
+
+// messageError is a message ParseMessage rejected, with what is needed to answer it.
+type messageError struct {
+	err    error
+	id     json.RawMessage // readable id, or nil
+	answer bool            // false for malformed notifications, which are never answered
+}
+
+func (e *messageError) Error() string { return e.err.Error() }
+func (e *messageError) Unwrap() error { return e.err }
+
+// ParseMessage decodes one JSON-RPC message and classifies its era. A failure wraps
+// ErrParse or ErrInvalidRequest; ErrorReply turns it into the reply owed, if any.
+// ParseMessage is safe for concurrent use.
+func ParseMessage(raw []byte) (*Message, error) {
+	trimmed := bytes.TrimSpace(raw)
+	if len(trimmed) > 0 && trimmed[0] == '[' && json.Valid(trimmed) {
+		return nil, &messageError{err: fmt.Errorf("%w: batches are not supported", ErrInvalidRequest), answer: true}
+	}
+	var env envelope
+	if err := json.Unmarshal(trimmed, &env); err != nil {
+		return nil, classifyDecodeError(trimmed, err)
+	}
+	m, err := fromEnvelope(&env)
+	if err != nil {
+		return nil, err
+	}
+	m.decodeParams()
+	return m, nil
+}
+
+// classifyDecodeError tells invalid JSON (-32700) from valid JSON of the wrong shape
+// (-32600).
+func classifyDecodeError(raw []byte, err error) error {
+	if !json.Valid(raw) {
+		return &messageError{err: fmt.Errorf("%w: %v", ErrParse, err), answer: true}
+	}
+	return &messageError{err: fmt.Errorf("%w: %v", ErrInvalidRequest, err), answer: true}
+}
+
+// fromEnvelope checks the frame and decides the message's kind.
+func fromEnvelope(env *envelope) (*Message, error) {
+	idOK := env.ID == nil || validID(env.ID)
+	isNotification := env.Method != nil && env.ID == nil
+	bad := func(why string) error {
+		e := &messageError{err: fmt.Errorf("%w: %s", ErrInvalidRequest, why), answer: !isNotification}
+		if idOK {
+			e.id = env.ID
+		}
+		return e
+	}
+	switch {
+	case env.JSONRPC != "2.0":
+		return nil, bad(`jsonrpc must be "2.0"`)
+	case !idOK:
+		return nil, bad("id must be a string or an integer")
+	case env.Method != nil:
+		m := &Message{Kind: KindRequest, ID: env.ID, Method: *env.Method, Params: env.Params}
+		if isNotification {
+			m.Kind = KindNotification
+		}
+		return m, nil
+	case env.ID != nil && (env.Result != nil || env.Error != nil):
+		return &Message{Kind: KindResponse, ID: env.ID, Result: env.Result, Error: env.Error}, nil
+	}
+	return nil, bad("no method")
+}
+
+// validID reports whether id is a JSON string or integer (never null, fractional or an
+// object).
+func validID(id json.RawMessage) bool {
+	if len(id) == 0 {
+		return false
+	}
+	if id[0] == '"' {
+		return true
+	}
+	digits := id
+	if digits[0] == '-' {
+		digits = digits[1:]
+	}
+	if len(digits) == 0 {
+		return false
+	}
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// decodeParams decodes the params union and classifies the era.
+func (m *Message) decodeParams() {
+	if len(m.Params) == 0 || string(m.Params) == "null" {
+		return
+	}
+	m.paramsErr = json.Unmarshal(m.Params, &m.params)
+	if meta := m.params.Meta; meta != nil {
+		if meta.ProtocolVersion != nil || meta.ClientCapabilities != nil {
+			m.Era = EraModern
+		}
+		m.ProtocolVersion, _ = rawString(meta.ProtocolVersion)
+	}
+	m.Name = m.params.Name
+	if m.Name == "" {
+		m.Name = m.params.URI
+	}
+}
+
+// rawString decodes a raw JSON string, reporting whether it was one.
+func rawString(raw json.RawMessage) (string, bool) {
+	if len(raw) == 0 || raw[0] != '"' {
+		return "", false
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// isObject reports whether raw is a JSON object.
+func isObject(raw json.RawMessage) bool {
+	raw = bytes.TrimSpace(raw)
+	return len(raw) > 0 && raw[0] == '{'
+}
+
+// ErrorReply returns the reply owed for an error from ParseMessage: an error response
+// with code -32700 or -32600 (with the id when it could be read), or no body for a
+// malformed notification.
+func ErrorReply(err error) Reply {
+	var me *messageError
+	if !errors.As(err, &me) {
+		return errorReply(nil, CodeInternalError, err.Error(), nil)
+	}
+	if !me.answer {
+		return Reply{}
+	}
+	code := CodeInvalidRequest
+	if errors.Is(err, ErrParse) {
+		code = CodeParseError
+	}
+	return errorReply(me.id, code, me.err.Error(), nil)
+}
+
+// errorReply builds an error response.
+func errorReply(id json.RawMessage, code int, msg string, data any) Reply {
+	return Reply{Body: ErrorResponse(id, code, msg, data), Code: code}
+}
+
+// ErrorResponse encodes a JSON-RPC error response. A nil id is omitted (the request's
+// id could not be read); data is omitted when nil.
+func ErrorResponse(id json.RawMessage, code int, message string, data any) []byte {
+	b := make([]byte, 0, 96+len(message))
+	b = append(b, `{"jsonrpc":"2.0",`...)
+	if id != nil {
+		b = append(b, `"id":`...)
+		b = append(b, id...)
+		b = append(b, ',')
+	}
+	b = append(b, `"error":{"code":`...)
+	b = strconv.AppendInt(b, int64(code), 10)
+	b = append(b, `,"message":`...)
+	b = appendJSONString(b, message)
+	if data != nil {
+		if enc, err := json.Marshal(data); err == nil {
+			b = append(b, `,"data":`...)
+			b = append(b, enc...)
+		}
+	}
+	return append(b, "}}"...)
+}
+
+// resultResponse encodes a JSON-RPC result response around an encoded result.
+func resultResponse(id json.RawMessage, result []byte) []byte {
+	b := make([]byte, 0, len(result)+len(id)+36)
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = append(b, id...)
+	b = append(b, `,"result":`...)
+	b = append(b, result...)
+	return append(b, '}')
+}
+
+// notification encodes a JSON-RPC notification.
+func notification(method string, params any) ([]byte, error) {
+	p, err := json.Marshal(params)
+	if err != nil {
+		return nil, fmt.Errorf("encode %s: %w", method, err)
+	}
+	b := make([]byte, 0, len(p)+len(method)+40)
+	b = append(b, `{"jsonrpc":"2.0","method":`...)
+	b = appendJSONString(b, method)
+	b = append(b, `,"params":`...)
+	b = append(b, p...)
+	return append(b, '}'), nil
+}
+
+// appendJSONString appends s as a JSON string.
+func appendJSONString(b []byte, s string) []byte {
+	enc, err := json.Marshal(s)
+	if err != nil { // cannot happen for a string
+		return append(b, `""`...)
+	}
+	return append(b, enc...)
+}

@@ -1,0 +1,113 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// Main runs s as a command: it parses os.Args[1:], serves until stdin ends (stdio) or
+// a signal arrives, and returns the exit code (0 success, 1 failure, 2 usage).
+//
+//	-stdio            serve newline-delimited JSON on stdin/stdout (the default)
+//	-http ADDR        serve Streamable HTTP on ADDR at path /mcp
+//	-log-level LEVEL  debug, info, warn or error (stderr logs; default info)
+//	-version          print the server's name and version and exit
+//
+// SIGINT and SIGTERM stop reading, let in-flight requests finish within
+// Options.DrainTimeout, then cancel them.
+func Main(s *Server) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return s.main(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+}
+
+// mainFlags are Main's parsed flags.
+type mainFlags struct {
+	stdio    bool
+	httpAddr string
+	logLevel string
+	version  bool
+}
+
+// main is Main with its environment passed in.
+func (s *Server) main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	f, err := s.parseFlags(args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", s.commandName(), err)
+		return 2
+	}
+	if f.version {
+		fmt.Fprintf(stdout, "%s %s\n", s.info.Name, s.info.Version)
+		return 0
+	}
+	if f.httpAddr != "" {
+		err = s.serveHTTPFromMain(ctx, f.httpAddr)
+	} else {
+		err = s.ServeStdio(ctx, stdin, stdout)
+	}
+	if err != nil {
+		s.logger.Error("serve", "err", err)
+		return 1
+	}
+	return 0
+}
+
+// parseFlags parses Main's flags and applies -log-level.
+func (s *Server) parseFlags(args []string, stderr io.Writer) (mainFlags, error) {
+	var f mainFlags
+	fs := flag.NewFlagSet(s.commandName(), flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.BoolVar(&f.stdio, "stdio", false, "serve on stdin/stdout (default)")
+	fs.StringVar(&f.httpAddr, "http", "", "serve Streamable HTTP on `addr` at /mcp")
+	fs.StringVar(&f.logLevel, "log-level", "info", "stderr log `level`: debug, info, warn, error")
+	fs.BoolVar(&f.version, "version", false, "print the version and exit")
+	if err := fs.Parse(args); err != nil {
+		return f, err
+	}
+	switch {
+	case fs.NArg() > 0:
+		return f, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	case f.stdio && f.httpAddr != "":
+		return f, errors.New("-stdio and -http are exclusive")
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(f.logLevel)); err != nil {
+		return f, fmt.Errorf("-log-level: %w", err)
+	}
+	if s.logLevel != nil {
+		s.logLevel.Set(level)
+	}
+	return f, nil
+}
+
+// commandName names the program in messages.
+func (s *Server) commandName() string {
+	if s.info.Name != "" {
+		return s.info.Name
+	}
+	return "mcp-server"
+}
+
+// httpMain is implemented by the Streamable HTTP transport (runtime/http*.go) when it
+// is part of the build; checking dynamically keeps the two halves independent.
+type httpMain interface {
+	serveHTTPMain(ctx context.Context, addr string) error
+}
+
+// serveHTTPFromMain serves -http ADDR if the HTTP transport is built.
+func (s *Server) serveHTTPFromMain(ctx context.Context, addr string) error {
+	if h, ok := any(s).(httpMain); ok {
+		return h.serveHTTPMain(ctx, addr)
+	}
+	return fmt.Errorf("-http: Streamable HTTP transport %w", ErrNotBuilt)
+}

@@ -1,0 +1,63 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// emptyObject is the result of ping and logging/setLevel in 2025-11-25: exactly {}.
+const emptyObject = "{}"
+
+// initializeResult is the body of an initialize result (2025-11-25 only).
+type initializeResult struct {
+	ProtocolVersion string         `json:"protocolVersion"`
+	Capabilities    map[string]any `json:"capabilities"`
+	ServerInfo      Implementation `json:"serverInfo"`
+	Instructions    string         `json:"instructions,omitempty"`
+}
+
+// initialize answers the 2025-11-25 handshake. A client asking for any other version
+// (a newer one included) is offered 2025-11-25, the only legacy version served.
+func (s *Server) initialize(_ context.Context, c *call) ([]byte, *rpcError) {
+	p := &c.msg.params
+	if p.ProtocolVersion == "" {
+		return nil, errorf(CodeInvalidParams, "initialize: missing protocolVersion")
+	}
+	if c.sess == nil {
+		return nil, errorf(CodeInvalidRequest, "initialize needs a session")
+	}
+	var info Implementation
+	_ = json.Unmarshal(p.ClientInfo, &info) // display only: ignore a bad one
+	caps := p.Capabilities
+	if !isObject(caps) {
+		caps = json.RawMessage("{}")
+	}
+	c.sess.initialize(versionLegacy, info, caps)
+	return mustMarshal(initializeResult{
+		ProtocolVersion: versionLegacy,
+		Capabilities:    s.capabilities(),
+		ServerInfo:      s.info,
+		Instructions:    s.opts.Instructions,
+	}), nil
+}
+
+// ping answers a 2025-11-25 ping with exactly {}.
+func (s *Server) ping(context.Context, *call) ([]byte, *rpcError) {
+	return []byte(emptyObject), nil
+}
+
+// setLevel handles logging/setLevel (2025-11-25): the session's minimum level for
+// notifications/message.
+func (s *Server) setLevel(_ context.Context, c *call) ([]byte, *rpcError) {
+	level := levelIndex(c.msg.params.Level)
+	if level < 0 {
+		return nil, errorf(CodeInvalidParams, "invalid log level %q", c.msg.params.Level)
+	}
+	c.sess.setLogLevel(level)
+	return []byte(emptyObject), nil
+}
+
+// discover answers server/discover (2026-07-28) with the pre-serialised result.
+func (s *Server) discover(context.Context, *call) ([]byte, *rpcError) {
+	return s.discoverResult, nil
+}

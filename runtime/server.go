@@ -1,0 +1,152 @@
+package runtime
+
+import (
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Defaults for the zero values of Options.
+const (
+	defaultPageSize      = 100
+	defaultCacheTTL      = time.Minute
+	defaultMaxConcurrent = 64
+	defaultDrainTimeout  = 10 * time.Second
+)
+
+// Implementation names a program: the server itself or a client.
+type Implementation struct {
+	Name    string `json:"name"`
+	Title   string `json:"title,omitempty"`
+	Version string `json:"version"`
+}
+
+// Options configure a Server. The zero value (and nil) selects the defaults.
+type Options struct {
+	// Instructions tell the model how to use the server; sent by initialize and
+	// server/discover.
+	Instructions string
+	// Logger receives the server's own logs. Nil means a text logger on stderr whose
+	// level Main's -log-level sets. Nothing but protocol messages ever goes to stdout.
+	Logger *slog.Logger
+	// PageSize is the number of tools per tools/list page; 0 means 100.
+	PageSize int
+	// CacheTTL is the ttlMs hint of cacheable 2026-07-28 results (tools/list,
+	// server/discover); 0 means one minute, a negative value means 0 (always stale).
+	CacheTTL time.Duration
+	// MaxConcurrentRequests bounds the requests a stdio connection runs at once; 0
+	// means 64. The reader waits when the bound is reached.
+	MaxConcurrentRequests int
+	// DrainTimeout bounds how long a stopping transport waits for in-flight requests
+	// before cancelling them; 0 means 10 seconds.
+	DrainTimeout time.Duration
+}
+
+// A Server holds the registered tools and serves them over any transport. Its methods
+// are safe for concurrent use; tools may be added while serving.
+type Server struct {
+	info     Implementation
+	opts     Options
+	logger   *slog.Logger
+	logLevel *slog.LevelVar // level of the default logger; nil with Options.Logger
+
+	serverInfoMeta json.RawMessage // {"io.modelcontextprotocol/serverInfo":{...}}
+	discoverResult []byte          // complete server/discover result
+	ttlMs          int64
+
+	// mu serialises AddTool; readers load tools without locking.
+	mu    sync.Mutex
+	tools atomic.Pointer[toolSet]
+}
+
+// NewServer returns a server that identifies itself as info. opts may be nil.
+func NewServer(info Implementation, opts *Options) *Server {
+	s := &Server{info: info}
+	if opts != nil {
+		s.opts = *opts
+	}
+	s.applyDefaults()
+	s.tools.Store(&toolSet{byName: map[string]*toolEntry{}})
+	s.serverInfoMeta = mustMarshal(map[string]Implementation{metaServerInfo: info})
+	s.discoverResult = s.buildDiscover()
+	return s
+}
+
+// applyDefaults fills the zero values of the options.
+func (s *Server) applyDefaults() {
+	o := &s.opts
+	if o.Logger == nil {
+		s.logLevel = new(slog.LevelVar)
+		o.Logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: s.logLevel}))
+	}
+	s.logger = o.Logger
+	if o.PageSize <= 0 {
+		o.PageSize = defaultPageSize
+	}
+	if o.MaxConcurrentRequests <= 0 {
+		o.MaxConcurrentRequests = defaultMaxConcurrent
+	}
+	if o.DrainTimeout <= 0 {
+		o.DrainTimeout = defaultDrainTimeout
+	}
+	switch {
+	case o.CacheTTL == 0:
+		s.ttlMs = defaultCacheTTL.Milliseconds()
+	case o.CacheTTL > 0:
+		s.ttlMs = o.CacheTTL.Milliseconds()
+	}
+}
+
+// Info returns the implementation the server identifies itself as.
+func (s *Server) Info() Implementation { return s.info }
+
+// Logger returns the logger the server writes its own logs to (never stdout).
+func (s *Server) Logger() *slog.Logger { return s.logger }
+
+// supportedVersions lists every version served, modern first.
+func supportedVersions() []string { return []string{versionModern, versionLegacy} }
+
+// capabilities returns the server capabilities, the same in both eras.
+func (s *Server) capabilities() map[string]any {
+	return map[string]any{
+		"tools":   map[string]any{},
+		"logging": map[string]any{},
+	}
+}
+
+// discoverResult is the body of a server/discover result.
+type discoverResult struct {
+	SupportedVersions []string        `json:"supportedVersions"`
+	Capabilities      map[string]any  `json:"capabilities"`
+	Instructions      string          `json:"instructions,omitempty"`
+	TTLMs             int64           `json:"ttlMs"`
+	CacheScope        string          `json:"cacheScope"`
+	ResultType        string          `json:"resultType"`
+	Meta              json.RawMessage `json:"_meta"`
+}
+
+// buildDiscover pre-serialises the server/discover result, which never changes.
+func (s *Server) buildDiscover() []byte {
+	return mustMarshal(discoverResult{
+		SupportedVersions: supportedVersions(),
+		Capabilities:      s.capabilities(),
+		Instructions:      s.opts.Instructions,
+		TTLMs:             s.ttlMs,
+		CacheScope:        "public",
+		ResultType:        "complete",
+		Meta:              s.serverInfoMeta,
+	})
+}
+
+// mustMarshal encodes values whose encoding cannot fail (plain maps and structs).
+func mustMarshal(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("mcpgen runtime: encode %T: %v", v, err))
+	}
+	return b
+}

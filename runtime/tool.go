@@ -1,0 +1,100 @@
+package runtime
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+)
+
+// SupportPackageIsVersion1 is referenced by generated code. It fails to compile when
+// the runtime is older or newer than the generated code expects.
+const SupportPackageIsVersion1 = true
+
+// A Tool describes one tool and the handler that runs it. InputSchema and OutputSchema
+// are JSON Schema 2020-12 documents produced by the generator; the runtime never infers
+// schemas by reflection.
+type Tool struct {
+	// Name is the tool's unique name, e.g. "search_notes".
+	Name string
+	// Title is an optional human-readable name.
+	Title string
+	// Description tells the model what the tool does.
+	Description string
+	// Annotations are optional behaviour hints.
+	Annotations *ToolAnnotations
+	// InputSchema validates the arguments; its root must be {"type":"object",...}.
+	InputSchema json.RawMessage
+	// OutputSchema validates StructuredContent; nil means the tool has neither
+	// outputSchema nor structuredContent.
+	OutputSchema json.RawMessage
+	// LegacyOutputSchema is the outputSchema 2025-11-25 clients see; nil means the same
+	// as OutputSchema.
+	LegacyOutputSchema json.RawMessage
+	// LegacyWrap, when set, wraps structured output as {LegacyWrap: value} for
+	// 2025-11-25 clients, whose structuredContent must be an object.
+	LegacyWrap string
+	// Handler runs the tool.
+	Handler ToolHandler
+}
+
+// ToolAnnotations are hints about a tool's behaviour. Each hint is sent only when true,
+// so only the hints the author declared reach the client.
+type ToolAnnotations struct {
+	Title           string `json:"title,omitempty"`
+	ReadOnlyHint    bool   `json:"readOnlyHint,omitempty"`
+	DestructiveHint bool   `json:"destructiveHint,omitempty"`
+	IdempotentHint  bool   `json:"idempotentHint,omitempty"`
+	OpenWorldHint   bool   `json:"openWorldHint,omitempty"`
+}
+
+// A ToolHandler runs a tool call. ctx is cancelled when the client cancels the call or
+// the connection ends. A non-nil error becomes an isError result carrying the error's
+// text; a panic becomes an isError result with a generic text.
+type ToolHandler func(ctx context.Context, req *ToolRequest) (*ToolResult, error)
+
+// A ToolRequest is one tool call.
+type ToolRequest struct {
+	// Name is the called tool's name.
+	Name string
+	// Arguments are the call's arguments, already validated against the InputSchema.
+	Arguments json.RawMessage
+}
+
+// Decode decodes the arguments into v, rejecting unknown fields. Absent or empty
+// arguments decode as {}.
+func (r *ToolRequest) Decode(v any) error {
+	args := r.Arguments
+	if len(bytes.TrimSpace(args)) == 0 || string(args) == "null" {
+		args = json.RawMessage("{}")
+	}
+	dec := json.NewDecoder(bytes.NewReader(args))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("decode arguments of %s: %w", r.Name, err)
+	}
+	return nil
+}
+
+// A ToolResult is the outcome of a tool call.
+type ToolResult struct {
+	// Content is the unstructured result. When it is empty and StructuredContent is set,
+	// the runtime adds a text block holding the structured JSON.
+	Content []Content
+	// StructuredContent is the structured result; it must match the tool's OutputSchema.
+	StructuredContent json.RawMessage
+	// IsError marks a tool execution error the model should see.
+	IsError bool
+	// Meta is the result's _meta.
+	Meta map[string]any
+}
+
+// Structured returns a result whose StructuredContent is v encoded as JSON. The runtime
+// validates it against the tool's OutputSchema before sending it.
+func Structured(v any) (*ToolResult, error) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("encode structured result: %w", err)
+	}
+	return &ToolResult{StructuredContent: data}, nil
+}

@@ -1,0 +1,294 @@
+package runtime
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"strconv"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// errPanic marks a handler that panicked; the client sees only a generic text.
+var errPanic = errors.New("tool handler panicked")
+
+// listTools answers tools/list: one page of tools in registration order.
+func (s *Server) listTools(_ context.Context, c *call) ([]byte, *rpcError) {
+	set := s.tools.Load()
+	start := 0
+	if cur := c.msg.params.Cursor; cur != nil {
+		var ok bool
+		if start, ok = set.pageStart(*cur); !ok {
+			return nil, errorf(CodeInvalidParams, "invalid cursor")
+		}
+	}
+	end := min(start+s.opts.PageSize, len(set.list))
+	b := make([]byte, 0, 256)
+	b = append(b, `{"tools":[`...)
+	for i, e := range set.list[start:end] {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, e.description(c.info.Modern)...)
+	}
+	b = append(b, ']')
+	if end < len(set.list) {
+		b = append(b, `,"nextCursor":`...)
+		b = appendJSONString(b, encodeCursor(set.list[end-1].tool.Name))
+	}
+	if c.info.Modern {
+		b = append(b, `,"ttlMs":`...)
+		b = strconv.AppendInt(b, s.ttlMs, 10)
+		b = append(b, `,"cacheScope":"public"`...)
+	}
+	return s.modernResult(c, append(b, '}')), nil
+}
+
+// description returns the pre-serialised Tool object for an era.
+func (e *toolEntry) description(modern bool) []byte {
+	if modern {
+		return e.modernJSON
+	}
+	return e.legacyJSON
+}
+
+// callTool answers tools/call: validate the arguments, run the handler, check and
+// shape its result for the era.
+func (s *Server) callTool(ctx context.Context, c *call) ([]byte, *rpcError) {
+	p := &c.msg.params
+	if p.Name == "" {
+		return nil, errorf(CodeInvalidParams, "tools/call: missing tool name")
+	}
+	args := p.Arguments
+	if len(args) == 0 || string(args) == "null" {
+		args = json.RawMessage("{}")
+	} else if !isObject(args) {
+		return nil, errorf(CodeInvalidParams, "tools/call: arguments must be an object")
+	}
+	e := s.tools.Load().byName[p.Name]
+	if e == nil {
+		return nil, errorf(CodeInvalidParams, "Unknown tool: %s", p.Name)
+	}
+	res, rerr := s.runTool(ctx, e, args)
+	if rerr != nil {
+		return nil, rerr
+	}
+	return s.encodeToolResult(c, e, res)
+}
+
+// runTool validates the arguments and runs the handler. Invalid arguments, handler
+// errors and panics become isError results; a nil result is an internal error.
+func (s *Server) runTool(ctx context.Context, e *toolEntry, args json.RawMessage) (*ToolResult, *rpcError) {
+	msg, err := e.checkArgs(args)
+	if err != nil {
+		s.logger.Error("input schema unusable", "tool", e.tool.Name, "err", err)
+		return nil, errorf(CodeInternalError, "internal error: tool %s has an unusable input schema", e.tool.Name)
+	}
+	if msg != "" {
+		return errorResult(msg), nil
+	}
+	res, err := s.invoke(ctx, e.tool, args)
+	switch {
+	case errors.Is(err, errPanic):
+		return errorResult(fmt.Sprintf("internal error in tool %s", e.tool.Name)), nil
+	case errors.Is(err, ErrNilResult) || err == nil && res == nil:
+		s.logger.Error("tool returned no result", "tool", e.tool.Name, "err", ErrNilResult)
+		return nil, errorf(CodeInternalError, "internal error: tool %s returned no result", e.tool.Name)
+	case err != nil:
+		return errorResult(err.Error()), nil
+	}
+	return res, nil
+}
+
+// errorResult is an isError result with one text block.
+func errorResult(text string) *ToolResult {
+	return &ToolResult{Content: []Content{Text(text)}, IsError: true}
+}
+
+// invoke calls the handler, recovering a panic into errPanic (details go to the log
+// only).
+func (s *Server) invoke(ctx context.Context, t *Tool, args json.RawMessage) (res *ToolResult, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.logger.Error("tool handler panicked", "tool", t.Name, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+			res, err = nil, errPanic
+		}
+	}()
+	return t.Handler(ctx, &ToolRequest{Name: t.Name, Arguments: args})
+}
+
+// wireCallResult is the JSON shape of CallToolResult.
+type wireCallResult struct {
+	Content           []Content       `json:"content"`
+	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
+	IsError           bool            `json:"isError,omitempty"`
+	ResultType        string          `json:"resultType,omitempty"`
+	Meta              json.RawMessage `json:"_meta,omitempty"`
+}
+
+// encodeToolResult validates structured output against the output schema and shapes
+// the result for the request's era.
+func (s *Server) encodeToolResult(c *call, e *toolEntry, res *ToolResult) ([]byte, *rpcError) {
+	w := wireCallResult{Content: res.Content, IsError: res.IsError}
+	if w.Content == nil {
+		w.Content = []Content{}
+	}
+	if !res.IsError && res.StructuredContent != nil {
+		sc, rerr := s.structured(c, e, res.StructuredContent)
+		if rerr != nil {
+			return nil, rerr
+		}
+		w.StructuredContent = sc
+		if len(res.Content) == 0 && sc != nil {
+			w.Content = []Content{Text(string(sc))}
+		}
+	}
+	meta, err := s.resultMeta(c, res.Meta)
+	if err != nil {
+		s.logger.Error("tool result _meta unusable", "tool", e.tool.Name, "err", err)
+		return nil, errorf(CodeInternalError, "internal error: tool %s returned an unusable _meta", e.tool.Name)
+	}
+	w.Meta = meta
+	if c.info.Modern {
+		w.ResultType = "complete"
+	}
+	b, err := json.Marshal(w)
+	if err != nil {
+		s.logger.Error("tool result unusable", "tool", e.tool.Name, "err", err)
+		return nil, errorf(CodeInternalError, "internal error: tool %s returned an unencodable result", e.tool.Name)
+	}
+	return b, nil
+}
+
+// structured checks sc against the output schema (a mismatch is a server bug: logged,
+// -32603) and wraps it for 2025-11-25 clients when the tool asks to. It returns the
+// compact structured content to send, or nil when the era cannot carry it.
+func (s *Server) structured(c *call, e *toolEntry, sc json.RawMessage) (json.RawMessage, *rpcError) {
+	if e.tool.OutputSchema != nil {
+		if err := e.checkOutput(sc); err != nil {
+			s.logger.Error("structured output does not match the output schema", "tool", e.tool.Name, "err", err)
+			return nil, errorf(CodeInternalError, "internal error: tool %s returned output that does not match its outputSchema", e.tool.Name)
+		}
+	}
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, sc); err != nil {
+		return nil, errorf(CodeInternalError, "internal error: tool %s returned invalid JSON", e.tool.Name)
+	}
+	sc = buf.Bytes()
+	if c.info.Modern {
+		return sc, nil
+	}
+	if e.tool.LegacyWrap != "" {
+		return mustMarshal(map[string]json.RawMessage{e.tool.LegacyWrap: sc}), nil
+	}
+	if !isObject(sc) {
+		return nil, nil // 2025-11-25 structuredContent must be an object: text only
+	}
+	return sc, nil
+}
+
+// resultMeta builds the result's _meta: the handler's plus, for 2026-07-28, the
+// server's identity.
+func (s *Server) resultMeta(c *call, meta map[string]any) (json.RawMessage, error) {
+	if !c.info.Modern {
+		if len(meta) == 0 {
+			return nil, nil
+		}
+		return json.Marshal(meta)
+	}
+	if len(meta) == 0 {
+		return s.serverInfoMeta, nil
+	}
+	merged := make(map[string]any, len(meta)+1)
+	for k, v := range meta {
+		merged[k] = v
+	}
+	merged[metaServerInfo] = s.info
+	return json.Marshal(merged)
+}
+
+// checkArgs validates arguments against the input schema. It returns "" when they are
+// valid, else a text for the model naming each failure and the valid argument names.
+func (e *toolEntry) checkArgs(args json.RawMessage) (string, error) {
+	sch, err := e.input.get(e.tool.Name + "/input")
+	if err != nil {
+		return "", err
+	}
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(args))
+	if err != nil {
+		return "", fmt.Errorf("decode arguments: %w", err)
+	}
+	var verr *jsonschema.ValidationError
+	if err := sch.Validate(v); errors.As(err, &verr) {
+		return e.describeInvalid(verr), nil
+	} else if err != nil {
+		return "", fmt.Errorf("validate arguments: %w", err)
+	}
+	return "", nil
+}
+
+// checkOutput validates structured output against the output schema.
+func (e *toolEntry) checkOutput(sc json.RawMessage) error {
+	sch, err := e.output.get(e.tool.Name + "/output")
+	if err != nil {
+		return err
+	}
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(sc))
+	if err != nil {
+		return fmt.Errorf("decode structured output: %w", err)
+	}
+	return sch.Validate(v)
+}
+
+// describeInvalid explains a validation failure to the model: one line per failing
+// location (a JSON Pointer into the arguments) and rule, then the valid argument names.
+func (e *toolEntry) describeInvalid(verr *jsonschema.ValidationError) string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "invalid arguments for tool %s:", e.tool.Name)
+	for _, u := range leafErrors(verr.BasicOutput()) {
+		loc := u.InstanceLocation
+		if loc == "" {
+			loc = "(root)"
+		}
+		rule, text := ruleName(u.KeywordLocation), u.Error.String()
+		if !strings.HasPrefix(text, rule+":") {
+			text = rule + ": " + text
+		}
+		fmt.Fprintf(&sb, "\n- %s: %s", loc, text)
+	}
+	if len(e.argNames) == 0 {
+		sb.WriteString("\nthis tool takes no arguments")
+	} else {
+		fmt.Fprintf(&sb, "\nvalid arguments: %s", strings.Join(e.argNames, ", "))
+	}
+	return sb.String()
+}
+
+// leafErrors returns the output units that carry an error of their own, skipping the
+// summary units of combinators and references.
+func leafErrors(out *jsonschema.OutputUnit) []jsonschema.OutputUnit {
+	var leaves []jsonschema.OutputUnit
+	for _, u := range out.Errors {
+		if u.Error == nil || len(u.Errors) > 0 {
+			continue
+		}
+		switch ruleName(u.KeywordLocation) {
+		case "allOf", "anyOf", "oneOf", "$ref", "$dynamicRef", "":
+			continue
+		}
+		leaves = append(leaves, u)
+	}
+	if len(leaves) == 0 && out.Error != nil {
+		leaves = append(leaves, *out)
+	}
+	return leaves
+}
+
+// ruleName returns the keyword a keyword location ends with.
+func ruleName(kwLoc string) string {
+	return kwLoc[strings.LastIndexByte(kwLoc, '/')+1:]
+}

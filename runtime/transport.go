@@ -1,0 +1,125 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// This file is the seam between transports and dispatch. A transport (stdio.go, the
+// Streamable HTTP files) moves bytes and never interprets MCP methods; it uses only
+// what is declared here:
+//
+//  1. ParseMessage(raw) decodes one JSON-RPC message and classifies its era
+//     (Message.Era is EraModern when params._meta carries
+//     io.modelcontextprotocol/protocolVersion or …/clientCapabilities). On error,
+//     ErrorReply(err) gives the -32700/-32600 reply owed, if any. A transport may
+//     read Message.Method, Message.ProtocolVersion and Message.Name to check headers,
+//     and may set Message.Era = EraModern when its own signals say so.
+//  2. Server.Handle(ctx, msg, sess, out) dispatches it and returns the Reply: the
+//     response bytes (nil for notifications, for client responses, and for requests
+//     the client cancelled) and the JSON-RPC error code (0 for results). out receives
+//     the request-scoped messages sent while the request runs: progress and log
+//     notifications and, for legacy sessions, server-to-client requests.
+//  3. A legacy (2025-11-25) client is served within a *Session from
+//     Server.NewSession: negotiated version, client info and capabilities, log level,
+//     in-flight requests and pending server-to-client requests. stdio uses one Session
+//     for the whole connection (modern requests on it are still served statelessly; the
+//     session then only tracks them for cancellation). HTTP creates one when an
+//     initialize arrives without Mcp-Session-Id, keeps it when the reply's Code is 0,
+//     and passes nil for modern requests.
+//  4. Cancellation: Session.Cancel(id) cancels an in-flight request, as
+//     notifications/cancelled does; cancelling the ctx given to Handle cancels the
+//     handler too (HTTP: the client closed a modern request's stream). A request
+//     cancelled through its session gets no reply and no further notifications.
+
+// A Reply is what Handle returns for one incoming message.
+type Reply struct {
+	// Body is one encoded JSON-RPC response, or nil when nothing must be sent.
+	Body []byte
+	// Code is the JSON-RPC error code of Body, or 0 for a result (or no Body).
+	Code int
+	// MetaError reports that Code is a -32602 caused by missing or malformed required
+	// params._meta fields (HTTP 400), not an application-level -32602 (HTTP 200).
+	MetaError bool
+	// Era is the era the message was served under.
+	Era Era
+}
+
+// HTTPStatus returns the HTTP status a Streamable HTTP transport answers r with: 400
+// for parse errors, invalid requests, missing _meta fields, -32020, -32021 and -32022;
+// 404 for -32601 under 2026-07-28; 200 otherwise (application errors included).
+func (r Reply) HTTPStatus() int {
+	switch {
+	case r.MetaError:
+		return 400
+	case r.Code == CodeMethodNotFound && r.Era == EraModern:
+		return 404
+	}
+	switch r.Code {
+	case CodeParseError, CodeInvalidRequest, CodeHeaderMismatch, CodeMissingClientCapability, CodeUnsupportedVersion:
+		return 400
+	}
+	return 200
+}
+
+// A Sink delivers messages the server sends outside a response: request-scoped
+// notifications (progress, log) and, in legacy sessions, server-to-client requests
+// and unsolicited notifications.
+type Sink interface {
+	// Send writes one complete JSON-RPC message (compact JSON, no trailing newline).
+	// It must be safe for concurrent use. ctx bounds how long Send may block.
+	Send(ctx context.Context, msg []byte) error
+}
+
+// SinkFunc adapts a function to the Sink interface.
+type SinkFunc func(ctx context.Context, msg []byte) error
+
+// Send calls f(ctx, msg).
+func (f SinkFunc) Send(ctx context.Context, msg []byte) error { return f(ctx, msg) }
+
+// discardSink drops every message.
+type discardSink struct{}
+
+func (discardSink) Send(context.Context, []byte) error { return nil }
+
+// Handle dispatches one message. sess is the legacy session the message belongs to, or
+// nil (HTTP modern requests, or HTTP requests without a session); out receives the
+// request-scoped messages described on Sink and may be nil. ctx is the handler's
+// parent context: cancelling it cancels the request. Handle blocks until the request is
+// answered; call it concurrently for concurrent requests. Responses (a legacy client
+// answering a server-to-client request) are delivered to sess and get no reply.
+func (s *Server) Handle(ctx context.Context, m *Message, sess *Session, out Sink) Reply {
+	if out == nil {
+		out = discardSink{}
+	}
+	switch m.Kind {
+	case KindResponse:
+		if sess != nil {
+			sess.deliver(m)
+		}
+		return Reply{}
+	case KindNotification:
+		s.notify(m, sess)
+		return Reply{}
+	}
+	return s.request(ctx, m, sess, out)
+}
+
+// HandleRaw parses raw and dispatches it like Handle; a message that fails to parse
+// gets the reply ErrorReply gives.
+func (s *Server) HandleRaw(ctx context.Context, raw []byte, sess *Session, out Sink) Reply {
+	m, err := ParseMessage(raw)
+	if err != nil {
+		s.logger.Debug("rejected message", "err", err)
+		return ErrorReply(err)
+	}
+	return s.Handle(ctx, m, sess, out)
+}
+
+// Modern reports whether raw is a 2026-07-28 message: its params._meta carries
+// io.modelcontextprotocol/protocolVersion or …/clientCapabilities. Unparseable
+// messages are not modern.
+func Modern(raw json.RawMessage) bool {
+	m, err := ParseMessage(raw)
+	return err == nil && m.Era == EraModern
+}
