@@ -1,0 +1,294 @@
+package interop
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// What every client must see from each example server.
+
+// A call is one tools/call a client sends, and what must come back.
+type call struct {
+	Name string         `json:"name"`
+	Args map[string]any `json:"arguments,omitempty"`
+
+	want     outcome  // ok, isError or rpcError
+	code     int      // rpcError: the JSON-RPC error code
+	mentions []string // isError: substrings the error text must contain
+	content  []string // ok, no outputSchema: the content block types, in order
+}
+
+type outcome int
+
+const (
+	ok       outcome = iota // a result without isError; structured when the tool has an outputSchema
+	isError                 // a result with isError: true and a text block
+	rpcError                // a JSON-RPC error response
+)
+
+func (o outcome) String() string { return [...]string{"ok", "isError", "rpcError"}[o] }
+
+type expectation struct {
+	tools []string // names that must be listed
+	calls []call
+}
+
+const unknownTool = "no_such_tool_mcpgen_interop"
+
+var expectations = map[string]expectation{
+	"notes": {
+		tools: []string{"search_notes"},
+		calls: []call{
+			{Name: "search_notes", Args: map[string]any{"keyword": "MCP"}, want: ok},
+			// Wrong type: the failing path and rule, and the valid argument names.
+			{Name: "search_notes", Args: map[string]any{"keyword": 42}, want: isError, mentions: []string{"/keyword", "keyword"}},
+			// Unknown argument: the schemas are closed.
+			{Name: "search_notes", Args: map[string]any{"keyword": "MCP", "bogus": true}, want: isError, mentions: []string{"bogus"}},
+			// Missing required argument.
+			{Name: "search_notes", Args: map[string]any{}, want: isError, mentions: []string{"keyword"}},
+			{Name: unknownTool, Args: map[string]any{}, want: rpcError, code: -32602},
+		},
+	},
+	"everything": {
+		tools: []string{"test_simple_text", "test_image_content", "test_audio_content", "test_embedded_resource", "test_multiple_content_types", "test_error_handling"},
+		calls: []call{
+			{Name: "test_simple_text", want: ok, content: []string{"text"}},
+			{Name: "test_image_content", want: ok, content: []string{"image"}},
+			{Name: "test_audio_content", want: ok, content: []string{"audio"}},
+			{Name: "test_embedded_resource", want: ok, content: []string{"resource"}},
+			{Name: "test_multiple_content_types", want: ok, content: []string{"text", "image", "resource"}},
+			{Name: "test_error_handling", want: isError, mentions: []string{"intentionally"}},
+			// A tool without arguments has a closed, empty input schema.
+			{Name: "test_simple_text", Args: map[string]any{"unexpected": 1}, want: isError, mentions: []string{"unexpected"}},
+			{Name: unknownTool, want: rpcError, code: -32602},
+		},
+	},
+}
+
+// A conversation is what one client saw, in a client-neutral form.
+type conversation struct {
+	ProtocolVersion string            `json:"protocolVersion"`
+	ServerName      string            `json:"serverName"`
+	Tools           []json.RawMessage `json:"tools"`
+	Calls           []callResult      `json:"calls"`
+	Wire            []wireMsg         `json:"trace"`
+}
+
+type callResult struct {
+	Name   string          `json:"name"`
+	Result json.RawMessage `json:"result"`
+	Error  *struct {
+		Code    any    `json:"code"` // a number for protocol errors; the TypeScript SDKs use strings for their own
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+// toolDef is the part of a listed tool these tests look at.
+type toolDef struct {
+	Name         string          `json:"name"`
+	Title        string          `json:"title"`
+	Description  string          `json:"description"`
+	InputSchema  json.RawMessage `json:"inputSchema"`
+	OutputSchema json.RawMessage `json:"outputSchema"`
+}
+
+type toolResult struct {
+	Content []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	} `json:"content"`
+	StructuredContent json.RawMessage `json:"structuredContent"`
+	IsError           bool            `json:"isError"`
+}
+
+// checkConversation asserts what client saw from example at revision rev.
+func checkConversation(t *testing.T, example, rev string, c *conversation) {
+	t.Helper()
+	exp, found := expectations[example]
+	if !found {
+		t.Fatalf("no expectations for example %q", example)
+	}
+	if c.ProtocolVersion != rev {
+		t.Errorf("negotiated protocol version %q, want %q", c.ProtocolVersion, rev)
+	}
+	if c.ServerName == "" {
+		t.Errorf("the client saw no serverInfo name")
+	}
+
+	tools := map[string]toolDef{}
+	for _, raw := range c.Tools {
+		var td toolDef
+		if err := json.Unmarshal(raw, &td); err != nil {
+			t.Errorf("listed tool %s: %v", raw, err)
+			continue
+		}
+		if _, dup := tools[td.Name]; dup {
+			t.Errorf("tool %q listed twice", td.Name)
+		}
+		tools[td.Name] = td
+		if td.Description == "" {
+			t.Errorf("tool %q has no description", td.Name)
+		}
+		var in struct {
+			Type                 string `json:"type"`
+			AdditionalProperties *bool  `json:"additionalProperties"`
+		}
+		if err := json.Unmarshal(td.InputSchema, &in); err != nil || in.Type != "object" {
+			t.Errorf("tool %q: inputSchema %s is not an object schema (%v)", td.Name, td.InputSchema, err)
+		}
+		if in.AdditionalProperties == nil || *in.AdditionalProperties {
+			t.Errorf("tool %q: inputSchema is not closed (additionalProperties: false): %s", td.Name, td.InputSchema)
+		}
+		if _, err := compileSchema(td.InputSchema); err != nil {
+			t.Errorf("tool %q: inputSchema does not compile as JSON Schema 2020-12: %v", td.Name, err)
+		}
+		if len(td.OutputSchema) > 0 {
+			if _, err := compileSchema(td.OutputSchema); err != nil {
+				t.Errorf("tool %q: outputSchema does not compile as JSON Schema 2020-12: %v", td.Name, err)
+			}
+		}
+	}
+	for _, name := range exp.tools {
+		if _, found := tools[name]; !found {
+			t.Errorf("tool %q is not listed; listed: %v", name, keys(tools))
+		}
+	}
+
+	if len(c.Calls) != len(exp.calls) {
+		t.Fatalf("%d call results for %d calls", len(c.Calls), len(exp.calls))
+	}
+	for i, want := range exp.calls {
+		got := c.Calls[i]
+		label := fmt.Sprintf("call %d: %s %s", i, want.Name, mustJSON(want.Args))
+		if got.Name != want.Name {
+			t.Errorf("%s: result is for %q", label, got.Name)
+			continue
+		}
+		if want.want == rpcError {
+			if got.Error == nil {
+				t.Errorf("%s: got result %s, want JSON-RPC error %d", label, got.Result, want.code)
+			} else if code, _ := got.Error.Code.(float64); int(code) != want.code {
+				t.Errorf("%s: got error %v %q, want code %d", label, got.Error.Code, got.Error.Message, want.code)
+			}
+			continue
+		}
+		if got.Error != nil {
+			t.Errorf("%s: got error %v %q, want a result (%v)", label, got.Error.Code, got.Error.Message, want.want)
+			continue
+		}
+		var res toolResult
+		if err := json.Unmarshal(got.Result, &res); err != nil {
+			t.Errorf("%s: result %s: %v", label, got.Result, err)
+			continue
+		}
+		switch want.want {
+		case isError:
+			if !res.IsError {
+				t.Errorf("%s: isError is false, want true: %s", label, got.Result)
+			}
+			text := allText(res)
+			for _, m := range want.mentions {
+				if !strings.Contains(text, m) {
+					t.Errorf("%s: error text does not mention %q: %q", label, m, text)
+				}
+			}
+			if len(res.StructuredContent) > 0 {
+				t.Errorf("%s: an isError result carries structuredContent: %s", label, got.Result)
+			}
+		case ok:
+			if res.IsError {
+				t.Errorf("%s: isError is true: %s", label, got.Result)
+				continue
+			}
+			checkOK(t, label, tools[want.Name], want, res, got.Result)
+		}
+	}
+}
+
+// checkOK checks a successful result: structured results against the advertised
+// outputSchema with a text block holding the same JSON; others by content types.
+func checkOK(t *testing.T, label string, td toolDef, want call, res toolResult, raw json.RawMessage) {
+	t.Helper()
+	if len(td.OutputSchema) == 0 {
+		if len(res.StructuredContent) > 0 {
+			t.Errorf("%s: structuredContent without an advertised outputSchema: %s", label, raw)
+		}
+		var types []string
+		for _, c := range res.Content {
+			types = append(types, c.Type)
+		}
+		if !reflect.DeepEqual(types, want.content) {
+			t.Errorf("%s: content types %v, want %v: %s", label, types, want.content, raw)
+		}
+		return
+	}
+	if len(res.StructuredContent) == 0 {
+		t.Errorf("%s: no structuredContent although the tool has an outputSchema: %s", label, raw)
+		return
+	}
+	s, err := compileSchema(td.OutputSchema)
+	if err != nil {
+		t.Errorf("%s: %v", label, err)
+		return
+	}
+	if err := validate(t, s, res.StructuredContent); err != nil {
+		t.Errorf("%s: structuredContent does not match the advertised outputSchema: %v\n%s", label, err, raw)
+	}
+	if len(res.Content) == 0 || res.Content[0].Type != "text" {
+		t.Errorf("%s: no text block with the serialized structured result: %s", label, raw)
+		return
+	}
+	var fromText, structured any
+	if err := json.Unmarshal([]byte(res.Content[0].Text), &fromText); err != nil {
+		t.Errorf("%s: the text block is not JSON: %v: %q", label, err, res.Content[0].Text)
+	}
+	_ = json.Unmarshal(res.StructuredContent, &structured)
+	if !reflect.DeepEqual(fromText, structured) {
+		t.Errorf("%s: the text block %s differs from structuredContent %s", label, res.Content[0].Text, res.StructuredContent)
+	}
+}
+
+func compileSchema(raw json.RawMessage) (*jsonschema.Schema, error) {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return nil, err
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	if err := c.AddResource("mem://tool.json", doc); err != nil {
+		return nil, err
+	}
+	return c.Compile("mem://tool.json")
+}
+
+func allText(res toolResult) string {
+	var parts []string
+	for _, c := range res.Content {
+		if c.Type == "text" {
+			parts = append(parts, c.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+func keys[V any](m map[string]V) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	return ks
+}
+
+func mustJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}

@@ -1,0 +1,179 @@
+package interop
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The official Go SDK client (github.com/modelcontextprotocol/go-sdk v1.8.0).
+//
+// Its Client.Connect asks for 2026-07-28 by default: it sends server/discover and
+// falls back to initialize only when discover fails, so every test here pins the
+// revision it wants and checks the one it got.
+
+var revisions = []string{"2025-11-25", "2026-07-28"}
+
+func TestGoSDKStdio(t *testing.T) {
+	for _, example := range []string{"notes", "everything"} {
+		for _, rev := range revisions {
+			t.Run(example+"/"+rev, func(t *testing.T) {
+				t.Parallel()
+				cmd := serverCmd(t, example)
+				cs, wire := goSDKConnect(t, &mcp.CommandTransport{Command: cmd, TerminateDuration: 10 * time.Second}, rev)
+				conv := goSDKConverse(t, cs, example, rev)
+				// Closing the session closes the server's stdin; Close waits for the
+				// exit (SIGTERM after 10s): the server must exit 0 on its own.
+				if err := cs.Close(); err != nil {
+					t.Errorf("close session (stdin EOF): %v, want exit status 0", exitError(err))
+				}
+				conv.Wire = parseGoSDKLog(t, wire.String())
+				checkGoSDKWire(t, rev, conv.Wire)
+				checkConversation(t, example, rev, conv)
+				if t.Failed() {
+					t.Logf("wire:\n%s", dumpWire(conv.Wire))
+				}
+			})
+		}
+	}
+}
+
+func TestGoSDKHTTP(t *testing.T) {
+	for _, example := range []string{"notes", "everything"} {
+		for _, rev := range revisions {
+			t.Run(example+"/"+rev, func(t *testing.T) {
+				t.Parallel()
+				url := startHTTP(t, example)
+				tr := &mcp.StreamableClientTransport{
+					Endpoint:   url,
+					HTTPClient: &http.Client{Timeout: 30 * time.Second},
+					MaxRetries: -1,
+				}
+				cs, wire := goSDKConnect(t, tr, rev)
+				conv := goSDKConverse(t, cs, example, rev)
+				if err := cs.Close(); err != nil {
+					t.Errorf("close session: %v", err)
+				}
+				conv.Wire = parseGoSDKLog(t, wire.String())
+				checkGoSDKWire(t, rev, conv.Wire)
+				checkConversation(t, example, rev, conv)
+				if t.Failed() {
+					t.Logf("wire:\n%s", dumpWire(conv.Wire))
+				}
+			})
+		}
+	}
+}
+
+// goSDKConnect connects a Go SDK client over tr asking for revision rev, recording
+// every message in the returned buffer.
+func goSDKConnect(t *testing.T, tr mcp.Transport, rev string) (*mcp.ClientSession, *syncBuffer) {
+	t.Helper()
+	wire := new(syncBuffer)
+	c := mcp.NewClient(&mcp.Implementation{Name: "mcpgen-interop-go", Version: "1.0.0"}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cs, err := c.Connect(ctx, &mcp.LoggingTransport{Transport: tr, Writer: wire}, &mcp.ClientSessionOptions{ProtocolVersion: rev})
+	if err != nil {
+		t.Fatalf("connect asking for %s: %v\nwire:\n%s", rev, err, wire)
+	}
+	return cs, wire
+}
+
+// goSDKConverse lists the tools (every page), pings on 2025-11-25, and sends the
+// example's calls.
+func goSDKConverse(t *testing.T, cs *mcp.ClientSession, example, rev string) *conversation {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	init := cs.InitializeResult()
+	conv := &conversation{ProtocolVersion: init.ProtocolVersion}
+	if init.ServerInfo != nil {
+		conv.ServerName = init.ServerInfo.Name
+	}
+	if rev == "2025-11-25" {
+		if err := cs.Ping(ctx, nil); err != nil {
+			t.Errorf("ping: %v", err)
+		}
+	}
+	for tool, err := range cs.Tools(ctx, nil) {
+		if err != nil {
+			t.Fatalf("tools/list: %v", err)
+		}
+		raw, err := json.Marshal(tool)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conv.Tools = append(conv.Tools, raw)
+	}
+	for _, c := range expectations[example].calls {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: c.Name, Arguments: c.Args})
+		cr := callResult{Name: c.Name}
+		var werr *jsonrpc.Error
+		switch {
+		case errors.As(err, &werr):
+			cr.Error = &struct {
+				Code    any    `json:"code"`
+				Message string `json:"message"`
+			}{float64(werr.Code), werr.Message}
+		case err != nil:
+			t.Errorf("tools/call %s: %v (not a JSON-RPC error)", c.Name, err)
+			cr.Error = &struct {
+				Code    any    `json:"code"`
+				Message string `json:"message"`
+			}{"client", err.Error()}
+		default:
+			raw, err := json.Marshal(res)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cr.Result = raw
+		}
+		conv.Calls = append(conv.Calls, cr)
+	}
+	return conv
+}
+
+// checkGoSDKWire checks the era the Go SDK actually used on the wire, then the messages.
+func checkGoSDKWire(t *testing.T, rev string, msgs []wireMsg) {
+	t.Helper()
+	var sentMethods []string
+	for _, m := range msgs {
+		var r rpc
+		if m.Dir == "send" && json.Unmarshal(m.Msg, &r) == nil && r.Method != "" {
+			sentMethods = append(sentMethods, r.Method)
+			if rev == "2026-07-28" && r.ID != nil && !strings.Contains(string(r.Params), `"io.modelcontextprotocol/protocolVersion":"2026-07-28"`) {
+				t.Errorf("2026-07-28 request without the protocol version in _meta: %s", m.Msg)
+			}
+		}
+	}
+	has := func(method string) bool {
+		for _, s := range sentMethods {
+			if s == method {
+				return true
+			}
+		}
+		return false
+	}
+	switch rev {
+	case "2026-07-28":
+		if !has("server/discover") || has("initialize") {
+			t.Errorf("2026-07-28: the client sent %v, want server/discover and no initialize", sentMethods)
+		}
+	case "2025-11-25":
+		if !has("initialize") || !has("notifications/initialized") || has("server/discover") {
+			t.Errorf("2025-11-25: the client sent %v, want initialize, notifications/initialized and no server/discover", sentMethods)
+		}
+	default:
+		panic(fmt.Sprintf("revision %q", rev))
+	}
+	checkWire(t, rev, msgs)
+}

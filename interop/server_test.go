@@ -1,0 +1,119 @@
+package interop
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// syncBuffer is a bytes.Buffer safe for a writer goroutine and a reader.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// serverCmd returns a command running example name with args; its stderr is kept and,
+// when the test ends, checked for race reports and logged if the test failed.
+func serverCmd(t *testing.T, name string, args ...string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(serverBin(t, name), args...)
+	stderr := new(syncBuffer)
+	cmd.Stderr = stderr
+	cmd.Env = append(os.Environ(), "GORACE=halt_on_error=1")
+	t.Cleanup(func() { checkStderr(t, name, stderr.String()) })
+	return cmd
+}
+
+func checkStderr(t *testing.T, name, stderr string) {
+	t.Helper()
+	if strings.Contains(stderr, "WARNING: DATA RACE") || strings.Contains(stderr, "panic: ") {
+		t.Errorf("%s server stderr reports a race or a crash:\n%s", name, stderr)
+	} else if t.Failed() {
+		t.Logf("%s server stderr:\n%s", name, stderr)
+	}
+}
+
+// startHTTP starts example name serving Streamable HTTP on a free loopback port and
+// returns its endpoint URL. When the test ends the server gets SIGTERM and must exit 0.
+func startHTTP(t *testing.T, name string) string {
+	t.Helper()
+	addr := freeAddr(t)
+	cmd := serverCmd(t, name, "-http", addr)
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start %s -http %s: %v", name, addr, err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case err := <-exited:
+			if err != nil {
+				t.Errorf("%s -http: after SIGTERM: %v (want exit status 0)", name, err)
+			}
+		case <-time.After(15 * time.Second):
+			_ = cmd.Process.Kill()
+			t.Errorf("%s -http: still running 15s after SIGTERM", name)
+		}
+	})
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		c, err := net.DialTimeout("tcp", addr, time.Second)
+		if err == nil {
+			c.Close()
+			return "http://" + addr + "/mcp"
+		}
+		select {
+		case err := <-exited:
+			t.Fatalf("%s -http %s exited before listening: %v", name, addr, err)
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s -http %s: not listening after 15s: %v", name, addr, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// freeAddr returns a loopback address with a port that was free a moment ago.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// exitError describes how a finished command ended, for messages.
+func exitError(err error) string {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return fmt.Sprintf("exit status %d", ee.ExitCode())
+	}
+	if err == nil {
+		return "exit status 0"
+	}
+	return err.Error()
+}

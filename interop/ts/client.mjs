@@ -1,0 +1,159 @@
+// One interop run of an official MCP TypeScript client against an mcpgen server.
+//
+// usage: node client.mjs PLAN_JSON
+//
+// PLAN_JSON is an object:
+//   sdk        "client" (@modelcontextprotocol/client 2.x) or "sdk" (@modelcontextprotocol/sdk 1.x)
+//   mode       for sdk "client": "legacy" (plain initialize), "auto" (discover, then maybe initialize)
+//              or a revision to pin, e.g. "2026-07-28"; ignored for sdk "sdk" (always initialize)
+//   transport  "stdio" (spawn command with args) or "http" (Streamable HTTP at url)
+//   command, args, url
+//   calls      [{name, arguments}]: tools/call requests to send after tools/list, in order
+//   ping       true to send a ping after connecting (the 2.x client refuses ping on 2026-07-28)
+//
+// It prints exactly one JSON object on stdout and exits 0 when the script itself ran
+// to the end (protocol errors of single calls are data, not failures):
+//   {ok, sdk, sdkVersion, protocolVersion, era, serverInfo, capabilities, instructions,
+//    ping, tools, calls: [{name, arguments, result} | {name, arguments, error}], trace}
+// On a fatal error (connect or tools/list failed, timeout) it prints {ok: false, error, trace}
+// and exits 1. trace holds every JSON-RPC message of the main connection, in order.
+// The script asserts nothing: the Go test that runs it does.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const plan = JSON.parse(process.argv[2] ?? 'null');
+if (!plan || typeof plan !== 'object') {
+  console.error('usage: node client.mjs PLAN_JSON');
+  process.exit(2);
+}
+
+const trace = [];
+let out = { ok: false, sdk: plan.sdk, trace };
+
+function emit(code) {
+  process.stdout.write(JSON.stringify(out) + '\n', () => process.exit(code));
+}
+
+function errorJSON(e) {
+  if (!(e instanceof Error)) return { message: String(e) };
+  const o = { name: e.constructor?.name ?? e.name, message: e.message };
+  if (e.code !== undefined) o.code = e.code;
+  if (e.data !== undefined) o.data = e.data;
+  if (e.cause !== undefined) o.cause = errorJSON(e.cause);
+  return o;
+}
+
+// Record every message the client sends and receives on transport t, without changing
+// how the SDK drives it (the SDK assigns t.onmessage itself, possibly chaining an earlier
+// handler; the WeakSet keeps a chained handler from recording a message twice).
+function traced(t) {
+  const send = t.send.bind(t);
+  t.send = (msg, opts) => {
+    trace.push({ dir: 'send', msg });
+    return send(msg, opts);
+  };
+  const seen = new WeakSet();
+  let handler;
+  Object.defineProperty(t, 'onmessage', {
+    configurable: true,
+    get() {
+      if (!handler) return undefined;
+      const h = handler;
+      return (msg, extra) => {
+        if (msg && typeof msg === 'object' && !seen.has(msg)) {
+          seen.add(msg);
+          trace.push({ dir: 'recv', msg });
+        }
+        return h(msg, extra);
+      };
+    },
+    set(h) {
+      handler = h;
+    },
+  });
+  return t;
+}
+
+function packageVersion(name) {
+  // The package's own package.json is not always exported; find it above the entry point.
+  const entry = fileURLToPath(import.meta.resolve(name));
+  return JSON.parse(readFileSync(entry.replace(/\/dist\/.*$/, '/package.json'), 'utf8')).version;
+}
+
+async function main() {
+  const info = { name: 'mcpgen-interop', version: '1.0.0' };
+  let client, transport;
+  if (plan.sdk === 'client') {
+    const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
+    const mode = !plan.mode || plan.mode === 'legacy' || plan.mode === 'auto' ? plan.mode || 'legacy' : { pin: plan.mode };
+    client = new Client(info, { capabilities: {}, versionNegotiation: { mode } });
+    if (plan.transport === 'stdio') {
+      const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
+      transport = new StdioClientTransport({ command: plan.command, args: plan.args ?? [], stderr: 'inherit' });
+    } else {
+      transport = new StreamableHTTPClientTransport(new URL(plan.url));
+    }
+    out.sdkVersion = packageVersion('@modelcontextprotocol/client');
+  } else if (plan.sdk === 'sdk') {
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    client = new Client(info, { capabilities: {} });
+    if (plan.transport === 'stdio') {
+      const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+      transport = new StdioClientTransport({ command: plan.command, args: plan.args ?? [], stderr: 'inherit' });
+    } else {
+      const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+      transport = new StreamableHTTPClientTransport(new URL(plan.url));
+    }
+    out.sdkVersion = packageVersion('@modelcontextprotocol/sdk');
+  } else {
+    throw new Error(`unknown sdk ${JSON.stringify(plan.sdk)}`);
+  }
+
+  await client.connect(traced(transport));
+  out.protocolVersion = client.getNegotiatedProtocolVersion?.() ?? transport.protocolVersion;
+  out.era = client.getProtocolEra?.();
+  out.serverInfo = client.getServerVersion();
+  out.capabilities = client.getServerCapabilities();
+  out.instructions = client.getInstructions?.();
+  if (plan.ping) out.ping = await client.ping();
+
+  // Every page, so pagination is exercised if the server uses it.
+  const tools = [];
+  let cursor;
+  do {
+    const page = await client.listTools(cursor ? { cursor } : undefined);
+    tools.push(...page.tools);
+    cursor = page.nextCursor;
+  } while (cursor);
+  out.tools = tools;
+
+  out.calls = [];
+  for (const c of plan.calls ?? []) {
+    const entry = { name: c.name, arguments: c.arguments };
+    try {
+      entry.result = await client.callTool({ name: c.name, arguments: c.arguments });
+    } catch (e) {
+      entry.error = errorJSON(e);
+    }
+    out.calls.push(entry);
+  }
+  await client.close();
+  out.ok = true;
+}
+
+const watchdog = setTimeout(() => {
+  out.error = { message: `interop client: no result after ${plan.timeoutMs ?? 30000} ms` };
+  emit(1);
+}, plan.timeoutMs ?? 30000);
+
+main().then(
+  () => {
+    clearTimeout(watchdog);
+    emit(0);
+  },
+  (e) => {
+    clearTimeout(watchdog);
+    out.error = errorJSON(e);
+    emit(1);
+  },
+);
