@@ -1,0 +1,193 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+	"sync"
+)
+
+// HTTPHandler returns an http.Handler serving the Streamable HTTP transport at
+// whatever path it is mounted on. It serves 2026-07-28 clients (stateless, one
+// POST per request, headers checked against the body) and 2025-11-25 clients
+// (initialize, Mcp-Session-Id, GET stream, DELETE) side by side, deciding per
+// request. Origin and Host are checked against DNS rebinding before anything
+// else. opts may be nil.
+//
+// To mount it in your own mux:
+//
+//	mux.Handle("/mcp", s.HTTPHandler(nil))
+func (s *Server) HTTPHandler(opts *HTTPOptions) http.Handler {
+	return newHTTPHandler(s, opts.withDefaults())
+}
+
+// ListenAndServe serves the Streamable HTTP transport on addr (default
+// 127.0.0.1:8080) at opts.Path (default /mcp) until ctx is cancelled, then
+// shuts down gracefully: new connections are refused, GET streams end,
+// in-flight requests get opts.ShutdownTimeout to finish. It returns nil
+// after a clean shutdown.
+func (s *Server) ListenAndServe(ctx context.Context, addr string, opts *HTTPOptions) error {
+	o := opts.withDefaults()
+	h := newHTTPHandler(s, o)
+	err := serveHTTP(ctx, addr, h, o, h.sessions.endStreams, s.logger)
+	return errors.Join(err, h.drain(ctx, o))
+}
+
+// An httpHandler is the Streamable HTTP transport of one Server.
+type httpHandler struct {
+	srv      *Server
+	opts     HTTPOptions
+	sessions *sessionStore
+	// background counts 2025-11-25 handlers still running after their client
+	// disconnected (disconnecting is not cancelling in that era).
+	background sync.WaitGroup
+}
+
+// newHTTPHandler returns a handler with resolved options.
+func newHTTPHandler(s *Server, o HTTPOptions) *httpHandler {
+	return &httpHandler{srv: s, opts: o, sessions: newSessionStore(o.MaxSessions, o.SessionIdleTimeout)}
+}
+
+// drain waits (bounded by opts.ShutdownTimeout) for background handlers,
+// then ends every session.
+func (h *httpHandler) drain(ctx context.Context, o HTTPOptions) error {
+	done := make(chan struct{})
+	go func() { h.background.Wait(); close(done) }()
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), o.ShutdownTimeout)
+	defer cancel()
+	var err error
+	select {
+	case <-done:
+	case <-ctx.Done():
+		err = fmt.Errorf("drain background requests: %w", ctx.Err())
+	}
+	h.sessions.closeAll()
+	return err
+}
+
+// ServeHTTP implements http.Handler.
+func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !hostAllowed(r.Host, h.opts.AllowedHosts) {
+		httpError(w, http.StatusForbidden, nil, CodeInvalidRequest, "forbidden: host not allowed")
+		return
+	}
+	if !originAllowed(r.Header.Get("Origin"), h.opts.AllowedOrigins) {
+		httpError(w, http.StatusForbidden, nil, CodeInvalidRequest, "forbidden: origin not allowed")
+		return
+	}
+	switch r.Method {
+	case http.MethodPost:
+		h.servePost(w, r)
+	case http.MethodGet:
+		h.serveGet(w, r)
+	case http.MethodDelete:
+		h.serveDelete(w, r)
+	default:
+		w.Header().Set("Allow", "GET, POST, DELETE")
+		httpError(w, http.StatusMethodNotAllowed, nil, CodeInvalidRequest, "method not allowed")
+	}
+}
+
+// httpError writes a JSON-RPC error response with the given HTTP status; id
+// may be nil.
+func httpError(w http.ResponseWriter, status int, id []byte, code int, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(ErrorResponse(id, code, msg, nil))
+}
+
+// readBody reads a POST body of at most opts.MaxBodyBytes, answering 413 or
+// 415 itself when it cannot; ok is false then.
+func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+	if ct := r.Header.Get("Content-Type"); ct != "" {
+		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
+			httpError(w, http.StatusUnsupportedMediaType, nil, CodeInvalidRequest, "content type must be application/json")
+			return nil, false
+		}
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes))
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooBig):
+		httpError(w, http.StatusRequestEntityTooLarge, nil, CodeInvalidRequest,
+			fmt.Sprintf("request body exceeds %d bytes", tooBig.Limit))
+		return nil, false
+	case err != nil:
+		httpError(w, http.StatusBadRequest, nil, CodeParseError, "read body: "+err.Error())
+		return nil, false
+	}
+	return body, true
+}
+
+// servePost serves one JSON-RPC message POSTed by a client of either era.
+func (h *httpHandler) servePost(w http.ResponseWriter, r *http.Request) {
+	body, ok := h.readBody(w, r)
+	if !ok {
+		return
+	}
+	m, err := ParseMessage(body)
+	if err != nil {
+		reply := ErrorReply(err)
+		if reply.Body == nil {
+			httpError(w, http.StatusBadRequest, nil, CodeInvalidRequest, err.Error())
+			return
+		}
+		writeReply(w, nil, reply)
+		return
+	}
+	if modernRequest(m, r.Header) {
+		m.Era = EraModern
+		h.serveModern(w, r, m)
+		return
+	}
+	h.serveLegacy(w, r, m)
+}
+
+// modernRequest decides the era of a POSTed message: 2026-07-28 when its
+// _meta says so or its MCP-Protocol-Version header names a version that is
+// not a 2025-or-earlier one. Client responses are always 2025-11-25.
+func modernRequest(m *Message, h http.Header) bool {
+	if m.Kind == KindResponse {
+		return false
+	}
+	if m.Era == EraModern {
+		return true
+	}
+	v, ok := headerValue(h, headerProtocolVersion)
+	return ok && !legacyVersion(v)
+}
+
+// legacyVersion reports whether v is a protocol version of the
+// initialize-handshake era.
+func legacyVersion(v string) bool {
+	switch v {
+	case versionLegacy, "2025-06-18", "2025-03-26", "2024-11-05":
+		return true
+	}
+	return false
+}
+
+// acceptsStream reports whether the client's Accept header admits an SSE response.
+func acceptsStream(r *http.Request) bool {
+	accept := strings.Join(r.Header.Values("Accept"), ",")
+	if accept == "" {
+		return true
+	}
+	for part := range strings.SplitSeq(accept, ",") {
+		mt, _, _ := strings.Cut(part, ";")
+		switch strings.TrimSpace(mt) {
+		case "text/event-stream", "text/*", "*/*":
+			return true
+		}
+	}
+	return false
+}
+
+// serveHTTPMain serves Main's -http ADDR flag with the default options.
+func (s *Server) serveHTTPMain(ctx context.Context, addr string) error {
+	return s.ListenAndServe(ctx, addr, nil)
+}

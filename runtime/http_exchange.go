@@ -1,0 +1,267 @@
+package runtime
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// An exchange carries the messages of one stream to the HTTP response (or, for
+// resumable 2025-11-25 streams, the successive responses) serving it. The
+// dispatcher writes through Send and finish; a pump goroutine per attached
+// response reads. A request's exchange answers with one JSON object unless a
+// message is sent before the reply, which turns it into an SSE stream.
+//
+// Resumable exchanges number their events "<stream>_<seq>" (seq 0 is the
+// priming event) and keep them, so a client that lost the connection can GET
+// the rest with Last-Event-ID.
+type exchange struct {
+	stream    string // event id prefix; "" for non-resumable (2026-07-28) exchanges
+	keep      int    // resumable standalone streams keep at most this many events; 0 keeps all
+	streamsOK bool   // the client accepts text/event-stream
+
+	// mu guards every field below; changed is closed and replaced on every change.
+	mu        sync.Mutex
+	events    [][]byte // sent messages; events[i] has seq base+i+1
+	base      int      // number of events trimmed from the front
+	done      bool     // no more events: the reply is in, or the stream ended
+	reply     Reply
+	sse       bool // the response must be (or is) an SSE stream
+	closeReq  bool // the handler asked to close the current connection (SSE polling)
+	owner     int  // generation of the pump allowed to write; a new attach wins
+	delivered int  // newest seq written to a client
+	changed   chan struct{}
+}
+
+// newExchange returns an exchange; stream is the event id prefix of a
+// resumable exchange or "".
+func newExchange(stream string, streamsOK bool) *exchange {
+	return &exchange{stream: stream, streamsOK: streamsOK, changed: make(chan struct{})}
+}
+
+// signal wakes the pumps; x.mu must be held.
+func (x *exchange) signal() {
+	close(x.changed)
+	x.changed = make(chan struct{})
+}
+
+// Send queues one message for the client. It implements Sink: messages sent
+// before the reply make the response an SSE stream. When the client cannot
+// read streams the message is dropped; after the reply it fails with
+// ErrRequestDone.
+func (x *exchange) Send(_ context.Context, msg []byte) error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.done {
+		return ErrRequestDone
+	}
+	if !x.streamsOK {
+		return nil
+	}
+	x.events = append(x.events, msg)
+	if x.keep > 0 && len(x.events) > x.keep {
+		drop := len(x.events) - x.keep
+		x.events = append([][]byte(nil), x.events[drop:]...)
+		x.base += drop
+	}
+	x.sse = true
+	x.signal()
+	return nil
+}
+
+// finish records the reply and ends the exchange. On a stream the reply
+// becomes its last event.
+func (x *exchange) finish(r Reply) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.done {
+		return
+	}
+	x.done, x.reply = true, r
+	if x.sse && r.Body != nil {
+		x.events = append(x.events, r.Body)
+	}
+	x.signal()
+}
+
+// end ends a stream that has no reply (a session's standalone stream).
+func (x *exchange) end() { x.finish(Reply{}) }
+
+// requestClose asks the pump to close the current connection while the
+// stream goes on; it reports false for non-resumable exchanges, which cannot.
+func (x *exchange) requestClose() bool {
+	if x.stream == "" || !x.streamsOK {
+		return false
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.done {
+		return false
+	}
+	x.sse, x.closeReq = true, true
+	x.signal()
+	return true
+}
+
+// eventID returns the SSE id of event seq, or "" for non-resumable exchanges.
+func (x *exchange) eventID(seq int) string {
+	if x.stream == "" {
+		return ""
+	}
+	return x.stream + "_" + strconv.Itoa(seq)
+}
+
+// pumpState is what a pump sees of the exchange at one moment.
+type pumpState struct {
+	events   [][]byte
+	first    int // seq of events[0]
+	done     bool
+	reply    Reply
+	sse      bool
+	closeReq bool
+	owned    bool
+	changed  <-chan struct{}
+}
+
+// state returns the events after seq and the rest of the state, and consumes
+// a pending close request.
+func (x *exchange) state(after, gen int) pumpState {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	i := max(after-x.base, 0)
+	st := pumpState{events: x.events[min(i, len(x.events)):], first: x.base + min(i, len(x.events)) + 1,
+		done: x.done, reply: x.reply, sse: x.sse, closeReq: x.closeReq, owned: x.owner == gen, changed: x.changed}
+	if st.owned {
+		x.closeReq = false
+	}
+	return st
+}
+
+// attach makes the caller the only pump allowed to write and returns its
+// generation; an older pump still running stops at its next wake-up.
+func (x *exchange) attach() int {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.owner++
+	x.signal()
+	return x.owner
+}
+
+// markDelivered records that events up to seq reached a client.
+func (x *exchange) markDelivered(seq int) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.delivered = max(x.delivered, seq)
+}
+
+// deliveredSeq returns the newest event that reached a client: where a
+// standalone stream opened without Last-Event-ID resumes.
+func (x *exchange) deliveredSeq() int {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.delivered
+}
+
+// A pump writes an exchange to one HTTP response.
+type pump struct {
+	x     *exchange
+	w     http.ResponseWriter
+	hdr   http.Header   // extra response headers (e.g. Mcp-Session-Id)
+	retry time.Duration // announced in the priming event of resumable streams
+	sw    *sseWriter
+}
+
+// serveRequest answers the POST that carried the exchange's request: a JSON
+// reply if nothing streamed before it, else an SSE stream. It returns when the
+// reply is written, ctx is done (the client went away) or the handler asked
+// to close the connection; detached reports the last two cases.
+func (p *pump) serveRequest(ctx context.Context) (detached bool) {
+	gen := p.x.attach()
+	after := 0
+	for {
+		st := p.x.state(after, gen)
+		if p.sw == nil && st.done && !st.sse {
+			writeReply(p.w, p.hdr, st.reply)
+			return false
+		}
+		if p.sw == nil && st.sse {
+			if err := p.start(after); err != nil {
+				return true
+			}
+		}
+		end, err := p.drain(ctx, st, &after)
+		if end || err != nil {
+			return err != nil || !st.done
+		}
+	}
+}
+
+// serveStream serves an SSE stream from seq after on: a GET resuming a
+// request's stream, or a session's standalone stream. It returns when the
+// stream ends, ctx is done, another pump took over or the handler asked to
+// close the connection; complete reports that the whole stream was written.
+func (p *pump) serveStream(ctx context.Context, after int) (complete bool) {
+	gen := p.x.attach()
+	if err := p.start(after); err != nil {
+		return false
+	}
+	for {
+		st := p.x.state(after, gen)
+		end, err := p.drain(ctx, st, &after)
+		if end || err != nil {
+			return err == nil && st.owned && st.done
+		}
+	}
+}
+
+// start begins the SSE response, priming resumable streams with the id of
+// the last event the client has (after) and the retry delay, so a reconnect
+// replays nothing twice.
+func (p *pump) start(after int) error {
+	p.sw = startSSE(p.w, p.hdr)
+	if p.x.stream == "" {
+		return nil
+	}
+	return p.sw.prime(p.x.eventID(after), p.retry)
+}
+
+// drain writes the events of st, advances *after, and waits for the next
+// change. end reports that the pump must stop.
+func (p *pump) drain(ctx context.Context, st pumpState, after *int) (end bool, err error) {
+	if !st.owned {
+		return true, nil
+	}
+	for i, ev := range st.events {
+		if err := p.sw.event(p.x.eventID(st.first+i), ev); err != nil {
+			return true, fmt.Errorf("write event: %w", err)
+		}
+		*after = st.first + i
+	}
+	p.x.markDelivered(*after)
+	if st.done || st.closeReq {
+		return true, nil
+	}
+	select {
+	case <-st.changed:
+		return false, nil
+	case <-ctx.Done():
+		return true, ctx.Err()
+	}
+}
+
+// writeReply writes a JSON reply, or 202 Accepted when there is nothing to say.
+func writeReply(w http.ResponseWriter, hdr http.Header, r Reply) {
+	for k, vs := range hdr {
+		w.Header()[k] = vs
+	}
+	if r.Body == nil {
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(r.HTTPStatus())
+	_, _ = w.Write(r.Body)
+}

@@ -1,0 +1,139 @@
+package runtime
+
+import (
+	"context"
+	"net/http"
+	"strings"
+)
+
+// serveLegacy serves a 2025-11-25 message: initialize opens a session, and
+// everything else must name a live one with Mcp-Session-Id.
+func (h *httpHandler) serveLegacy(w http.ResponseWriter, r *http.Request, m *Message) {
+	id := strings.TrimSpace(r.Header.Get(headerSessionID))
+	if id == "" {
+		if m.Kind == KindRequest && m.Method == "initialize" {
+			h.initialize(w, r, m)
+			return
+		}
+		httpError(w, http.StatusBadRequest, m.ID, CodeInvalidRequest, "missing Mcp-Session-Id header")
+		return
+	}
+	hs, ok := h.sessions.get(id)
+	if !ok {
+		httpError(w, http.StatusNotFound, m.ID, CodeInvalidRequest, "unknown or terminated session")
+		return
+	}
+	if m.Kind != KindRequest {
+		// Notifications and the client's responses to server requests.
+		h.srv.Handle(r.Context(), m, hs.ss, nil)
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	h.legacyRequest(w, r, hs, m)
+}
+
+// initialize answers an initialize request and, when it succeeds, opens a
+// session whose id travels in the Mcp-Session-Id response header.
+func (h *httpHandler) initialize(w http.ResponseWriter, r *http.Request, m *Message) {
+	hs, ok := h.sessions.create(h.srv)
+	if !ok {
+		httpError(w, http.StatusServiceUnavailable, m.ID, CodeInternalError, "too many sessions")
+		return
+	}
+	reply := h.srv.Handle(r.Context(), m, hs.ss, nil)
+	if reply.Code != 0 || reply.Body == nil {
+		hs.close()
+		writeReply(w, nil, reply)
+		return
+	}
+	h.sessions.add(hs)
+	writeReply(w, http.Header{headerSessionID: {hs.id}}, reply)
+}
+
+// legacyRequest serves a request of a session. A disconnect does not cancel
+// it (that era cancels with notifications/cancelled): the handler runs on, and
+// its stream stays resumable with Last-Event-ID.
+func (h *httpHandler) legacyRequest(w http.ResponseWriter, r *http.Request, hs *httpSession, m *Message) {
+	x := hs.newStream(acceptsStream(r))
+	ctx := context.WithValue(context.WithoutCancel(r.Context()), streamKey{}, x)
+	h.background.Add(1)
+	go func() {
+		defer h.background.Done()
+		x.finish(h.srv.Handle(ctx, m, hs.ss, x))
+	}()
+	p := &pump{x: x, w: w, retry: h.opts.SSERetry}
+	if !p.serveRequest(r.Context()) {
+		hs.dropStream(x)
+	}
+}
+
+// serveGet opens a session's standalone SSE stream, or resumes a stream named
+// by Last-Event-ID.
+func (h *httpHandler) serveGet(w http.ResponseWriter, r *http.Request) {
+	hs, ok := h.sessionFor(w, r)
+	if !ok {
+		return
+	}
+	if !acceptsStream(r) {
+		httpError(w, http.StatusNotAcceptable, nil, CodeInvalidRequest, "GET needs Accept: text/event-stream")
+		return
+	}
+	p := &pump{x: hs.standalone, w: w, retry: h.opts.SSERetry}
+	after := hs.standalone.deliveredSeq()
+	if last := strings.TrimSpace(r.Header.Get(headerLastEventID)); last != "" {
+		if x, seq, ok := hs.resume(last); ok {
+			p.x, after = x, seq
+		}
+	}
+	if p.serveStream(r.Context(), after) && p.x != hs.standalone {
+		hs.dropStream(p.x)
+	}
+}
+
+// serveDelete ends a session.
+func (h *httpHandler) serveDelete(w http.ResponseWriter, r *http.Request) {
+	hs, ok := h.sessionFor(w, r)
+	if !ok {
+		return
+	}
+	h.sessions.remove(hs.id)
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// sessionFor finds the session a GET or DELETE names, answering the error
+// itself when there is none: 405 without Mcp-Session-Id (2026-07-28 has no
+// GET or DELETE), 404 for an unknown or ended session, 400 for a version
+// header of the wrong era.
+func (h *httpHandler) sessionFor(w http.ResponseWriter, r *http.Request) (*httpSession, bool) {
+	id := strings.TrimSpace(r.Header.Get(headerSessionID))
+	if id == "" {
+		w.Header().Set("Allow", "POST")
+		httpError(w, http.StatusMethodNotAllowed, nil, CodeInvalidRequest, r.Method+" needs an Mcp-Session-Id")
+		return nil, false
+	}
+	if v, ok := headerValue(r.Header, headerProtocolVersion); ok && !legacyVersion(v) {
+		httpError(w, http.StatusBadRequest, nil, CodeInvalidRequest, "unsupported MCP-Protocol-Version "+v)
+		return nil, false
+	}
+	hs, ok := h.sessions.get(id)
+	if !ok {
+		httpError(w, http.StatusNotFound, nil, CodeInvalidRequest, "unknown or terminated session")
+		return nil, false
+	}
+	return hs, true
+}
+
+// streamKey is the context key of the exchange a 2025-11-25 request streams to.
+type streamKey struct{}
+
+// CloseSSEStream closes the HTTP connection carrying the current request's SSE
+// stream without ending the stream or the request: the client reconnects with
+// GET and Last-Event-ID and receives the rest, including the result. This is
+// the polling pattern of 2025-11-25 Streamable HTTP for long calls. It reports
+// false and does nothing where that is impossible: on other transports, for
+// 2026-07-28 requests (closing their stream cancels them), and for clients that
+// do not accept SSE.
+func CloseSSEStream(ctx context.Context) bool {
+	x, ok := ctx.Value(streamKey{}).(*exchange)
+	return ok && x.requestClose()
+}

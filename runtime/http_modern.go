@@ -1,0 +1,72 @@
+package runtime
+
+import (
+	"encoding/json"
+	"net/http"
+)
+
+// serveModern serves a 2026-07-28 message: stateless, no session, headers
+// checked against the body, and the request cancelled when the client closes
+// the response.
+func (h *httpHandler) serveModern(w http.ResponseWriter, r *http.Request, m *Message) {
+	if m.Kind == KindNotification {
+		h.srv.Handle(r.Context(), m, nil, nil)
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	// The spec orders the checks: _meta fields (-32602, the dispatcher's),
+	// then headers (-32020), then version (-32022) and method (-32601).
+	if metaComplete(m) {
+		if err := h.checkHeaders(r.Header, m); err != nil {
+			writeReply(w, nil, Reply{Body: ErrorResponse(m.ID, CodeHeaderMismatch, err.Error(), nil),
+				Code: CodeHeaderMismatch, Era: EraModern})
+			return
+		}
+	}
+	x := newExchange("", acceptsStream(r))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		x.finish(h.srv.Handle(r.Context(), m, nil, x))
+	}()
+	p := &pump{x: x, w: w}
+	p.serveRequest(r.Context())
+	<-done // after a disconnect the handler is cancelled; wait for it to return
+}
+
+// metaComplete reports whether a request's _meta has the fields whose absence
+// is a -32602 (checked before headers): a string protocolVersion and an
+// object clientCapabilities.
+func metaComplete(m *Message) bool {
+	meta := m.params.Meta
+	if m.paramsErr != nil || meta == nil {
+		return false
+	}
+	_, ok := rawString(meta.ProtocolVersion)
+	return ok && isObject(meta.ClientCapabilities)
+}
+
+// checkHeaders validates the standard headers and, for tools/call, the
+// Mcp-Param-* headers the tool's inputSchema declares with x-mcp-header.
+func (h *httpHandler) checkHeaders(hdr http.Header, m *Message) error {
+	if err := checkStandardHeaders(hdr, m.Method, m.Params, m.ProtocolVersion); err != nil {
+		return err
+	}
+	if m.Method != "tools/call" {
+		return nil
+	}
+	schema, ok := h.srv.toolInputSchema(m.Name)
+	if !ok {
+		return nil // unknown tool: the dispatcher answers -32602
+	}
+	return checkParamHeaders(hdr, paramHeaders(schema), m.params.Arguments)
+}
+
+// toolInputSchema returns the inputSchema of the named tool.
+func (s *Server) toolInputSchema(name string) (json.RawMessage, bool) {
+	e, ok := s.tools.Load().byName[name]
+	if !ok {
+		return nil, false
+	}
+	return e.tool.InputSchema, true
+}

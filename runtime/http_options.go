@@ -1,0 +1,95 @@
+package runtime
+
+import (
+	"time"
+)
+
+// Defaults used by HTTPOptions when a field is left zero.
+const (
+	// DefaultHTTPPath is the MCP endpoint path served by ListenAndServe.
+	DefaultHTTPPath = "/mcp"
+	// DefaultHTTPAddr is the listen address used when none is given: loopback only,
+	// as the transport specs recommend for local servers.
+	DefaultHTTPAddr = "127.0.0.1:8080"
+	// DefaultMaxBodyBytes bounds a POST body (4 MiB); a larger one gets 413.
+	DefaultMaxBodyBytes = 4 << 20
+	// DefaultMaxHeaderBytes bounds the request header block (64 KiB); Go answers 431 above it.
+	DefaultMaxHeaderBytes = 64 << 10
+	// DefaultReadHeaderTimeout bounds the time a client may take to send its headers.
+	DefaultReadHeaderTimeout = 10 * time.Second
+	// DefaultIdleTimeout closes keep-alive connections idle for longer.
+	DefaultIdleTimeout = 120 * time.Second
+	// DefaultShutdownTimeout bounds the drain of in-flight requests on shutdown.
+	DefaultShutdownTimeout = 10 * time.Second
+	// DefaultSessionIdleTimeout ends a 2025-11-25 session no request touched for this long.
+	DefaultSessionIdleTimeout = 30 * time.Minute
+	// DefaultMaxSessions bounds the number of live 2025-11-25 sessions.
+	DefaultMaxSessions = 1024
+	// DefaultSSERetry is the reconnection delay announced on resumable legacy streams.
+	DefaultSSERetry = 500 * time.Millisecond
+)
+
+// HTTPOptions configures the Streamable HTTP transport. A nil *HTTPOptions and
+// zero fields take the defaults above. The handler never mutates the options.
+type HTTPOptions struct {
+	// Path is the MCP endpoint path for ListenAndServe (default "/mcp").
+	// HTTPHandler serves whatever path it is mounted at.
+	Path string
+
+	// AllowedOrigins lists extra Origin values (scheme://host[:port]) accepted
+	// besides loopback origins, which are always accepted. "*" accepts any
+	// origin, which disables the DNS-rebinding defence: use it only behind
+	// real authentication. A request without Origin is always accepted.
+	AllowedOrigins []string
+
+	// AllowedHosts lists extra Host header values (host or host:port) accepted
+	// besides loopback hosts (localhost, 127.0.0.0/8, [::1]), which are always
+	// accepted. "*" accepts any host. Set it when the server is reached under
+	// a real name, e.g. behind a reverse proxy.
+	AllowedHosts []string
+
+	// MaxBodyBytes bounds a POST body (default 4 MiB); larger bodies get 413.
+	MaxBodyBytes int64
+	// MaxHeaderBytes bounds the request header block for ListenAndServe (default 64 KiB).
+	MaxHeaderBytes int
+	// ReadHeaderTimeout and IdleTimeout configure ListenAndServe's http.Server.
+	ReadHeaderTimeout, IdleTimeout time.Duration
+	// ShutdownTimeout bounds how long ListenAndServe drains in-flight requests
+	// once its context is cancelled (default 10s).
+	ShutdownTimeout time.Duration
+
+	// SessionIdleTimeout ends 2025-11-25 sessions idle for longer (default 30m).
+	SessionIdleTimeout time.Duration
+	// MaxSessions bounds live 2025-11-25 sessions (default 1024); an initialize
+	// beyond it gets 503.
+	MaxSessions int
+	// SSERetry is the reconnection delay sent in the priming event of legacy
+	// SSE streams (default 500ms).
+	SSERetry time.Duration
+}
+
+// withDefaults returns a copy of o with every zero field set to its default.
+func (o *HTTPOptions) withDefaults() HTTPOptions {
+	var c HTTPOptions
+	if o != nil {
+		c = *o
+	}
+	setDefault(&c.Path, DefaultHTTPPath)
+	setDefault(&c.MaxBodyBytes, DefaultMaxBodyBytes)
+	setDefault(&c.MaxHeaderBytes, DefaultMaxHeaderBytes)
+	setDefault(&c.ReadHeaderTimeout, DefaultReadHeaderTimeout)
+	setDefault(&c.IdleTimeout, DefaultIdleTimeout)
+	setDefault(&c.ShutdownTimeout, DefaultShutdownTimeout)
+	setDefault(&c.SessionIdleTimeout, DefaultSessionIdleTimeout)
+	setDefault(&c.MaxSessions, DefaultMaxSessions)
+	setDefault(&c.SSERetry, DefaultSSERetry)
+	return c
+}
+
+// setDefault sets *p to def when *p is the zero value.
+func setDefault[T comparable](p *T, def T) {
+	var zero T
+	if *p == zero {
+		*p = def
+	}
+}

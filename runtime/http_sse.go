@@ -1,0 +1,74 @@
+package runtime
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"time"
+)
+
+// An sseWriter writes Server-Sent Events to one HTTP response. It is not safe
+// for concurrent use; callers serialize writes.
+type sseWriter struct {
+	w  http.ResponseWriter
+	rc *http.ResponseController
+}
+
+// startSSE sends the status line and headers of an SSE response and returns
+// a writer for its events.
+func startSSE(w http.ResponseWriter, extra http.Header) *sseWriter {
+	h := w.Header()
+	for k, vs := range extra {
+		h[k] = vs
+	}
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	s := &sseWriter{w: w, rc: http.NewResponseController(w)}
+	_ = s.rc.Flush()
+	return s
+}
+
+// event writes one event carrying a JSON message on a single data line
+// (readers of the 2026 suite parse line by line), with an optional id, and
+// flushes it.
+func (s *sseWriter) event(id string, msg []byte) error {
+	var b bytes.Buffer
+	if id != "" {
+		fmt.Fprintf(&b, "id: %s\n", id)
+	}
+	b.WriteString("data: ")
+	if bytes.ContainsAny(msg, "\r\n") {
+		if err := json.Compact(&b, msg); err != nil {
+			return fmt.Errorf("compact sse data: %w", err)
+		}
+	} else {
+		b.Write(msg)
+	}
+	b.WriteString("\n\n")
+	return s.write(b.Bytes())
+}
+
+// prime writes the priming event of a resumable stream: an id, empty data and
+// the reconnection delay.
+func (s *sseWriter) prime(id string, retry time.Duration) error {
+	return s.write(fmt.Appendf(nil, "id: %s\nretry: %d\ndata: \n\n", id, retry.Milliseconds()))
+}
+
+// comment writes a keep-alive comment line.
+func (s *sseWriter) comment() error {
+	return s.write([]byte(":\n\n"))
+}
+
+// write writes p and flushes it to the client.
+func (s *sseWriter) write(p []byte) error {
+	if _, err := s.w.Write(p); err != nil {
+		return fmt.Errorf("write sse: %w", err)
+	}
+	if err := s.rc.Flush(); err != nil {
+		return fmt.Errorf("flush sse: %w", err)
+	}
+	return nil
+}
