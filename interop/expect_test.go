@@ -18,10 +18,12 @@ type call struct {
 	Name string         `json:"name"`
 	Args map[string]any `json:"arguments,omitempty"`
 
-	want     outcome  // ok, isError or rpcError
-	code     int      // rpcError: the JSON-RPC error code
-	mentions []string // isError: substrings the error text must contain
-	content  []string // ok, no outputSchema: the content block types, in order
+	want       outcome           // ok, isError or rpcError
+	code       int               // rpcError: the JSON-RPC error code
+	mentions   []string          // substrings the text blocks must contain; "{rev}" stands for the revision
+	never      []string          // substrings the text blocks must not contain
+	content    []string          // ok, no outputSchema: the content block types, in order
+	structured map[string]string // ok: the exact structuredContent JSON by revision ("" for any)
 }
 
 type outcome int
@@ -53,6 +55,26 @@ var expectations = map[string]expectation{
 			// Missing required argument.
 			{Name: "search_notes", Args: map[string]any{}, want: isError, mentions: []string{"keyword"}},
 			{Name: unknownTool, Args: map[string]any{}, want: rpcError, code: -32602},
+		},
+	},
+	// The runtime's hand-registered test server: legacy wrapping of non-object
+	// output, pagination (4 tools a page), handler errors and panics, output that
+	// breaks its schema, every content type.
+	"testserver": {
+		tools: []string{"echo", "add", "slow", "block", "fail", "crash", "nothing", "bad_output", "rich", "whoami"},
+		calls: []call{
+			{Name: "echo", Args: map[string]any{"text": "hi", "repeat": 2}, want: ok, structured: map[string]string{"": `{"text":"hihi"}`}},
+			{Name: "echo", Args: map[string]any{"text": ""}, want: isError, mentions: []string{"/text"}},
+			{Name: "echo", Args: map[string]any{"text": "hi", "repeat": "2"}, want: isError, mentions: []string{"/repeat"}},
+			// A non-object result: wrapped in {"result": ...} for 2025-11-25 only.
+			{Name: "add", Args: map[string]any{"a": 2, "b": 3}, want: ok, structured: map[string]string{"2025-11-25": `{"result":5}`, "2026-07-28": `5`}},
+			{Name: "whoami", want: ok, mentions: []string{"version={rev}"}},
+			{Name: "fail", want: isError, mentions: []string{"on purpose"}},
+			{Name: "crash", want: isError, never: []string{"secret panic detail"}},
+			{Name: "bad_output", want: rpcError, code: -32603},
+			{Name: "nothing", want: rpcError, code: -32603},
+			{Name: "rich", want: ok, content: []string{"text", "image", "audio", "resource", "resource", "resource_link"}},
+			{Name: unknownTool, want: rpcError, code: -32602},
 		},
 	},
 	"everything": {
@@ -187,16 +209,21 @@ func checkConversation(t *testing.T, example, rev string, c *conversation) {
 			t.Errorf("%s: result %s: %v", label, got.Result, err)
 			continue
 		}
+		text := allText(res)
+		for _, m := range want.mentions {
+			if m = strings.ReplaceAll(m, "{rev}", rev); !strings.Contains(text, m) {
+				t.Errorf("%s: text does not mention %q: %q", label, m, text)
+			}
+		}
+		for _, m := range want.never {
+			if strings.Contains(text, m) {
+				t.Errorf("%s: text reveals %q: %q", label, m, text)
+			}
+		}
 		switch want.want {
 		case isError:
 			if !res.IsError {
 				t.Errorf("%s: isError is false, want true: %s", label, got.Result)
-			}
-			text := allText(res)
-			for _, m := range want.mentions {
-				if !strings.Contains(text, m) {
-					t.Errorf("%s: error text does not mention %q: %q", label, m, text)
-				}
 			}
 			if len(res.StructuredContent) > 0 {
 				t.Errorf("%s: an isError result carries structuredContent: %s", label, got.Result)
@@ -206,14 +233,14 @@ func checkConversation(t *testing.T, example, rev string, c *conversation) {
 				t.Errorf("%s: isError is true: %s", label, got.Result)
 				continue
 			}
-			checkOK(t, label, tools[want.Name], want, res, got.Result)
+			checkOK(t, label, rev, tools[want.Name], want, res, got.Result)
 		}
 	}
 }
 
 // checkOK checks a successful result: structured results against the advertised
 // outputSchema with a text block holding the same JSON; others by content types.
-func checkOK(t *testing.T, label string, td toolDef, want call, res toolResult, raw json.RawMessage) {
+func checkOK(t *testing.T, label, rev string, td toolDef, want call, res toolResult, raw json.RawMessage) {
 	t.Helper()
 	if len(td.OutputSchema) == 0 {
 		if len(res.StructuredContent) > 0 {
@@ -251,6 +278,19 @@ func checkOK(t *testing.T, label string, td toolDef, want call, res toolResult, 
 	_ = json.Unmarshal(res.StructuredContent, &structured)
 	if !reflect.DeepEqual(fromText, structured) {
 		t.Errorf("%s: the text block %s differs from structuredContent %s", label, res.Content[0].Text, res.StructuredContent)
+	}
+	exact, found := want.structured[rev]
+	if !found {
+		exact, found = want.structured[""]
+	}
+	if found {
+		var w any
+		if err := json.Unmarshal([]byte(exact), &w); err != nil {
+			panic(err)
+		}
+		if !reflect.DeepEqual(structured, w) {
+			t.Errorf("%s: structuredContent %s, want %s", label, res.StructuredContent, exact)
+		}
 	}
 }
 

@@ -23,7 +23,7 @@ import (
 var revisions = []string{"2025-11-25", "2026-07-28"}
 
 func TestGoSDKStdio(t *testing.T) {
-	for _, example := range []string{"notes", "everything"} {
+	for _, example := range exampleNames {
 		for _, rev := range revisions {
 			t.Run(example+"/"+rev, func(t *testing.T) {
 				t.Parallel()
@@ -47,7 +47,7 @@ func TestGoSDKStdio(t *testing.T) {
 }
 
 func TestGoSDKHTTP(t *testing.T) {
-	for _, example := range []string{"notes", "everything"} {
+	for _, example := range exampleNames {
 		for _, rev := range revisions {
 			t.Run(example+"/"+rev, func(t *testing.T) {
 				t.Parallel()

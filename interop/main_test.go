@@ -32,11 +32,16 @@ var env struct {
 
 // examples lists the servers under test: name -> package in the main module.
 // notes is the example the acceptance criteria name; everything is the conformance
-// example with rich content, progress and errors.
+// example with rich content; testserver is the runtime's own test server, with the
+// corner cases (legacy wrapping, pagination, panics, broken output).
 var examples = map[string]string{
 	"notes":      "./examples/notes/cmd/notes-server",
 	"everything": "./examples/everything/cmd/everything-server",
+	"testserver": "./runtime/internal/testserver",
 }
+
+// exampleNames lists the keys of examples in the order subtests run.
+var exampleNames = []string{"notes", "everything", "testserver"}
 
 func TestMain(m *testing.M) {
 	tmp, err := os.MkdirTemp("", "mcpgen-interop-")

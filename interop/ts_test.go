@@ -47,7 +47,7 @@ type tsOutput struct {
 }
 
 func TestTypeScriptStdio(t *testing.T) {
-	for _, example := range []string{"notes", "everything"} {
+	for _, example := range exampleNames {
 		for _, tc := range tsClients {
 			t.Run(example+"/"+tc.name, func(t *testing.T) {
 				t.Parallel()
@@ -59,7 +59,7 @@ func TestTypeScriptStdio(t *testing.T) {
 }
 
 func TestTypeScriptHTTP(t *testing.T) {
-	for _, example := range []string{"notes", "everything"} {
+	for _, example := range exampleNames {
 		for _, tc := range tsClients {
 			t.Run(example+"/"+tc.name, func(t *testing.T) {
 				t.Parallel()
