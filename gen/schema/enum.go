@@ -3,6 +3,7 @@ package schema
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"go/constant"
 	"go/types"
@@ -155,7 +156,27 @@ func metaValidate(doc any) error {
 		return fmt.Errorf("invalid schema: %w", err)
 	}
 	if _, err := c.Compile("mcp-schema.json"); err != nil {
-		return fmt.Errorf("invalid schema: %w", err)
+		return fmt.Errorf("invalid schema: %s", metaErrText(err))
 	}
 	return nil
+}
+
+// metaErrText condenses a metaschema validation error to its leaf
+// messages, without the temporary URL.
+func metaErrText(err error) string {
+	var sve *sjs.SchemaValidationError
+	if !errors.As(err, &sve) {
+		return err.Error()
+	}
+	var msgs []string
+	for line := range strings.Lines(sve.Err.Error()) {
+		m, ok := strings.CutPrefix(strings.TrimSpace(line), "- ")
+		if ok && !strings.HasSuffix(m, "' failed") {
+			msgs = append(msgs, m)
+		}
+	}
+	if len(msgs) == 0 {
+		return sve.Err.Error()
+	}
+	return strings.Join(msgs, "; ")
 }

@@ -296,7 +296,7 @@ func (ts *tagState) stringKey(key, val string) {
 		}
 	case "pattern":
 		if _, err := regexp.Compile(val); err != nil {
-			ts.errorf("pattern %q does not compile: %v", val, errors(err))
+			ts.errorf("pattern %q does not compile: %v", val, regexpErr(err))
 			return
 		}
 		if t.Pattern != "" {
@@ -313,8 +313,8 @@ func (ts *tagState) stringKey(key, val string) {
 	}
 }
 
-// errors strips the "error parsing regexp: " prefix Go's message starts with.
-func errors(err error) string {
+// regexpErr strips the "error parsing regexp: " prefix Go's message starts with.
+func regexpErr(err error) string {
 	return strings.TrimPrefix(err.Error(), "error parsing regexp: ")
 }
 

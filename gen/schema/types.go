@@ -47,6 +47,8 @@ func (r *run) typ(t types.Type, w where) *jsonschema.Schema {
 		r.errorf(w, "chan type is not JSON-serializable")
 	case *types.Signature:
 		r.errorf(w, "func type is not JSON-serializable")
+	case *types.TypeParam:
+		r.errorf(w, "type parameter %s has no JSON form: use an instantiation of the generic type", t.Obj().Name())
 	default:
 		r.errorf(w, "internal error: unexpected type %s", typeString(t))
 	}
@@ -56,7 +58,7 @@ func (r *run) typ(t types.Type, w where) *jsonschema.Schema {
 // nullable allows null besides s: encoding/json writes a nil pointer, slice
 // or map as null and decodes null into them.
 func nullable(s *jsonschema.Schema) *jsonschema.Schema {
-	if s.Type == "null" || isEmpty(s) {
+	if s.Type == "null" || isEmpty(s) || nonNull(s) != s {
 		return s
 	}
 	return &jsonschema.Schema{AnyOf: []*jsonschema.Schema{s, {Type: "null"}}}
@@ -110,10 +112,15 @@ func (r *run) buildNamed(n *types.Named, w where) *jsonschema.Schema {
 	if s, ok := r.marshalerSchema(n, w); ok {
 		return s
 	}
+	if it, ok := n.Underlying().(*types.Interface); ok && !it.Empty() {
+		r.errorf(w, "interface type %s is not JSON-serializable: its JSON depends on the dynamic type", typeString(n))
+		return &jsonschema.Schema{}
+	}
 	if vals := r.b.enumValues(n); len(vals) > 0 {
 		s := r.typ(n.Underlying(), w)
 		c := *s
 		c.Enum = vals
+		c.Minimum, c.Maximum = "", "" // the values are in range
 		return &c
 	}
 	return r.typ(n.Underlying(), w)
@@ -174,7 +181,7 @@ func (r *run) basic(t *types.Basic, w where) *jsonschema.Schema {
 	case info&types.IsInteger != 0:
 		return intSchema(t.Kind())
 	case info&types.IsComplex != 0:
-		r.errorf(w, "%s type is not JSON-serializable", t.Name())
+		r.errorf(w, "%s type is not JSON-serializable", t)
 	case t.Kind() == types.Float32:
 		return &jsonschema.Schema{Type: "number", Minimum: float32Min, Maximum: float32Max}
 	case info&types.IsFloat != 0:
@@ -182,11 +189,14 @@ func (r *run) basic(t *types.Basic, w where) *jsonschema.Schema {
 	case info&types.IsString != 0:
 		return &jsonschema.Schema{Type: "string"}
 	default:
-		r.errorf(w, "%s type is not JSON-serializable", t.Name())
+		r.errorf(w, "%s type is not JSON-serializable", t)
 	}
 	return &jsonschema.Schema{}
 }
 
+// The float32 bounds are written as json.Marshal writes math.MaxFloat32
+// (3.4028235e+38, a little above the exact value), so that the largest
+// float32 validates; encoding/json decodes numbers up to there into it.
 var (
 	float32Max = json.Number(strconv.FormatFloat(math.MaxFloat32, 'g', -1, 32))
 	float32Min = json.Number("-" + string(float32Max))
