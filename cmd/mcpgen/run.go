@@ -1,0 +1,193 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/gen"
+)
+
+// Exit statuses, as with stringer: 0 success, 1 errors, 2 usage.
+const (
+	exitOK    = 0
+	exitError = 1
+	exitUsage = 2
+)
+
+// options are the parsed command line.
+type options struct {
+	output   string
+	check    bool
+	server   string
+	debug    string
+	patterns []string
+}
+
+// parseArgs parses the command line; a usage error has already been printed.
+func parseArgs(args []string, stderr io.Writer) (options, error) {
+	var o options
+	fl := flag.NewFlagSet("mcpgen", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	fl.StringVar(&o.output, "o", gen.DefaultOutput, "`name` of the generated file in each package")
+	fl.BoolVar(&o.check, "check", false, "write nothing; exit 1 listing every stale or missing file")
+	fl.StringVar(&o.server, "server", "", "also write `dir`/main.go serving all tools of the packages")
+	fl.StringVar(&o.debug, "debug", "", "print the analyzed `model` as JSON on stdout")
+	fl.Usage = func() {
+		fmt.Fprintln(stderr, "usage: mcpgen [flags] [packages]")
+		fl.PrintDefaults()
+	}
+	if err := fl.Parse(args); err != nil {
+		return o, err
+	}
+	o.patterns = fl.Args()
+	switch {
+	case o.debug != "" && o.debug != "model":
+		return o, usageError(stderr, "-debug accepts only \"model\", got %q", o.debug)
+	case o.output == "" || strings.ContainsAny(o.output, `/\`) || !strings.HasSuffix(o.output, ".go"):
+		return o, usageError(stderr, "-o must be a file name ending in .go, got %q", o.output)
+	}
+	return o, nil
+}
+
+// usageError prints a usage error and returns it.
+func usageError(stderr io.Writer, format string, args ...any) error {
+	err := fmt.Errorf(format, args...)
+	fmt.Fprintf(stderr, "mcpgen: %v\n", err)
+	return err
+}
+
+// run is mcpgen's main, returning the exit status.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	o, err := parseArgs(args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK
+	}
+	if err != nil {
+		return exitUsage
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintf(stderr, "mcpgen: %v\n", err)
+		return exitError
+	}
+	res, err := gen.Generate(ctx, gen.Config{Dir: cwd, Patterns: o.patterns, Output: o.output, ServerDir: o.server})
+	if err != nil {
+		fmt.Fprintf(stderr, "mcpgen: %v\n", err)
+		return exitError
+	}
+	if o.debug == "model" && res.Model != nil {
+		if err := dumpModel(stdout, res); err != nil {
+			fmt.Fprintf(stderr, "mcpgen: internal error: %v\n", err)
+			return exitError
+		}
+	}
+	if len(res.Diagnostics) > 0 {
+		for _, d := range res.Diagnostics {
+			d.Pos.Filename = relative(cwd, d.Pos.Filename)
+			fmt.Fprintln(stderr, d)
+		}
+		return exitError
+	}
+	if o.check {
+		return check(cwd, res.Files, stderr)
+	}
+	return write(cwd, res.Files, stderr)
+}
+
+// dumpModel prints the analyzed model as indented JSON.
+func dumpModel(w io.Writer, res *gen.Result) error {
+	b, err := json.MarshalIndent(res.Model, "", "  ")
+	if err != nil {
+		return fmt.Errorf("dump model: %w", err)
+	}
+	_, err = fmt.Fprintf(w, "%s\n", b)
+	return err
+}
+
+// relative returns path relative to dir when it lies under dir.
+func relative(dir, path string) string {
+	if path == "" || !filepath.IsAbs(path) {
+		return path
+	}
+	rel, err := filepath.Rel(dir, path)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return path
+	}
+	return rel
+}
+
+// check reports every file whose content on disk differs from the generated one.
+func check(cwd string, files []gen.File, stderr io.Writer) int {
+	status := exitOK
+	for _, f := range files {
+		old, err := os.ReadFile(f.Path)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			fmt.Fprintf(stderr, "mcpgen: missing: %s\n", relative(cwd, f.Path))
+			status = exitError
+		case err != nil:
+			fmt.Fprintf(stderr, "mcpgen: %v\n", err)
+			status = exitError
+		case !bytes.Equal(old, f.Content):
+			fmt.Fprintf(stderr, "mcpgen: stale: %s\n", relative(cwd, f.Path))
+			status = exitError
+		}
+	}
+	return status
+}
+
+// write writes every changed file atomically.
+func write(cwd string, files []gen.File, stderr io.Writer) int {
+	for _, f := range files {
+		if old, err := os.ReadFile(f.Path); err == nil && bytes.Equal(old, f.Content) {
+			continue
+		}
+		if err := writeAtomic(f.Path, f.Content); err != nil {
+			fmt.Fprintf(stderr, "mcpgen: %v\n", err)
+			return exitError
+		}
+	}
+	return exitOK
+}
+
+// writeAtomic writes data to a temporary file in path's directory and renames
+// it into place, so readers never see a partial file.
+func writeAtomic(path string, data []byte) (err error) {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+"-*.tmp")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer func() {
+		if err != nil {
+			os.Remove(tmp.Name())
+		}
+	}()
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,200 @@
+package gen
+
+import (
+	"cmp"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+
+	"github.com/mcpgen/mcpgen/gen/model"
+	"github.com/mcpgen/mcpgen/gen/schema"
+)
+
+// An analyzer turns loaded packages into a model.Program, collecting every
+// diagnostic on the way.
+type analyzer struct {
+	cfg     Config
+	fset    *token.FileSet
+	schemas *schema.Builder
+	diags   []Diagnostic
+}
+
+// analyze builds the model of the tools declared in pkgs.
+func analyze(cfg Config, fset *token.FileSet, pkgs []*packages.Package) (*model.Program, []Diagnostic) {
+	a := &analyzer{cfg: cfg, fset: fset, schemas: schema.New(fset, pkgs)}
+	prog := &model.Program{}
+	sorted := slices.Clone(pkgs)
+	slices.SortFunc(sorted, func(x, y *packages.Package) int { return cmp.Compare(x.PkgPath, y.PkgPath) })
+	for _, p := range sorted {
+		if mp := a.pkg(p); len(mp.Tools) > 0 {
+			prog.Packages = append(prog.Packages, mp)
+		}
+	}
+	if len(prog.Packages) == 0 && len(a.diags) == 0 {
+		a.diags = append(a.diags, Diagnostic{Msg: fmt.Sprintf("no //mcp:tool handlers in %s", strings.Join(cfg.Patterns, " "))})
+	}
+	if cfg.ServerDir != "" {
+		prog.Server = serverModel(cfg, prog.Packages)
+	}
+	return prog, a.diags
+}
+
+// errorf records a diagnostic at pos.
+func (a *analyzer) errorf(pos token.Pos, format string, args ...any) {
+	a.diags = append(a.diags, Diagnostic{Pos: a.fset.Position(pos), Msg: fmt.Sprintf(format, args...)})
+}
+
+// A pkgScan holds the state of analyzing one package.
+type pkgScan struct {
+	p      *packages.Package
+	mp     *model.Package
+	ctors  map[string]*model.Constructor // by type name
+	recvs  map[string]*model.Receiver    // by type name
+	names  *nameSet                      // identifiers the generated file may not reuse
+	fnames map[string]bool               // base names of files with tools
+}
+
+// pkg analyzes one package.
+func (a *analyzer) pkg(p *packages.Package) *model.Package {
+	s := &pkgScan{
+		p: p,
+		mp: &model.Package{
+			Name:   p.Name,
+			Path:   p.PkgPath,
+			Dir:    pkgDir(p),
+			Output: filepath.Join(pkgDir(p), a.cfg.Output),
+		},
+		ctors:  map[string]*model.Constructor{},
+		recvs:  map[string]*model.Receiver{},
+		names:  newNameSet(p.Types),
+		fnames: map[string]bool{},
+	}
+	for _, f := range p.Syntax {
+		if filepath.Base(a.fset.Position(f.Package).Filename) == a.cfg.Output && len(f.Decls) == 0 {
+			continue
+		}
+		a.file(s, f)
+	}
+	a.finishPkg(s)
+	return s.mp
+}
+
+// pkgDir is the directory of p's files.
+func pkgDir(p *packages.Package) string {
+	if len(p.GoFiles) > 0 {
+		return filepath.Dir(p.GoFiles[0])
+	}
+	return p.Dir
+}
+
+// file analyzes the declarations of one file.
+func (a *analyzer) file(s *pkgScan, f *ast.File) {
+	for _, decl := range f.Decls {
+		switch d := decl.(type) {
+		case *ast.FuncDecl:
+			a.funcDecl(s, d)
+		case *ast.GenDecl:
+			a.misplaced(d.Doc)
+			for _, spec := range d.Specs {
+				switch sp := spec.(type) {
+				case *ast.TypeSpec:
+					a.misplaced(sp.Doc)
+				case *ast.ValueSpec:
+					a.misplaced(sp.Doc)
+				}
+			}
+		}
+	}
+}
+
+// misplaced reports //mcp: directives on declarations other than functions.
+func (a *analyzer) misplaced(doc *ast.CommentGroup) {
+	for _, d := range directives(doc) {
+		a.errorf(d.pos, "//mcp:%s must annotate a function declaration", d.word)
+	}
+}
+
+// funcDecl analyzes the directives of one function declaration.
+func (a *analyzer) funcDecl(s *pkgScan, d *ast.FuncDecl) {
+	ds := directives(d.Doc)
+	if len(ds) == 0 {
+		if pos := spacedDirective(d.Doc); pos.IsValid() {
+			a.errorf(pos, "\"// mcp:\" is not a directive: write //mcp: with no space after the slashes")
+		}
+		return
+	}
+	var tool, ctor *directive
+	for i := range ds {
+		dir := &ds[i]
+		switch dir.word {
+		case "tool":
+			if tool != nil {
+				a.errorf(dir.pos, "%s: more than one //mcp:tool directive", funcName(d))
+				continue
+			}
+			tool = dir
+		case "constructor":
+			ctor = dir
+		default:
+			a.errorf(dir.pos, "unknown directive //mcp:%s (want //mcp:tool or //mcp:constructor)", dir.word)
+		}
+	}
+	switch {
+	case tool != nil && ctor != nil:
+		a.errorf(ctor.pos, "%s: a function cannot be both //mcp:tool and //mcp:constructor", funcName(d))
+	case tool != nil:
+		a.tool(s, d, tool)
+	case ctor != nil:
+		a.constructor(s, d, ctor)
+	}
+}
+
+// funcName is F or T.M for messages.
+func funcName(d *ast.FuncDecl) string {
+	if d.Recv == nil || len(d.Recv.List) == 0 {
+		return d.Name.Name
+	}
+	t := d.Recv.List[0].Type
+	if st, ok := t.(*ast.StarExpr); ok {
+		t = st.X
+	}
+	return types.ExprString(t) + "." + d.Name.Name
+}
+
+// finishPkg attaches constructors to receivers, orders receivers and names
+// the generated identifiers.
+func (a *analyzer) finishPkg(s *pkgScan) {
+	for name, r := range s.recvs {
+		r.Constructor = s.ctors[name]
+		s.mp.Receivers = append(s.mp.Receivers, r)
+	}
+	slices.SortFunc(s.mp.Receivers, func(x, y *model.Receiver) int { return cmp.Compare(x.TypeName, y.TypeName) })
+	for _, t := range s.mp.Tools {
+		for _, ty := range []*model.Type{t.In, t.Out} {
+			s.names.reserveImports(ty)
+		}
+	}
+	for _, r := range s.mp.Receivers {
+		r.Param = s.names.fresh(lowerIdent(r.TypeName), "Recv")
+	}
+	for _, t := range s.mp.Tools {
+		base := t.Func
+		if t.Receiver != nil {
+			base = t.Receiver.TypeName + upperIdent(t.Func)
+		}
+		t.VarPrefix = s.names.fresh("mcp"+upperIdent(base), "Tool")
+	}
+	for f := range s.fnames {
+		s.mp.Sources = append(s.mp.Sources, f)
+	}
+	slices.Sort(s.mp.Sources)
+	if len(s.mp.Tools) > 0 {
+		s.mp.Pos = s.mp.Tools[0].Pos
+	}
+}

@@ -1,0 +1,270 @@
+package gen_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/dave/jennifer/jen"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/mcpgen/mcpgen/gen"
+	"github.com/mcpgen/mcpgen/gen/emit"
+	"github.com/mcpgen/mcpgen/gen/model"
+)
+
+// roundtripPath is the import path of the round-trip helper in the workspace.
+const roundtripPath = "example.com/roundtrip"
+
+// metaValidate compiles every emitted schema against the 2020-12 metaschema
+// and checks the roots the protocol constrains.
+func metaValidate(t *testing.T, res *gen.Result) {
+	t.Helper()
+	if res.Model == nil || len(res.Diagnostics) > 0 {
+		return
+	}
+	for _, p := range res.Model.Packages {
+		for _, tool := range p.Tools {
+			checkSchema(t, tool.Name+" inputSchema", tool.InputSchema, true)
+			checkSchema(t, tool.Name+" outputSchema", tool.OutputSchema, false)
+			checkSchema(t, tool.Name+" legacy outputSchema", tool.LegacyOutputSchema, true)
+			if tool.OutputSchema != nil && tool.LegacyWrap == "" && !objectRoot(t, tool.OutputSchema) {
+				t.Errorf("%s: outputSchema root is not an object but no legacy wrapping was emitted", tool.Name)
+			}
+		}
+	}
+}
+
+// checkSchema compiles doc (if not nil) with the 2020-12 metaschema; object
+// requires a root {"type": "object"}.
+func checkSchema(t *testing.T, name string, doc json.RawMessage, object bool) {
+	t.Helper()
+	if doc == nil {
+		return
+	}
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(doc))
+	if err != nil {
+		t.Errorf("%s: not JSON: %v", name, err)
+		return
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	if err := c.AddResource("mem:///schema.json", v); err != nil {
+		t.Errorf("%s: %v", name, err)
+		return
+	}
+	if _, err := c.Compile("mem:///schema.json"); err != nil {
+		t.Errorf("%s: not a valid 2020-12 schema: %v", name, err)
+	}
+	if object && !objectRoot(t, doc) {
+		t.Errorf("%s: root type is not \"object\":\n%s", name, doc)
+	}
+}
+
+// objectRoot reports whether the schema's root has "type": "object".
+func objectRoot(t *testing.T, doc json.RawMessage) bool {
+	var root struct {
+		Type any `json:"type"`
+	}
+	if err := json.Unmarshal(doc, &root); err != nil {
+		t.Errorf("schema root: %v", err)
+	}
+	return root.Type == "object"
+}
+
+// buildGenerated puts every generated case in one Go workspace with the
+// round-trip helper, adds a round-trip test to each tool package, and runs
+// go vet and go test over all of them at once.
+func buildGenerated(t *testing.T, root string, cases []*goldenCase) {
+	if len(cases) == 0 {
+		t.Fatal("no golden case generated code")
+	}
+	if testing.Short() {
+		t.Skip("builds every generated case; skipped in -short mode")
+	}
+	ws := t.TempDir()
+	work := fmt.Sprintf("go 1.26.8\n\nuse ./roundtrip\n\nreplace github.com/mcpgen/mcpgen => %s\n", root)
+	var patterns []string
+	for _, c := range cases {
+		writeCase(t, c)
+		work += fmt.Sprintf("use %s\n", c.dir)
+		patterns = append(patterns, c.dir+"/...")
+	}
+	writeHelper(t, ws, root)
+	writeFile(t, filepath.Join(ws, "go.work"), []byte(work))
+	goCmd(t, ws, append([]string{"vet"}, patterns...)...)
+	goCmd(t, ws, append([]string{"test", "-count=1", "-v", "-run=TestMCPRoundTrip"}, patterns...)...)
+}
+
+// goCmd runs the go command in the workspace dir, failing t on error.
+func goCmd(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("go", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOWORK="+filepath.Join(dir, "go.work"), "GOPROXY=off", "GOFLAGS=")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go %s: %v\n%s", args[0], err, out)
+	}
+	t.Logf("go %s:\n%s", args[0], out)
+}
+
+// writeHelper writes the round-trip helper module into ws/roundtrip.
+func writeHelper(t *testing.T, ws, root string) {
+	src, err := os.ReadFile("testdata/roundtrip/roundtrip.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(ws, "roundtrip")
+	writeFile(t, filepath.Join(dir, "roundtrip.go"), src)
+	mod := "module " + roundtripPath + "\n\ngo 1.26.8\n" + string(requireRoot(t, root))
+	writeFile(t, filepath.Join(dir, "go.mod"), []byte(mod))
+	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "go.sum"), sum)
+}
+
+// writeCase writes the generated files of c and a round-trip test for each
+// of its packages.
+func writeCase(t *testing.T, c *goldenCase) {
+	for _, f := range c.res.Files {
+		writeFile(t, f.Path, f.Content)
+	}
+	for _, p := range c.res.Model.Packages {
+		src, err := roundtripTest(p)
+		if err != nil {
+			t.Fatalf("%s: round-trip test for %s: %v", c.name, p.Path, err)
+		}
+		writeFile(t, filepath.Join(p.Dir, "mcp_roundtrip_test.go"), src)
+	}
+}
+
+// roundtripTest returns the source of a test that round-trips every tool of p.
+func roundtripTest(p *model.Package) ([]byte, error) {
+	f := jen.NewFilePathName(p.Path, p.Name)
+	enums, err := enumConstants(p.Dir)
+	if err != nil {
+		return nil, err
+	}
+	f.Func().Id("TestMCPRoundTrip").Params(jen.Id("t").Op("*").Qual("testing", "T")).BlockFunc(func(g *jen.Group) {
+		for _, names := range enums {
+			g.Qual(roundtripPath, "Enum").Call(idents(names)...)
+		}
+		for _, tool := range p.Tools {
+			roundtripCalls(g, tool)
+		}
+	})
+	var buf bytes.Buffer
+	if err := f.Render(&buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// roundtripCalls calls roundtrip.Out and roundtrip.In for one tool.
+func roundtripCalls(g *jen.Group, tool *model.Tool) {
+	if tool.OutputSchema != nil {
+		legacy := jen.Nil()
+		if tool.LegacyOutputSchema != nil {
+			legacy = jen.Id(tool.VarPrefix + "LegacyOutputSchema")
+		}
+		g.Qual(roundtripPath, "Out").Types(emit.Type(tool.Out)).Call(
+			jen.Id("t"), jen.Lit(tool.Name), jen.Id(tool.VarPrefix+"OutputSchema"), legacy, jen.Lit(tool.LegacyWrap))
+	}
+	if tool.In != nil {
+		in := tool.In
+		if in.Kind == model.Pointer {
+			in = in.Elem
+		}
+		g.Qual(roundtripPath, "In").Types(emit.Type(in)).Call(
+			jen.Id("t"), jen.Lit(tool.Name), jen.Id(tool.VarPrefix+"InputSchema"))
+	}
+}
+
+// idents converts names to identifiers.
+func idents(names []string) []jen.Code {
+	var ids []jen.Code
+	for _, n := range names {
+		ids = append(ids, jen.Id(n))
+	}
+	return ids
+}
+
+// enumConstants finds, in the package's hand-written files, the constants
+// declared with a type of the package (the ones gen/schema turns into enums),
+// grouped by type in declaration order.
+func enumConstants(dir string) ([][]string, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		return nil, err
+	}
+	byType := map[string][]string{}
+	declared := map[string]bool{}
+	fset := token.NewFileSet()
+	for _, file := range files {
+		if strings.HasSuffix(file, "_test.go") || strings.HasSuffix(file, "mcp_gen.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, file, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return nil, err
+		}
+		for typ, names := range typedConsts(f) {
+			byType[typ] = append(byType[typ], names...)
+		}
+		for _, decl := range f.Decls {
+			if gd, ok := decl.(*ast.GenDecl); ok && gd.Tok == token.TYPE {
+				for _, spec := range gd.Specs {
+					declared[spec.(*ast.TypeSpec).Name.Name] = true
+				}
+			}
+		}
+	}
+	var out [][]string
+	for _, typ := range slices.Sorted(maps.Keys(byType)) {
+		if declared[typ] {
+			out = append(out, byType[typ])
+		}
+	}
+	return out, nil
+}
+
+// typedConsts returns the constants of f whose type is a local identifier,
+// following the implicit repetition of a const group.
+func typedConsts(f *ast.File) map[string][]string {
+	out := map[string][]string{}
+	for _, decl := range f.Decls {
+		gd, ok := decl.(*ast.GenDecl)
+		if !ok || gd.Tok != token.CONST {
+			continue
+		}
+		var typ string
+		for _, spec := range gd.Specs {
+			vs := spec.(*ast.ValueSpec)
+			if vs.Type != nil || len(vs.Values) > 0 {
+				typ = ""
+				if id, ok := vs.Type.(*ast.Ident); ok {
+					typ = id.Name
+				}
+			}
+			for _, n := range vs.Names {
+				if typ != "" && n.Name != "_" {
+					out[typ] = append(out[typ], n.Name)
+				}
+			}
+		}
+	}
+	return out
+}

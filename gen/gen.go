@@ -1,0 +1,186 @@
+// Package gen is the mcpgen generator: it loads Go packages, finds the handler
+// functions annotated with //mcp:tool, and returns the Go files that register
+// them with the MCP runtime (package github.com/mcpgen/mcpgen/runtime).
+//
+// # Annotations
+//
+// A tool is a function or method whose doc comment holds the directive
+//
+//	//mcp:tool [NAME] [title="..."] [readonly] [destructive] [idempotent] [openworld]
+//
+// NAME defaults to the function's name in snake_case and must be 1-128
+// characters of A-Z a-z 0-9 _ - . (also accepted as name=NAME). The rest of
+// the doc comment is the tool's description; it must not be empty. The flags
+// become the tool's annotations (readOnlyHint, destructiveHint,
+// idempotentHint, openWorldHint).
+//
+// A handler has one of the shapes
+//
+//	func(ctx context.Context, in In) (Out, error)
+//	func(ctx context.Context, in In) error
+//	func(ctx context.Context) (Out, error)
+//	func(ctx context.Context) error
+//
+// as a package function or a method. In is a named struct type or a pointer to
+// one. Out is any JSON-marshalable type, *mcpruntime.ToolResult (passed
+// through) or []mcpruntime.Content; the last two have no outputSchema.
+//
+// A package function marked //mcp:constructor, taking no parameters and
+// returning *T or T (optionally followed by an error), supplies the receiver of
+// type T to a generated server main; without one the main uses the zero value.
+//
+// # Output
+//
+// Generate returns one file per package (default name mcp_gen.go) declaring
+//
+//	func RegisterMCP(s *mcpruntime.Server, <receivers>)
+//
+// which registers every tool of the package with s. Handlers that are methods
+// take their receivers as extra parameters, one per receiver type, in the order
+// of the type names. With Config.ServerDir it also returns DIR/main.go, a
+// runnable server for all tools of the loaded packages.
+package gen
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"go/token"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/gen/emit"
+	"github.com/mcpgen/mcpgen/gen/model"
+)
+
+// DefaultOutput is the default name of the generated file.
+const DefaultOutput = "mcp_gen.go"
+
+// ErrInternal marks mcpgen's own bugs, as opposed to problems in the user's code.
+var ErrInternal = errors.New("internal error")
+
+// A Config says what to generate.
+type Config struct {
+	// Dir is the directory in which patterns are resolved; empty means the
+	// current directory.
+	Dir string
+	// Patterns are go/packages patterns; empty means ".".
+	Patterns []string
+	// Output is the base name of the generated file; empty means DefaultOutput.
+	Output string
+	// ServerDir, when set, asks for a server main in that directory (relative
+	// to Dir unless absolute).
+	ServerDir string
+	// Env is the environment of the go command; nil means os.Environ().
+	Env []string
+}
+
+// A File is one generated file.
+type File struct {
+	Path    string // absolute path
+	Content []byte
+}
+
+// A Diagnostic is one problem in the user's code.
+type Diagnostic struct {
+	Pos token.Position
+	Msg string
+}
+
+// String formats d as file:line:col: message.
+func (d Diagnostic) String() string {
+	if !d.Pos.IsValid() {
+		if d.Pos.Filename != "" {
+			return d.Pos.Filename + ": " + d.Msg
+		}
+		return d.Msg
+	}
+	return fmt.Sprintf("%s: %s", d.Pos, d.Msg)
+}
+
+// A Result is what Generate produced. When Diagnostics is not empty, Files is
+// nil: nothing may be written.
+type Result struct {
+	Files       []File
+	Diagnostics []Diagnostic
+	// Model is the analyzed program, for -debug=model; nil when loading failed.
+	Model *model.Program
+}
+
+// Generate loads the packages named by cfg, analyzes their annotated handlers
+// and returns the files to write. It writes nothing. A non-nil error means
+// mcpgen could not run (or has a bug, wrapping ErrInternal); problems in the
+// user's code are reported as Diagnostics.
+func Generate(ctx context.Context, cfg Config) (*Result, error) {
+	cfg = cfg.withDefaults()
+	pkgs, fset, diags, err := load(ctx, cfg)
+	if err != nil || len(diags) > 0 {
+		return &Result{Diagnostics: sortDiagnostics(diags)}, err
+	}
+	prog, diags := analyze(cfg, fset, pkgs)
+	diags = append(diags, validate(prog)...)
+	res := &Result{Model: prog, Diagnostics: sortDiagnostics(diags)}
+	if len(res.Diagnostics) > 0 {
+		return res, nil
+	}
+	res.Files, err = emitFiles(prog)
+	return res, err
+}
+
+// withDefaults fills in the empty fields of cfg.
+func (cfg Config) withDefaults() Config {
+	if len(cfg.Patterns) == 0 {
+		cfg.Patterns = []string{"."}
+	}
+	if cfg.Output == "" {
+		cfg.Output = DefaultOutput
+	}
+	if cfg.Dir == "" {
+		cfg.Dir = "."
+	}
+	if abs, err := filepath.Abs(cfg.Dir); err == nil {
+		cfg.Dir = abs
+	}
+	if cfg.ServerDir != "" && !filepath.IsAbs(cfg.ServerDir) {
+		cfg.ServerDir = filepath.Join(cfg.Dir, cfg.ServerDir)
+	}
+	return cfg
+}
+
+// emitFiles renders every file of prog.
+func emitFiles(prog *model.Program) ([]File, error) {
+	var files []File
+	for _, p := range prog.Packages {
+		src, err := emit.Package(p)
+		if err != nil {
+			return nil, fmt.Errorf("%w: emit %s: %w", ErrInternal, p.Path, err)
+		}
+		files = append(files, File{Path: p.Output, Content: src})
+	}
+	if prog.Server != nil {
+		src, err := emit.Server(prog.Server)
+		if err != nil {
+			return nil, fmt.Errorf("%w: emit server: %w", ErrInternal, err)
+		}
+		files = append(files, File{Path: prog.Server.Output, Content: src})
+	}
+	return files, nil
+}
+
+// sortDiagnostics sorts ds by position, then message, and drops duplicates.
+func sortDiagnostics(ds []Diagnostic) []Diagnostic {
+	slices.SortFunc(ds, func(a, b Diagnostic) int {
+		if c := strings.Compare(a.Pos.Filename, b.Pos.Filename); c != 0 {
+			return c
+		}
+		if a.Pos.Line != b.Pos.Line {
+			return a.Pos.Line - b.Pos.Line
+		}
+		if a.Pos.Column != b.Pos.Column {
+			return a.Pos.Column - b.Pos.Column
+		}
+		return strings.Compare(a.Msg, b.Msg)
+	})
+	return slices.CompactFunc(ds, func(a, b Diagnostic) bool { return a == b })
+}
