@@ -70,6 +70,9 @@ func splitTag(tag string) []string {
 func (r *run) applyTag(f *jsonField, s *jsonschema.Schema, w where) (*jsonschema.Schema, tagResult) {
 	var tr tagResult
 	raw, ok := f.tag.Lookup("jsonschema")
+	if !ok && strings.Contains(string(f.tag), `jsonschema:"`) {
+		r.errorf(w, `malformed jsonschema tag: it is read as a Go string literal, so a comma inside a value is written \\, (go vet reports this too)`)
+	}
 	if !ok || raw == "" {
 		return s, tr
 	}
@@ -374,22 +377,18 @@ func (ts *tagState) finish(tr *tagResult) {
 	}
 }
 
-// checkBounds reports a lower bound above an upper bound.
+// checkBounds reports bounds that leave no valid value.
 func (ts *tagState) checkBounds(t *jsonschema.Schema) {
-	type bound struct {
-		name string
-		v    json.Number
-	}
-	for _, lo := range []bound{{"minimum", t.Minimum}, {"exclusiveMinimum", t.ExclusiveMinimum}} {
-		for _, hi := range []bound{{"maximum", t.Maximum}, {"exclusiveMaximum", t.ExclusiveMaximum}} {
-			l, h := ratOf(lo.v), ratOf(hi.v)
-			if l == nil || h == nil {
-				continue
-			}
-			c := l.Cmp(h)
-			if c > 0 || (c == 0 && (lo.name[0] == 'e' || hi.name[0] == 'e')) {
-				ts.errorf("%s=%s leaves no valid value with %s=%s", lo.name, lo.v, hi.name, hi.v)
-			}
+	lo, loName, loEx := tighter(t.Minimum, t.ExclusiveMinimum, 1)
+	hi, hiName, hiEx := tighter(t.Maximum, t.ExclusiveMaximum, -1)
+	if lo != nil && hi != nil {
+		l, h := lo, hi
+		if t.Type == "integer" { // exclusive integer bounds move to the next integer
+			l, h = intBound(lo, loEx, 1), intBound(hi, hiEx, -1)
+			loEx, hiEx = false, false
+		}
+		if c := l.Cmp(h); c > 0 || (c == 0 && (loEx || hiEx)) {
+			ts.errorf("%s leaves no valid value with %s", loName, hiName)
 		}
 	}
 	if t.MinLength != nil && t.MaxLength != nil && *t.MinLength > *t.MaxLength {
@@ -398,6 +397,38 @@ func (ts *tagState) checkBounds(t *jsonschema.Schema) {
 	if t.MinItems != nil && t.MaxItems != nil && *t.MinItems > *t.MaxItems {
 		ts.errorf("minItems=%d is greater than maxItems=%d", *t.MinItems, *t.MaxItems)
 	}
+}
+
+// tighter returns the tighter of an inclusive and an exclusive bound (dir
+// 1 for lower bounds, -1 for upper ones), named for messages.
+func tighter(incl, excl json.Number, dir int) (*big.Rat, string, bool) {
+	i, e := ratOf(incl), ratOf(excl)
+	iName, eName := "maximum="+string(incl), "exclusiveMaximum="+string(excl)
+	if dir > 0 {
+		iName, eName = "minimum="+string(incl), "exclusiveMinimum="+string(excl)
+	}
+	switch {
+	case i == nil && e == nil:
+		return nil, "", false
+	case e == nil:
+		return i, iName, false
+	case i == nil || e.Cmp(i)*dir >= 0:
+		return e, eName, true
+	}
+	return i, iName, false
+}
+
+// intBound moves an integer bound inward to the closest integer it allows.
+func intBound(b *big.Rat, exclusive bool, dir int64) *big.Rat {
+	n := new(big.Int).Quo(b.Num(), b.Denom()) // truncated toward zero
+	r := new(big.Rat).SetInt(n)
+	if exclusive && r.Cmp(b) == 0 {
+		return r.Add(r, big.NewRat(dir, 1))
+	}
+	if r.Cmp(b)*int(dir) < 0 {
+		r.Add(r, big.NewRat(dir, 1))
+	}
+	return r
 }
 
 // applyEnum replaces the target's enum by the tag's values, which must be
