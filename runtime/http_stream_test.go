@@ -1,0 +1,195 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+// progressMeta asks for progress with the given token (2026-07-28 request).
+func progressMeta(token string) map[string]any {
+	return modernMetaFor(map[string]any{"progressToken": token})
+}
+
+// TestHTTPModernDisconnectCancels checks that closing a 2026-07-28 response
+// stream cancels the request's handler.
+func TestHTTPModernDisconnectCancels(t *testing.T) {
+	ts, p := newHTTPTest(t, nil)
+	c := newHTTPClient(t, ts)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	params := map[string]any{"name": "wait", "_meta": progressMeta("tok")}
+	resp := c.post(ctx, modernHeaders("tools/call", "wait"), rpcRequest(1, "tools/call", params))
+	defer resp.Body.Close()
+	if !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		t.Fatalf("got content type %q, want an SSE stream", resp.Header.Get("Content-Type"))
+	}
+	evs, err := readEvents(resp.Body, func(sseEvent) bool { return true })
+	if err != nil || len(evs) != 1 {
+		t.Fatalf("got events %+v, err %v; want the progress notification", evs, err)
+	}
+	if evs[0].id != "" {
+		t.Errorf("2026-07-28 event has id %q; streams are not resumable", evs[0].id)
+	}
+	c.validate(versionModern, "tools/call", []byte(evs[0].data))
+	waitFor(t, p.started, "the handler to start")
+	cancel() // the client goes away
+	if err := waitFor(t, p.cancelled, "the handler to end"); !errors.Is(err, context.Canceled) {
+		t.Fatalf("handler context: got %v, want context.Canceled", err)
+	}
+}
+
+// TestHTTPLegacyDisconnectContinues checks that a 2025-11-25 handler survives
+// its client's disconnect and that the client gets the result by resuming the
+// stream with Last-Event-ID.
+func TestHTTPLegacyDisconnectContinues(t *testing.T) {
+	ts, p := newHTTPTest(t, nil)
+	c := newHTTPClient(t, ts)
+	c.initialize()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	params := map[string]any{"name": "wait", "_meta": map[string]any{"progressToken": 7}}
+	resp := c.post(ctx, legacyHeaders(), rpcRequest(9, "tools/call", params))
+	evs, err := readEvents(resp.Body, func(ev sseEvent) bool { return ev.data != "" })
+	if err != nil || len(evs) != 2 || evs[0].data != "" || !evs[0].retry || evs[1].id == "" {
+		t.Fatalf("got events %+v, err %v; want a priming event then progress, both with ids", evs, err)
+	}
+	c.validate(versionLegacy, "tools/call", []byte(evs[1].data))
+	waitFor(t, p.started, "the handler to start")
+	cancel()
+	resp.Body.Close()
+	time.Sleep(50 * time.Millisecond) // let the server notice the disconnect
+	select {
+	case err := <-p.cancelled:
+		t.Fatalf("handler ended with %v after the disconnect; 2025-11-25 must not cancel", err)
+	default:
+	}
+	close(p.release)
+	if err := waitFor(t, p.cancelled, "the handler to finish"); err != nil {
+		t.Fatalf("handler context: got %v, want still live", err)
+	}
+	msgs := c.resume(evs[1].id)
+	if len(msgs) != 1 || !strings.Contains(string(msgs[0]), `"released"`) || !strings.Contains(string(msgs[0]), `"id":9`) {
+		t.Fatalf("resumed stream: got %s, want the result of request 9", msgs)
+	}
+}
+
+// resume GETs the session's stream after lastEventID and returns its
+// validated messages until the stream ends.
+func (c *httpClient) resume(lastEventID string) []json.RawMessage {
+	c.t.Helper()
+	resp := c.do(http.MethodGet, http.Header{"Accept": {"text/event-stream"}, "Last-Event-Id": {lastEventID}, "Mcp-Protocol-Version": {versionLegacy}})
+	if resp.StatusCode != 200 {
+		c.t.Fatalf("GET with Last-Event-ID: got status %d", resp.StatusCode)
+	}
+	return c.messages(resp, versionLegacy, "tools/call")
+}
+
+// TestHTTPLegacyPolling checks CloseSSEStream: the POST stream ends after the
+// priming event, and the result arrives on GET with Last-Event-ID.
+func TestHTTPLegacyPolling(t *testing.T) {
+	ts, p := newHTTPTest(t, nil)
+	c := newHTTPClient(t, ts)
+	c.initialize()
+	resp := c.post(context.Background(), legacyHeaders(), rpcRequest(5, "tools/call", map[string]any{"name": "poll"}))
+	evs, err := readEvents(resp.Body, nil) // the server closes the connection
+	resp.Body.Close()
+	if err != nil || len(evs) != 1 || evs[0].id == "" || !evs[0].retry {
+		t.Fatalf("POST stream: got events %+v, err %v; want only a priming event", evs, err)
+	}
+	close(p.release)
+	msgs := c.resume(evs[0].id)
+	if len(msgs) != 1 || !strings.Contains(string(msgs[0]), `"polled"`) {
+		t.Fatalf("resumed stream: got %s, want the poll result", msgs)
+	}
+	// A modern request cannot be detached: its stream is its lifetime.
+	c2 := newHTTPClient(t, ts)
+	status, msgs := c2.modernCall(6, "tools/call", map[string]any{"name": "poll"}, nil)
+	if status != 200 || len(msgs) != 1 || !strings.Contains(string(msgs[0]), "not closed") {
+		t.Fatalf("modern poll: got status %d, %s", status, msgs)
+	}
+}
+
+// TestHTTPConcurrentSessionRequests sends many requests on one 2025-11-25
+// session at once; each gets its own answer.
+func TestHTTPConcurrentSessionRequests(t *testing.T) {
+	ts, _ := newHTTPTest(t, nil)
+	c := newHTTPClient(t, ts)
+	c.initialize()
+	const n = 16
+	results := collect(n, func(i int) error {
+		method, params := "tools/list", map[string]any(nil)
+		if i%2 == 1 {
+			method, params = "tools/call", map[string]any{"name": "hello"}
+		}
+		resp := c.post(context.Background(), legacyHeaders(), rpcRequest(1000+i, method, params))
+		msgs := c.messages(resp, versionLegacy, method)
+		if resp.StatusCode != 200 || len(msgs) != 1 {
+			return fmt.Errorf("request %d: got status %d, %d messages", i, resp.StatusCode, len(msgs))
+		}
+		if want := fmt.Sprintf(`"id":%d`, 1000+i); !strings.Contains(string(msgs[0]), want) || strings.Contains(string(msgs[0]), `"error"`) {
+			return fmt.Errorf("request %d: got %s", i, msgs[0])
+		}
+		return nil
+	})
+	for _, err := range results {
+		if err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// TestHTTPGracefulShutdown checks that cancelling ListenAndServe's context
+// lets an in-flight request finish and returns nil.
+func TestHTTPGracefulShutdown(t *testing.T) {
+	s := NewServer(Implementation{Name: "httptest", Version: "1.0.0"},
+		&Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	p := newHTTPProbe()
+	httpTestTools(s, p)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("listen: %v", err)
+	}
+	opts := (&HTTPOptions{}).withDefaults()
+	h := newHTTPHandler(s, opts)
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- serveListener(ctx, ln, h, opts, h.sessions.endStreams, nil) }()
+
+	c := &httpClient{t: t, url: "http://" + ln.Addr().String() + opts.Path}
+	c.schemas, err = loadHTTPSpec()
+	if err != nil {
+		t.Fatalf("load spec schemas: %v", err)
+	}
+	type answer struct {
+		status int
+		msgs   []json.RawMessage
+	}
+	answers := make(chan answer, 1)
+	go func() {
+		status, msgs := c.modernCall(1, "tools/call", map[string]any{"name": "wait"}, nil)
+		answers <- answer{status, msgs}
+	}()
+	waitFor(t, p.started, "the handler to start")
+	cancel()
+	time.Sleep(50 * time.Millisecond) // shutdown is under way
+	close(p.release)
+	a := waitFor(t, answers, "the in-flight answer")
+	if a.status != 200 || len(a.msgs) != 1 || !strings.Contains(string(a.msgs[0]), "released") {
+		t.Fatalf("in-flight request: got status %d, %s", a.status, a.msgs)
+	}
+	if err := waitFor(t, served, "ListenAndServe to return"); err != nil {
+		t.Fatalf("serve: got %v, want nil", err)
+	}
+	if _, err := net.DialTimeout("tcp", ln.Addr().String(), time.Second); err == nil {
+		t.Fatal("listener still accepts connections after shutdown")
+	}
+}
