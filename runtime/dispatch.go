@@ -132,7 +132,7 @@ func (c *call) admitModern() *rpcError {
 	if meta.LogLevel != nil {
 		level, _ := rawString(meta.LogLevel)
 		if c.logLevel = levelIndex(level); c.logLevel < 0 {
-			return errorf(CodeInvalidParams, "invalid %s %s", metaLogLevel, meta.LogLevel)
+			return metaErrorf("invalid %s %s", metaLogLevel, meta.LogLevel)
 		}
 	}
 	c.info = RequestInfo{ProtocolVersion: version, Modern: true, ClientCapabilities: meta.ClientCapabilities}

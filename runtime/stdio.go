@@ -135,7 +135,8 @@ func (c *stdioConn) waitChan() <-chan struct{} {
 // while waiting for a free slot.
 func (c *stdioConn) dispatch(ctx, hctx context.Context, l line) bool {
 	if l.err != nil {
-		c.write(ErrorReply(fmt.Errorf("%w: %w (limit %d bytes)", ErrInvalidRequest, l.err, MaxMessageSize)).Body)
+		msg := fmt.Sprintf("%v: %v (limit %d bytes)", ErrInvalidRequest, l.err, MaxMessageSize)
+		c.write(ErrorResponse(nil, CodeInvalidRequest, msg, nil))
 		return true
 	}
 	m, err := ParseMessage(l.data)

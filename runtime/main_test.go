@@ -1,0 +1,112 @@
+package runtime
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	goruntime "runtime"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+)
+
+// Shared by the tests, set once by TestMain before any test runs.
+var (
+	testSpec      *specSchemas // the spec's schemas
+	testServerBin string       // the built runtime/internal/testserver
+)
+
+func TestMain(m *testing.M) {
+	os.Exit(runTests(m))
+}
+
+// runTests loads the spec schemas, builds the test server, runs the tests and checks
+// for leaked goroutines.
+func runTests(m *testing.M) int {
+	spec, err := loadSpecSchemas()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "load spec schemas:", err)
+		return 1
+	}
+	testSpec = spec
+	dir, err := os.MkdirTemp("", "mcpgen-runtime-test")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	testServerBin = filepath.Join(dir, "testserver")
+	if err := goBuild(testServerBin, "./internal/testserver"); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	code := m.Run()
+	if code == 0 {
+		if err := goleak.Find(); err != nil {
+			fmt.Fprintln(os.Stderr, "goleak:", err)
+			return 1
+		}
+	}
+	return code
+}
+
+// goBuild builds a package into out with the toolchain running the tests.
+func goBuild(out, pkg string) error {
+	goTool := filepath.Join(goruntime.GOROOT(), "bin", "go")
+	cmd := exec.Command(goTool, "build", "-o", out, pkg)
+	cmd.Stderr = os.Stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("go build %s: %w", pkg, err)
+	}
+	return nil
+}
+
+// newTestServer returns a server with the test server's tools (see internal/testserver)
+// registered in-process; tools is called to add more.
+func newTestServer(t *testing.T, opts *Options, tools ...*Tool) *Server {
+	t.Helper()
+	if opts == nil {
+		opts = &Options{}
+	}
+	if opts.Logger == nil {
+		opts.Logger = testLogger(t)
+	}
+	s := NewServer(Implementation{Name: "unit", Version: "0.1"}, opts)
+	for _, tool := range tools {
+		s.AddTool(tool)
+	}
+	return s
+}
+
+// serveInMemory serves s over in-memory pipes and returns a client for it. Cleanup
+// closes the client's input, waits for ServeStdio to return nil, and validates the
+// server's remaining output.
+func serveInMemory(t *testing.T, s *Server) *testClient {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		err := s.ServeStdio(context.Background(), inR, outW)
+		outW.Close()
+		done <- err
+	}()
+	c := newTestClient(t, inW, outR)
+	t.Cleanup(func() {
+		inW.Close()
+		c.drain()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("ServeStdio: %v", err)
+			}
+		case <-time.After(waitTimeout):
+			t.Error("ServeStdio did not return after EOF")
+		}
+	})
+	return c
+}

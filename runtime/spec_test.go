@@ -1,0 +1,169 @@
+package runtime
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// Revisions whose schemas validate what the server writes.
+const (
+	revLegacy = "2025-11-25"
+	revModern = "2026-07-28"
+)
+
+// specSchemas validates messages against ../shared/spec/<rev>/schema/schema.json.
+type specSchemas struct {
+	dir string // .../shared/spec
+
+	// mu guards compilers and compiled.
+	mu        sync.Mutex
+	compilers map[string]*jsonschema.Compiler
+	compiled  map[string]*jsonschema.Schema
+}
+
+// loadSpecSchemas finds the repository root (the directory holding go.mod, walking up
+// from the working directory) and the spec next to it in ../shared. A missing spec is
+// an error, never a skip.
+func loadSpecSchemas() (*specSchemas, error) {
+	root, err := repoRoot()
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Join(root, "..", "shared", "spec")
+	for _, rev := range []string{revLegacy, revModern} {
+		if _, err := os.Stat(schemaPath(dir, rev)); err != nil {
+			return nil, fmt.Errorf("spec schema for %s: %w", rev, err)
+		}
+	}
+	return &specSchemas{dir: dir, compilers: map[string]*jsonschema.Compiler{}, compiled: map[string]*jsonschema.Schema{}}, nil
+}
+
+// repoRoot walks up from the working directory to the directory holding go.mod.
+func repoRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("go.mod not found above the working directory")
+		}
+		dir = parent
+	}
+}
+
+// schemaPath is the schema.json of a revision.
+func schemaPath(dir, rev string) string {
+	return filepath.Join(dir, rev, "schema", "schema.json")
+}
+
+// schema returns the compiled #/$defs/<def> of a revision.
+func (s *specSchemas) schema(rev, def string) (*jsonschema.Schema, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	key := rev + "#" + def
+	if sch, ok := s.compiled[key]; ok {
+		return sch, nil
+	}
+	c, err := s.compiler(rev)
+	if err != nil {
+		return nil, err
+	}
+	sch, err := c.Compile(specURL(rev) + "#/$defs/" + def)
+	if err != nil {
+		return nil, fmt.Errorf("compile %s %s: %w", rev, def, err)
+	}
+	s.compiled[key] = sch
+	return sch, nil
+}
+
+// compiler returns the compiler holding a revision's schema.json (s.mu held).
+func (s *specSchemas) compiler(rev string) (*jsonschema.Compiler, error) {
+	if c, ok := s.compilers[rev]; ok {
+		return c, nil
+	}
+	f, err := os.Open(schemaPath(s.dir, rev))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	doc, err := jsonschema.UnmarshalJSON(f)
+	if err != nil {
+		return nil, fmt.Errorf("decode %s schema: %w", rev, err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource(specURL(rev), doc); err != nil {
+		return nil, err
+	}
+	s.compilers[rev] = c
+	return c, nil
+}
+
+// specURL names a revision's schema.json inside the compiler.
+func specURL(rev string) string { return "https://spec.test/" + rev + "/schema.json" }
+
+// validate checks raw JSON against #/$defs/<def> of a revision.
+func (s *specSchemas) validate(rev, def string, raw []byte) error {
+	sch, err := s.schema(rev, def)
+	if err != nil {
+		return err
+	}
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return fmt.Errorf("decode message: %w", err)
+	}
+	if err := sch.Validate(v); err != nil {
+		return fmt.Errorf("%s %s: %w", rev, def, err)
+	}
+	return nil
+}
+
+// resultDef names the result definition of a method in a revision ("" if the method
+// does not exist there).
+func resultDef(rev, method string) string {
+	defs := map[string]string{
+		"tools/list": "ListToolsResult",
+		"tools/call": "CallToolResult",
+	}
+	if rev == revLegacy {
+		defs["initialize"] = "InitializeResult"
+		defs["ping"] = "EmptyResult"
+		defs["logging/setLevel"] = "EmptyResult"
+	} else {
+		defs["server/discover"] = "DiscoverResult"
+	}
+	return defs[method]
+}
+
+// notificationDef names the definition of a server notification.
+func notificationDef(method string) string {
+	switch method {
+	case "notifications/progress":
+		return "ProgressNotification"
+	case "notifications/message":
+		return "LoggingMessageNotification"
+	case "notifications/cancelled":
+		return "CancelledNotification"
+	}
+	return "JSONRPCNotification"
+}
+
+// rawMember returns a member of a JSON object, or nil.
+func rawMember(raw []byte, key string) json.RawMessage {
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(raw, &obj) != nil {
+		return nil
+	}
+	return obj[key]
+}
