@@ -1,0 +1,89 @@
+package schema
+
+// The types of the round-trip property tests. roundtrip_test.go loads this
+// file's source as a package, so the schemas are derived from the very
+// declarations the test marshals and decodes.
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// rtLevel is an enum.
+type rtLevel string
+
+const (
+	rtDebug rtLevel = "debug"
+	rtInfo  rtLevel = "info"
+)
+
+type rtPriority uint8
+
+const (
+	rtLow rtPriority = iota + 1
+	rtHigh
+)
+
+type rtBase struct {
+	ID    string `json:"id"`
+	Depth int
+}
+
+type RTExtra struct {
+	Note  string
+	Depth int `json:"Depth"`
+}
+
+type rtNode struct {
+	Name string    `json:"name"`
+	Kids []*rtNode `json:"kids,omitempty"`
+}
+
+type rtPage[T any] struct {
+	Items []T    `json:"items"`
+	Next  string `json:"next,omitempty"`
+}
+
+// RTAll covers every mapping row the property tests exercise.
+type RTAll struct {
+	rtBase
+	*RTExtra
+	B      bool
+	I8     int8
+	I16    int16
+	I32    int32
+	I64    int64
+	U8     uint8
+	U64    uint64
+	F32    float32
+	F64    float64
+	S      string
+	Bytes  []byte
+	Fixed  [3]byte
+	List   []int16
+	Ptr    *int32
+	M      map[string]int
+	MI     map[int8]string
+	MU     map[uint16]bool
+	Level  rtLevel
+	Prio   rtPriority
+	Levels []rtLevel
+	T      time.Time
+	D      time.Duration
+	N      json.Number
+	Tree   rtNode
+	Page   rtPage[*rtNode]
+	Opt    string          `json:",omitempty"`
+	OptS   []string        `json:"opts,omitempty"`
+	Z      struct{ A int } `json:"z,omitzero"`
+	Q      int             `json:"q,string"`
+	QU     uint16          `json:"qu,string"`
+	QB     bool            `json:"qb,string"`
+	QF     float64         `json:"qf,string"`
+	QS     string          `json:"qs,string"`
+	QP     *int8           `json:"qp,string"`
+	Any    any             `mcp:"any"`
+	Raw    json.RawMessage `json:"raw" mcp:"any"`
+	Lim    int             `json:"lim" jsonschema:"minimum=1,maximum=10"`
+	Word   string          `json:"word" jsonschema:"minLength=2,maxLength=4"`
+}
