@@ -236,10 +236,10 @@ func TestReplyHTTPStatus(t *testing.T) {
 
 func TestModernClassification(t *testing.T) {
 	tests := map[string]bool{
-		`{"jsonrpc":"2.0","id":1,"method":"x","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`:  true,
-		`{"jsonrpc":"2.0","id":1,"method":"x","params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{}}}}`:         true,
-		`{"jsonrpc":"2.0","id":1,"method":"x","params":{"_meta":{"progressToken":1}}}`:                                        false,
-		`{"jsonrpc":"2.0","id":1,"method":"x"}`:                                                                              false,
+		`{"jsonrpc":"2.0","id":1,"method":"x","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`: true,
+		`{"jsonrpc":"2.0","id":1,"method":"x","params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{}}}}`:        true,
+		`{"jsonrpc":"2.0","id":1,"method":"x","params":{"_meta":{"progressToken":1}}}`:                                      false,
+		`{"jsonrpc":"2.0","id":1,"method":"x"}`: false,
 		`{"jsonrpc":"2.0","id":1,"method":"x","params":{"name":5,"_meta":{"io.modelcontextprotocol/protocolVersion":"a"}}}`: true,
 		`not json`: false,
 	}
