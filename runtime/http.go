@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"time"
 )
 
 // HTTPHandler returns an http.Handler serving the Streamable HTTP transport at
@@ -109,7 +110,12 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, 
 			return nil, false
 		}
 	}
+	// The deadline covers the body only; it is lifted before the response,
+	// which may be a long SSE stream.
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Now().Add(h.opts.BodyTimeout)) // unsupported writers: no bound
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes))
+	_ = rc.SetReadDeadline(time.Time{})
 	var tooBig *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooBig):

@@ -17,6 +17,8 @@ const (
 	DefaultMaxHeaderBytes = 64 << 10
 	// DefaultReadHeaderTimeout bounds the time a client may take to send its headers.
 	DefaultReadHeaderTimeout = 10 * time.Second
+	// DefaultBodyTimeout bounds the time a client may take to send a POST body.
+	DefaultBodyTimeout = 30 * time.Second
 	// DefaultIdleTimeout closes keep-alive connections idle for longer.
 	DefaultIdleTimeout = 120 * time.Second
 	// DefaultShutdownTimeout bounds the drain of in-flight requests on shutdown.
@@ -54,6 +56,10 @@ type HTTPOptions struct {
 	MaxHeaderBytes int
 	// ReadHeaderTimeout and IdleTimeout configure ListenAndServe's http.Server.
 	ReadHeaderTimeout, IdleTimeout time.Duration
+	// BodyTimeout bounds the time a client may take to send a POST body
+	// (default 30s). Unlike http.Server.ReadTimeout it never cuts a long SSE
+	// response short.
+	BodyTimeout time.Duration
 	// ShutdownTimeout bounds how long ListenAndServe drains in-flight requests
 	// once its context is cancelled (default 10s).
 	ShutdownTimeout time.Duration
@@ -79,6 +85,7 @@ func (o *HTTPOptions) withDefaults() HTTPOptions {
 	setDefault(&c.MaxHeaderBytes, DefaultMaxHeaderBytes)
 	setDefault(&c.ReadHeaderTimeout, DefaultReadHeaderTimeout)
 	setDefault(&c.IdleTimeout, DefaultIdleTimeout)
+	setDefault(&c.BodyTimeout, DefaultBodyTimeout)
 	setDefault(&c.ShutdownTimeout, DefaultShutdownTimeout)
 	setDefault(&c.SessionIdleTimeout, DefaultSessionIdleTimeout)
 	setDefault(&c.MaxSessions, DefaultMaxSessions)

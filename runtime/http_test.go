@@ -3,10 +3,12 @@ package runtime
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestHTTPModernHeaderMismatch checks that 2026-07-28 headers which disagree
@@ -241,5 +243,37 @@ func TestHTTPOversizedBody(t *testing.T) {
 	}
 	if code, _ := rpcErrorOf(t, msgs[0]); code != CodeInvalidRequest {
 		t.Fatalf("got code %d, want %d", code, CodeInvalidRequest)
+	}
+}
+
+// TestHTTPSlowBody checks that a client which stops sending its body is cut
+// off after BodyTimeout with a 400, instead of holding the handler.
+func TestHTTPSlowBody(t *testing.T) {
+	ts, _ := newHTTPTest(t, &HTTPOptions{BodyTimeout: 200 * time.Millisecond})
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	req, err := http.NewRequest(http.MethodPost, ts.URL, pr)
+	if err != nil {
+		t.Fatalf("new request: %v", err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	go func() { _, _ = pw.Write([]byte(`{"jsonrpc":"2.0",`)) }() // and nothing more
+	done := make(chan *http.Response, 1)
+	go func() {
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Errorf("POST: %v", err)
+			done <- nil
+			return
+		}
+		done <- resp
+	}()
+	resp := waitFor(t, done, "the server to give up on the body")
+	if resp == nil {
+		return
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadRequest {
+		t.Fatalf("got status %d, want 400", resp.StatusCode)
 	}
 }
