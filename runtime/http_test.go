@@ -277,3 +277,47 @@ func TestHTTPSlowBody(t *testing.T) {
 		t.Fatalf("got status %d, want 400", resp.StatusCode)
 	}
 }
+
+// TestHTTPMalformed checks bodies and methods no era accepts, and that a
+// modern request ignores a stale Mcp-Session-Id.
+func TestHTTPMalformed(t *testing.T) {
+	ts, _ := newHTTPTest(t, nil)
+	c := newHTTPClient(t, ts)
+	tests := []struct {
+		name   string
+		body   string
+		hdr    http.Header
+		status int
+		code   int
+	}{
+		{"not JSON", `{"jsonrpc":`, nil, 400, CodeParseError},
+		{"batch", `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, nil, 400, CodeInvalidRequest},
+		{"wrong jsonrpc", `{"jsonrpc":"1.0","id":1,"method":"ping"}`, nil, 400, CodeInvalidRequest},
+		{"wrong content type", `{}`, http.Header{"Content-Type": {"text/plain"}}, 415, CodeInvalidRequest},
+		{"legacy response without session", `{"jsonrpc":"2.0","id":1,"result":{}}`, nil, 400, CodeInvalidRequest},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c.t = t
+			resp := c.post(context.Background(), tt.hdr, []byte(tt.body))
+			msgs := c.messages(resp, versionModern, "")
+			if resp.StatusCode != tt.status || len(msgs) != 1 {
+				t.Fatalf("got status %d with %d messages, want %d with one error", resp.StatusCode, len(msgs), tt.status)
+			}
+			if code, _ := rpcErrorOf(t, msgs[0]); code != tt.code {
+				t.Fatalf("got code %d, want %d", code, tt.code)
+			}
+		})
+	}
+	c.t = t
+	resp := c.do(http.MethodPut, nil)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusMethodNotAllowed {
+		t.Fatalf("PUT: got status %d, want 405", resp.StatusCode)
+	}
+	c.session = "stale-session"
+	status, msgs := c.modernCall(7, "tools/list", nil, nil)
+	if status != 200 || len(msgs) != 1 || strings.Contains(string(msgs[0]), `"error"`) {
+		t.Fatalf("modern request with a stale Mcp-Session-Id: got status %d, %s; want a result", status, msgs)
+	}
+}
