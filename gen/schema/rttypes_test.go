@@ -6,6 +6,7 @@ package schema
 
 import (
 	"encoding/json"
+	"net/netip"
 	"time"
 )
 
@@ -87,3 +88,36 @@ type RTAll struct {
 	Lim    int             `json:"lim" jsonschema:"minimum=1,maximum=10"`
 	Word   string          `json:"word" jsonschema:"minLength=2,maxLength=4"`
 }
+
+type RTConflictA struct {
+	Same  string
+	Tag   string `json:"tagged"`
+	Inner RTExtra
+}
+
+type RTConflictB struct {
+	Same  string
+	Other int
+}
+
+type RTDeep struct{ RTConflictA }
+
+// RTMore is an output-only type: its TextMarshaler map keys accept only
+// some strings when decoding.
+type RTMore struct {
+	RTConflictA
+	RTConflictB
+	*RTDeep
+	Addrs   map[netip.Addr]int
+	Month   time.Month
+	ByLevel map[rtLevel][]*RTExtra
+	Grid    [2][]int
+	PS      *[]string
+	Pages   []rtPage[rtPriority]
+	Blob    rtBlob
+	Named   rtNames `json:"named,omitempty"`
+}
+
+type rtBlob []byte
+
+type rtNames map[string]rtLevel

@@ -77,7 +77,41 @@ func (r *run) mcpTag(f *jsonField, w where) bool {
 		r.errorf(w, "unknown mcp tag %q: the only option is `mcp:\"any\"`", tag)
 		return false
 	}
+	if !containsAny(f.typ) {
+		r.errorf(w, "`mcp:\"any\"` has no effect: the field's type holds no any, interface{} or json.RawMessage")
+	}
 	return true
+}
+
+// containsAny reports whether t is, or has as elements (through pointers,
+// slices, arrays, maps and named non-struct types), an empty interface or
+// json.RawMessage: what `mcp:"any"` opts in.
+func containsAny(t types.Type) bool {
+	for range 100 { // element chains are short; the bound stops cycles
+		switch u := types.Unalias(t).(type) {
+		case *types.Named:
+			if o := u.Obj(); o.Pkg() != nil && o.Pkg().Path() == "encoding/json" && o.Name() == "RawMessage" {
+				return true
+			}
+			if isStruct(u) {
+				return false
+			}
+			t = u.Underlying()
+		case *types.Interface:
+			return u.Empty()
+		case *types.Pointer:
+			t = u.Elem()
+		case *types.Slice:
+			t = u.Elem()
+		case *types.Array:
+			t = u.Elem()
+		case *types.Map:
+			t = u.Elem()
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 func isPointer(t types.Type) bool {

@@ -264,9 +264,11 @@ func numberWord(t *jsonschema.Schema) string {
 	return "a number"
 }
 
+var numberRE = regexp.MustCompile(numberPattern)
+
 // parseNumber parses a JSON number exactly.
 func parseNumber(s string) (*big.Rat, bool) {
-	if !regexp.MustCompile(numberPattern).MatchString(s) {
+	if !numberRE.MatchString(s) {
 		return nil, false
 	}
 	return new(big.Rat).SetString(s)
