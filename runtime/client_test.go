@@ -23,6 +23,8 @@ type testClient struct {
 	spec  *specSchemas
 	w     io.Writer
 	lines chan []byte // every line the server wrote, in order; closed at EOF
+	// readDone is closed when the server's output reached EOF (before lines drains).
+	readDone chan struct{}
 
 	// mu guards sent, nextID and seen.
 	mu     sync.Mutex
@@ -53,7 +55,7 @@ type msg struct {
 
 // newTestClient reads the server's output from r and writes requests to w.
 func newTestClient(t *testing.T, w io.Writer, r io.Reader) *testClient {
-	c := &testClient{t: t, spec: testSpec, w: w, lines: make(chan []byte, 4096), sent: map[string]sentRequest{}}
+	c := &testClient{t: t, spec: testSpec, w: w, lines: make(chan []byte, 4096), readDone: make(chan struct{}), sent: map[string]sentRequest{}}
 	go c.readLoop(r)
 	return c
 }
@@ -61,6 +63,7 @@ func newTestClient(t *testing.T, w io.Writer, r io.Reader) *testClient {
 // readLoop splits the server's output into lines.
 func (c *testClient) readLoop(r io.Reader) {
 	defer close(c.lines)
+	defer close(c.readDone)
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 64<<20)
 	for sc.Scan() {
