@@ -62,8 +62,8 @@
 //	[N]T                     {"type":"array","items":T,"minItems":N,"maxItems":N} ([N]byte is an array of integers)
 //	[]T                      {"type":"array","items":T}, nullable
 //	map[K]V                  {"type":"object","additionalProperties":V}, nullable; integer keys get
-//	                         "propertyNames": {"pattern": decimal integer}; string and TextMarshaler
-//	                         keys any string; other keys are errors
+//	                         "propertyNames": {"pattern": decimal integers of the key's range};
+//	                         string and TextMarshaler keys any string; other keys are errors
 //	struct                   closed object (above)
 //	*T                       T, nullable
 //	time.Time                {"type":"string","format":"date-time"}
@@ -94,9 +94,13 @@
 // that are not addressable, so the JSON would depend on where the value is.
 //
 // The ",string" json option makes a string of the value: booleans get
-// {"enum":["true","false"]}, integers a decimal pattern (range not
-// checked), floats the JSON number pattern, strings the JSON string literal
-// pattern; enums become the quoted values.
+// {"enum":["true","false"]}, integers a decimal pattern, floats the JSON
+// number pattern, strings the JSON string literal pattern; enums become the
+// quoted values. Integer patterns (here and for map keys) match exactly the
+// canonical decimals in range for kinds of up to 32 bits, e.g. for int8
+// ^(?:0|[1-9][0-9]?|1[01][0-9]|12[0-7]|-(?:[1-9][0-9]?|1[01][0-9]|12[0-8]))$;
+// for 64-bit kinds they bound the number of digits only (an exact pattern
+// would take a kilobyte).
 //
 // # Descriptions
 //
@@ -128,6 +132,9 @@
 //
 // JSON Schema cannot see how a number is written: 1.0 and 1e2 are integers
 // to a validator, but encoding/json rejects them for Go integer fields, so
-// the runtime reports them when decoding. Map keys of integer types and
-// ",string" integers are checked by pattern only, not by range.
+// the runtime reports them when decoding. 64-bit map keys and ",string"
+// 64-bit integers with as many digits as the bounds may be out of range.
+// A TextUnmarshaler type is any string to the schema, though its method
+// may refuse some (add `jsonschema:"format=..."` or "pattern=..." where one
+// fits). float64 has no bounds (1e400 validates but does not decode).
 package schema

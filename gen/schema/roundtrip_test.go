@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"go/types"
 	"maps"
 	"math"
 	"math/big"
@@ -595,10 +596,12 @@ func (g *docGen) str(s *jsonschema.Schema) any {
 			b[i] = byte(g.r.Uint32())
 		}
 		return base64.StdEncoding.EncodeToString(b)
-	case intPattern:
-		return strconv.Itoa(g.pick(200) - 100)
-	case uintPattern:
-		return strconv.Itoa(g.pick(200))
+	case intKeyPattern(types.Int8):
+		return strconv.Itoa([]int{-128, 127, 0, g.pick(256) - 128}[g.pick(4)])
+	case intKeyPattern(types.Int64):
+		return strconv.FormatInt([]int64{math.MinInt64, math.MaxInt64, int64(g.r.Uint64())}[g.pick(3)], 10)
+	case intKeyPattern(types.Uint16):
+		return strconv.Itoa(g.pick(65536))
 	case numberPattern:
 		return strconv.FormatFloat(g.r.NormFloat64()*1e6, 'g', -1, 64)
 	case jsonStringPattern:

@@ -15,9 +15,6 @@ const (
 	// base64Pattern matches base64.StdEncoding output, as encoding/json
 	// writes []byte.
 	base64Pattern = `^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$`
-	// intPattern and uintPattern match decimal integers as strconv writes them.
-	intPattern  = `^-?(?:0|[1-9][0-9]*)$`
-	uintPattern = `^(?:0|[1-9][0-9]*)$`
 	// numberPattern matches a JSON number.
 	numberPattern = `^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$`
 	// jsonStringPattern matches a JSON string literal.
@@ -296,11 +293,7 @@ func (r *run) mapKey(k types.Type) (*jsonschema.Schema, bool) {
 		}
 	}
 	if isInt {
-		p := intPattern
-		if isUnsigned(k) {
-			p = uintPattern
-		}
-		return &jsonschema.Schema{Type: "string", Pattern: p}, true
+		return &jsonschema.Schema{Type: "string", Pattern: intKeyPattern(b.Kind())}, true
 	}
 	return nil, false
 }
@@ -334,10 +327,7 @@ func (r *run) quotedSchema(f *jsonField, w where) *jsonschema.Schema {
 	case "boolean":
 		q.Enum = []any{"true", "false"}
 	case "integer":
-		q.Pattern = intPattern
-		if isUnsigned(ft) {
-			q.Pattern = uintPattern
-		}
+		q.Pattern = intKeyPattern(ft.Underlying().(*types.Basic).Kind())
 	case "number":
 		q.Pattern = numberPattern
 	case "string":
