@@ -17,6 +17,10 @@ import (
 type call struct {
 	Name string         `json:"name"`
 	Args map[string]any `json:"arguments,omitempty"`
+	// Progress asks for progress notifications (the client sends a progressToken).
+	Progress bool `json:"progress,omitempty"`
+	// CancelOnProgress has the client cancel the call on its first progress notification.
+	CancelOnProgress bool `json:"cancelOnProgress,omitempty"`
 
 	want       outcome           // ok, isError or rpcError
 	code       int               // rpcError: the JSON-RPC error code
@@ -24,17 +28,19 @@ type call struct {
 	never      []string          // substrings the text blocks must not contain
 	content    []string          // ok, no outputSchema: the content block types, in order
 	structured map[string]string // ok: the exact structuredContent JSON by revision ("" for any)
+	progress   []float64         // Progress: the progress values of the notifications, in order
 }
 
 type outcome int
 
 const (
-	ok       outcome = iota // a result without isError; structured when the tool has an outputSchema
-	isError                 // a result with isError: true and a text block
-	rpcError                // a JSON-RPC error response
+	ok        outcome = iota // a result without isError; structured when the tool has an outputSchema
+	isError                  // a result with isError: true and a text block
+	rpcError                 // a JSON-RPC error response
+	cancelled                // cancelled by the client: no answer may follow the cancellation
 )
 
-func (o outcome) String() string { return [...]string{"ok", "isError", "rpcError"}[o] }
+func (o outcome) String() string { return [...]string{"ok", "isError", "rpcError", "cancelled"}[o] }
 
 type expectation struct {
 	tools []string // names that must be listed
@@ -74,6 +80,11 @@ var expectations = map[string]expectation{
 			{Name: "bad_output", want: rpcError, code: -32603},
 			{Name: "nothing", want: rpcError, code: -32603},
 			{Name: "rich", want: ok, content: []string{"text", "image", "audio", "resource", "resource", "resource_link"}},
+			{Name: "slow", Args: map[string]any{"steps": 3, "delayMs": 5}, Progress: true, want: ok, progress: []float64{1, 2, 3}, structured: map[string]string{"2025-11-25": `{"result":"done after 3 steps"}`, "2026-07-28": `"done after 3 steps"`}},
+			// block reports progress once, then waits for its cancellation.
+			{Name: "block", CancelOnProgress: true, want: cancelled},
+			// The server still serves after the cancellation.
+			{Name: "echo", Args: map[string]any{"text": "again"}, want: ok, structured: map[string]string{"": `{"text":"again"}`}},
 			{Name: unknownTool, want: rpcError, code: -32602},
 		},
 	},
@@ -86,6 +97,7 @@ var expectations = map[string]expectation{
 			{Name: "test_embedded_resource", want: ok, content: []string{"resource"}},
 			{Name: "test_multiple_content_types", want: ok, content: []string{"text", "image", "resource"}},
 			{Name: "test_error_handling", want: isError, mentions: []string{"intentionally"}},
+			{Name: "test_tool_with_progress", Progress: true, want: ok, content: []string{"text"}, progress: []float64{0, 50, 100}},
 			// A tool without arguments has a closed, empty input schema.
 			{Name: "test_simple_text", Args: map[string]any{"unexpected": 1}, want: isError, mentions: []string{"unexpected"}},
 			{Name: unknownTool, want: rpcError, code: -32602},
@@ -103,12 +115,19 @@ type conversation struct {
 }
 
 type callResult struct {
-	Name   string          `json:"name"`
-	Result json.RawMessage `json:"result"`
-	Error  *struct {
+	Name     string          `json:"name"`
+	Progress []progress      `json:"progress"`
+	Result   json.RawMessage `json:"result"`
+	Error    *struct {
 		Code    any    `json:"code"` // a number for protocol errors; the TypeScript SDKs use strings for their own
 		Message string `json:"message"`
 	} `json:"error"`
+}
+
+type progress struct {
+	Progress float64 `json:"progress"`
+	Total    float64 `json:"total"`
+	Message  string  `json:"message"`
 }
 
 // toolDef is the part of a listed tool these tests look at.
@@ -185,11 +204,48 @@ func checkConversation(t *testing.T, example, rev string, c *conversation) {
 	if len(c.Calls) != len(exp.calls) {
 		t.Fatalf("%d call results for %d calls", len(c.Calls), len(exp.calls))
 	}
+	// The ids of the tools/call requests on the wire: the clients send the calls one
+	// after another, each once.
+	var callIDs []string
+	for _, m := range c.Wire {
+		var r rpc
+		if m.Dir == "send" && json.Unmarshal(m.Msg, &r) == nil && r.Method == "tools/call" {
+			callIDs = append(callIDs, string(r.ID))
+		}
+	}
+	if len(callIDs) != len(exp.calls) {
+		t.Errorf("%d tools/call requests on the wire for %d calls", len(callIDs), len(exp.calls))
+	}
 	for i, want := range exp.calls {
 		got := c.Calls[i]
 		label := fmt.Sprintf("call %d: %s %s", i, want.Name, mustJSON(want.Args))
 		if got.Name != want.Name {
 			t.Errorf("%s: result is for %q", label, got.Name)
+			continue
+		}
+		if want.Progress {
+			// What the client handed to its progress callback: the TypeScript SDKs
+			// dispatch notifications a microtask later than responses, so they drop
+			// notifications that arrive in the same read as the response. The wire
+			// (checkProgressWire) must carry them all, before the response.
+			var values []float64
+			for _, p := range got.Progress {
+				values = append(values, p.Progress)
+			}
+			if len(values) == 0 || len(values) > len(want.progress) || !reflect.DeepEqual(values, want.progress[:len(values)]) {
+				t.Errorf("%s: the client saw progress %v, want (a prefix of) progress values %v", label, got.Progress, want.progress)
+			}
+			if i < len(callIDs) {
+				checkProgressWire(t, label, c.Wire, callIDs[i], want.progress)
+			}
+		}
+		if want.want == cancelled {
+			if got.Error == nil {
+				t.Errorf("%s: got result %s, want the call cancelled", label, got.Result)
+			}
+			if len(got.Progress) == 0 {
+				t.Errorf("%s: no progress notification came, so the call was never cancelled", label)
+			}
 			continue
 		}
 		if want.want == rpcError {
@@ -291,6 +347,61 @@ func checkOK(t *testing.T, label, rev string, td toolDef, want call, res toolRes
 		if !reflect.DeepEqual(structured, w) {
 			t.Errorf("%s: structuredContent %s, want %s", label, res.StructuredContent, exact)
 		}
+	}
+}
+
+// checkProgressWire checks that the server sent progress notifications with the
+// values want for request id, all before its response.
+func checkProgressWire(t *testing.T, label string, wire []wireMsg, id string, want []float64) {
+	t.Helper()
+	var token json.RawMessage
+	for _, m := range wire {
+		var r struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct {
+				Meta struct {
+					ProgressToken json.RawMessage `json:"progressToken"`
+				} `json:"_meta"`
+			} `json:"params"`
+		}
+		if m.Dir == "send" && json.Unmarshal(m.Msg, &r) == nil && r.Method == "tools/call" && string(r.ID) == id {
+			token = r.Params.Meta.ProgressToken
+		}
+	}
+	if token == nil {
+		t.Errorf("%s: the client sent no progressToken", label)
+		return
+	}
+	var values []float64
+	answered := false
+	for _, m := range wire {
+		if m.Dir != "recv" {
+			continue
+		}
+		var r struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct {
+				ProgressToken json.RawMessage `json:"progressToken"`
+				Progress      float64         `json:"progress"`
+			} `json:"params"`
+		}
+		if json.Unmarshal(m.Msg, &r) != nil {
+			continue
+		}
+		switch {
+		case r.Method == "" && string(r.ID) == id:
+			answered = true
+		case r.Method == "notifications/progress" && bytes.Equal(r.Params.ProgressToken, token):
+			if answered {
+				t.Errorf("%s: progress after the response: %s", label, m.Msg)
+			}
+			values = append(values, r.Params.Progress)
+		}
+	}
+	if !reflect.DeepEqual(values, want) {
+		t.Errorf("%s: the server sent progress values %v for token %s, want %v", label, values, token, want)
 	}
 }
 

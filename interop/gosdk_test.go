@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -52,11 +53,17 @@ func TestGoSDKHTTP(t *testing.T) {
 			t.Run(example+"/"+rev, func(t *testing.T) {
 				t.Parallel()
 				url := startHTTP(t, example)
+				hl := &httpLog{base: http.DefaultTransport}
 				tr := &mcp.StreamableClientTransport{
 					Endpoint:   url,
-					HTTPClient: &http.Client{Timeout: 30 * time.Second},
+					HTTPClient: &http.Client{Timeout: 30 * time.Second, Transport: hl},
 					MaxRetries: -1,
 				}
+				defer func() {
+					if t.Failed() {
+						t.Logf("HTTP exchanges:\n%s", hl.buf.String())
+					}
+				}()
 				cs, wire := goSDKConnect(t, tr, rev)
 				conv := goSDKConverse(t, cs, example, rev)
 				if err := cs.Close(); err != nil {
@@ -73,12 +80,49 @@ func TestGoSDKHTTP(t *testing.T) {
 	}
 }
 
+// Progress notifications by token, for every Go SDK client of the tests.
+var (
+	onProgress sync.Map // token -> progressWatch
+	progressMu sync.Mutex
+	progressBy = map[string][]progress{}
+)
+
+type progressWatch struct {
+	cancel     bool // cancel the call on its first notification
+	cancelCall context.CancelFunc
+}
+
+func handleProgress(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+	token := fmt.Sprint(req.Params.ProgressToken)
+	progressMu.Lock()
+	progressBy[token] = append(progressBy[token], progress{req.Params.Progress, req.Params.Total, req.Params.Message})
+	progressMu.Unlock()
+	if w, found := onProgress.Load(token); found && w.(progressWatch).cancel {
+		w.(progressWatch).cancelCall()
+	}
+}
+
+// progressSeen returns the notifications for token, waiting a little for want of them:
+// the client may run its notification handler after the call returned.
+func progressSeen(token string, want int) []progress {
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		progressMu.Lock()
+		got := progressBy[token]
+		progressMu.Unlock()
+		if len(got) >= want || time.Now().After(deadline) {
+			return got
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // goSDKConnect connects a Go SDK client over tr asking for revision rev, recording
 // every message in the returned buffer.
 func goSDKConnect(t *testing.T, tr mcp.Transport, rev string) (*mcp.ClientSession, *syncBuffer) {
 	t.Helper()
 	wire := new(syncBuffer)
-	c := mcp.NewClient(&mcp.Implementation{Name: "mcpgen-interop-go", Version: "1.0.0"}, nil)
+	c := mcp.NewClient(&mcp.Implementation{Name: "mcpgen-interop-go", Version: "1.0.0"}, &mcp.ClientOptions{ProgressNotificationHandler: handleProgress})
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	cs, err := c.Connect(ctx, &mcp.LoggingTransport{Transport: tr, Writer: wire}, &mcp.ClientSessionOptions{ProtocolVersion: rev})
@@ -114,11 +158,24 @@ func goSDKConverse(t *testing.T, cs *mcp.ClientSession, example, rev string) *co
 		}
 		conv.Tools = append(conv.Tools, raw)
 	}
-	for _, c := range expectations[example].calls {
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: c.Name, Arguments: c.Args})
-		cr := callResult{Name: c.Name}
+	for i, c := range expectations[example].calls {
+		params := &mcp.CallToolParams{Name: c.Name, Arguments: c.Args}
+		callCtx, cancelCall := context.WithCancel(ctx)
+		token := fmt.Sprintf("%s#%d", t.Name(), i) // unique across parallel tests
+		if c.Progress || c.CancelOnProgress {
+			params.SetProgressToken(token)
+			onProgress.Store(token, progressWatch{cancel: c.CancelOnProgress, cancelCall: cancelCall})
+		}
+		res, err := cs.CallTool(callCtx, params)
+		cancelCall()
+		cr := callResult{Name: c.Name, Progress: progressSeen(token, len(c.progress))}
 		var werr *jsonrpc.Error
 		switch {
+		case c.CancelOnProgress && errors.Is(err, context.Canceled):
+			cr.Error = &struct {
+				Code    any    `json:"code"`
+				Message string `json:"message"`
+			}{"cancelled", err.Error()}
 		case errors.As(err, &werr):
 			cr.Error = &struct {
 				Code    any    `json:"code"`

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"strings"
@@ -116,4 +118,52 @@ func exitError(err error) string {
 		return "exit status 0"
 	}
 	return err.Error()
+}
+
+// httpLog is an http.RoundTripper that records each exchange (MCP headers, bodies of
+// requests and of error responses) for failure messages: the JSON-RPC log alone does
+// not show what an HTTP status answered.
+type httpLog struct {
+	base http.RoundTripper
+	buf  syncBuffer
+}
+
+func (l *httpLog) RoundTrip(req *http.Request) (*http.Response, error) {
+	var body []byte
+	if req.Body != nil {
+		body, _ = io.ReadAll(req.Body)
+		req.Body.Close()
+		req.Body = io.NopCloser(bytes.NewReader(body))
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s", req.Method, req.URL.Path)
+	for k, v := range req.Header {
+		if strings.HasPrefix(strings.ToLower(k), "mcp-") || k == "Accept" || k == "Content-Type" {
+			fmt.Fprintf(&b, " %s=%q", k, strings.Join(v, ","))
+		}
+	}
+	if len(body) > 0 {
+		fmt.Fprintf(&b, "\n  > %s", body)
+	}
+	resp, err := l.base.RoundTrip(req)
+	if err != nil {
+		fmt.Fprintf(&b, "\n  < error: %v\n", err)
+		l.buf.Write([]byte(b.String()))
+		return nil, err
+	}
+	fmt.Fprintf(&b, "\n  < %s", resp.Status)
+	for k, v := range resp.Header {
+		if strings.HasPrefix(strings.ToLower(k), "mcp-") || k == "Content-Type" {
+			fmt.Fprintf(&b, " %s=%q", k, strings.Join(v, ","))
+		}
+	}
+	if resp.StatusCode >= 300 {
+		rb, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		resp.Body = io.NopCloser(bytes.NewReader(rb))
+		fmt.Fprintf(&b, "\n  < %s", rb)
+	}
+	b.WriteString("\n")
+	l.buf.Write([]byte(b.String()))
+	return resp, nil
 }

@@ -140,6 +140,7 @@ func checkWire(t *testing.T, rev string, msgs []wireMsg) {
 			methods[string(r.ID)] = r.Method
 		}
 	}
+	checkCancelled(t, msgs)
 	for i, m := range msgs {
 		var r rpc
 		if err := json.Unmarshal(m.Msg, &r); err != nil {
@@ -181,6 +182,67 @@ func checkWire(t *testing.T, rev string, msgs []wireMsg) {
 			t.Errorf("2026-07-28 result of %s has no resultType\n%s", method, m.Msg)
 		case rev == "2025-11-25" && meta.ResultType != nil && *meta.ResultType == "input_required":
 			t.Errorf("2025-11-25 result of %s is input_required\n%s", method, m.Msg)
+		}
+	}
+}
+
+// checkCancelled checks that the server sent nothing for a request after the client
+// cancelled it: no response (2025-11-25: SHOULD NOT; 2026-07-28: nothing more at all)
+// and no progress notification for its progressToken.
+func checkCancelled(t *testing.T, msgs []wireMsg) {
+	t.Helper()
+	tokens := map[string]string{} // request id -> progress token
+	for _, m := range msgs {
+		var r struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct {
+				Meta struct {
+					ProgressToken json.RawMessage `json:"progressToken"`
+				} `json:"_meta"`
+			} `json:"params"`
+		}
+		if m.Dir == "send" && json.Unmarshal(m.Msg, &r) == nil && r.Method != "" && r.ID != nil && r.Params.Meta.ProgressToken != nil {
+			tokens[string(r.ID)] = string(r.Params.Meta.ProgressToken)
+		}
+	}
+	for i, m := range msgs {
+		var c struct {
+			Method string `json:"method"`
+			Params struct {
+				RequestID json.RawMessage `json:"requestId"`
+			} `json:"params"`
+		}
+		if m.Dir != "send" || json.Unmarshal(m.Msg, &c) != nil || c.Method != "notifications/cancelled" {
+			continue
+		}
+		id := string(c.Params.RequestID)
+		for _, later := range msgs {
+			var r struct {
+				ID     json.RawMessage `json:"id"`
+				Method string          `json:"method"`
+				Params struct {
+					ProgressToken json.RawMessage `json:"progressToken"`
+				} `json:"params"`
+			}
+			if later.Dir != "recv" || json.Unmarshal(later.Msg, &r) != nil {
+				continue
+			}
+			if r.Method == "" && string(r.ID) == id {
+				t.Errorf("the server answered request %s after the client cancelled it:\n%s", id, later.Msg)
+			}
+		}
+		for _, later := range msgs[i+1:] {
+			var r struct {
+				Method string `json:"method"`
+				Params struct {
+					ProgressToken json.RawMessage `json:"progressToken"`
+				} `json:"params"`
+			}
+			if later.Dir == "recv" && json.Unmarshal(later.Msg, &r) == nil && r.Method == "notifications/progress" &&
+				tokens[id] != "" && string(r.Params.ProgressToken) == tokens[id] {
+				t.Errorf("the server sent progress for request %s after the client cancelled it:\n%s", id, later.Msg)
+			}
 		}
 	}
 }

@@ -8,13 +8,15 @@
 //              or a revision to pin, e.g. "2026-07-28"; ignored for sdk "sdk" (always initialize)
 //   transport  "stdio" (spawn command with args) or "http" (Streamable HTTP at url)
 //   command, args, url
-//   calls      [{name, arguments}]: tools/call requests to send after tools/list, in order
+//   calls      [{name, arguments, progress, cancelOnProgress}]: tools/call requests to send
+//              after tools/list, in order; progress: ask for progress notifications and
+//              record them; cancelOnProgress: also abort the call on the first one
 //   ping       true to send a ping after connecting (the 2.x client refuses ping on 2026-07-28)
 //
 // It prints exactly one JSON object on stdout and exits 0 when the script itself ran
 // to the end (protocol errors of single calls are data, not failures):
 //   {ok, sdk, sdkVersion, protocolVersion, era, serverInfo, capabilities, instructions,
-//    ping, tools, calls: [{name, arguments, result} | {name, arguments, error}], trace}
+//    ping, tools, calls: [{name, arguments, progress?, result | error}], trace}
 // On a fatal error (connect or tools/list failed, timeout) it prints {ok: false, error, trace}
 // and exits 1. trace holds every JSON-RPC message of the main connection, in order.
 // The script asserts nothing: the Go test that runs it does.
@@ -130,8 +132,21 @@ async function main() {
   out.calls = [];
   for (const c of plan.calls ?? []) {
     const entry = { name: c.name, arguments: c.arguments };
+    const opts = {};
+    if (c.progress || c.cancelOnProgress) {
+      // Asking for progress makes the SDK send a progressToken.
+      const abort = new AbortController();
+      entry.progress = [];
+      opts.onprogress = (p) => {
+        entry.progress.push(p);
+        if (c.cancelOnProgress) abort.abort(new Error('interop: cancelled on first progress'));
+      };
+      if (c.cancelOnProgress) opts.signal = abort.signal;
+    }
     try {
-      entry.result = await client.callTool({ name: c.name, arguments: c.arguments });
+      // 2.x: callTool(params, options); 1.x: callTool(params, resultSchema, options).
+      const params = { name: c.name, arguments: c.arguments };
+      entry.result = plan.sdk === 'sdk' ? await client.callTool(params, undefined, opts) : await client.callTool(params, opts);
     } catch (e) {
       entry.error = errorJSON(e);
     }
