@@ -62,8 +62,8 @@ type Builder struct {
 	taken    map[string]bool
 	enums    typeutil.Map         // named type -> []any (nil: none)
 	parsed   map[string]dirResult // //mcp:schema text -> parsed schema
-	// defaultJSON holds the input defaults of fields, by field (origin).
-	defaultJSON map[*types.Var]string
+	// defaultJSON holds the input defaults of fields.
+	defaultJSON map[fieldKey]string
 }
 
 // An entry is the cached result for one named type in one mode.
@@ -87,7 +87,7 @@ func New(fset *token.FileSet, pkgs []*packages.Package) *Builder {
 		defs:        [2]map[string]*jsonschema.Schema{{}, {}},
 		taken:       map[string]bool{},
 		parsed:      map[string]dirResult{},
-		defaultJSON: map[*types.Var]string{},
+		defaultJSON: map[fieldKey]string{},
 	}
 	for _, p := range pkgs {
 		if p.Types != nil {
@@ -96,6 +96,15 @@ func New(fset *token.FileSet, pkgs []*packages.Package) *Builder {
 	}
 	return b
 }
+
+// A fieldKey identifies a struct field across identical instantiations of
+// a generic type: the generic field and the instantiated field type.
+type fieldKey struct {
+	v   *types.Var
+	typ string
+}
+
+func keyOf(v *types.Var) fieldKey { return fieldKey{v.Origin(), types.TypeString(v.Type(), nil)} }
 
 // A run holds the state of one Input or Output call.
 type run struct {
@@ -114,8 +123,12 @@ type where struct {
 }
 
 func (r *run) errorf(w where, format string, args ...any) {
+	what := "field "
+	if !strings.Contains(w.path, ".") {
+		what = "type " // the root itself
+	}
 	msg := fmt.Sprintf(format, args...)
-	r.diags = append(r.diags, Diagnostic{Pos: r.b.fset.Position(w.pos), Msg: "field " + w.path + ": " + msg})
+	r.diags = append(r.diags, Diagnostic{Pos: r.b.fset.Position(w.pos), Msg: what + w.path + ": " + msg})
 }
 
 // Input returns the schema of a tool's arguments: t must be a struct or a

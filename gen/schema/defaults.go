@@ -58,7 +58,7 @@ func (d *defaultWalk) fields(st *types.Struct, path []string, gopath string, dir
 		}
 		fp := gopath + "." + goPath(&f)
 		ok := direct && !f.viaPointer
-		if js, has := d.r.b.defaultJSON[f.last().Origin()]; has {
+		if js, has := d.r.b.defaultJSON[keyOf(f.last())]; has {
 			if ok {
 				d.out = append(d.out, Default{Path: p, Type: f.typ, JSON: js})
 			} else {

@@ -60,7 +60,7 @@ func (r *run) field(f *jsonField, parent where) (*jsonschema.Schema, bool) {
 	}
 	if tr.hasDefault && isPointer(f.typ) {
 		r.errorf(w, "a pointer field cannot have a default: it is already optional (absent means nil)")
-		delete(r.b.defaultJSON, v.Origin())
+		delete(r.b.defaultJSON, keyOf(v))
 	}
 	optional := f.omitEmpty || f.omitZero || isPointer(f.typ) || f.viaPointer || tr.hasDefault
 	return s, tr.required || !optional

@@ -101,7 +101,7 @@ func (r *run) applyTag(f *jsonField, s *jsonschema.Schema, w where) (*jsonschema
 	}
 	ts.finish(&tr)
 	if r.mode == modeInput && tr.hasDefault && !ts.bad {
-		r.b.defaultJSON[f.last().Origin()] = r.defaultLiteral(ts)
+		r.b.defaultJSON[keyOf(f.last())] = r.defaultLiteral(ts)
 	}
 	var out *jsonschema.Schema
 	if isNull {
