@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -98,6 +99,9 @@ func runTS(t *testing.T, example string, tc tsClient, plan map[string]any) {
 			t.Logf("%s %s; client stderr (includes the server's on stdio):\n%s\nwire:\n%s", out.SDK, out.SDKVersion, stderr.Bytes(), dumpWire(out.Trace))
 		}
 	}()
+	if strings.Contains(stderr.String(), "WARNING: DATA RACE") {
+		t.Errorf("the server (its stderr goes to the client's) reports a data race")
+	}
 	if runErr != nil || !out.OK {
 		t.Fatalf("%s client failed (%s): %s", tc.name, exitError(runErr), out.Error)
 	}
