@@ -135,7 +135,7 @@ func (a *analyzer) funcDecl(s *pkgScan, d *ast.FuncDecl) {
 		switch dir.word {
 		case "tool":
 			if tool != nil {
-				a.errorf(dir.pos, "%s: more than one //mcp:tool directive", funcName(d))
+				a.errorf(dir.pos, "mcp:tool %s: more than one //mcp:tool directive", funcName(d))
 				continue
 			}
 			tool = dir
@@ -147,7 +147,7 @@ func (a *analyzer) funcDecl(s *pkgScan, d *ast.FuncDecl) {
 	}
 	switch {
 	case tool != nil && ctor != nil:
-		a.errorf(ctor.pos, "%s: a function cannot be both //mcp:tool and //mcp:constructor", funcName(d))
+		a.errorf(ctor.pos, "mcp:tool %s: a function cannot be both //mcp:tool and //mcp:constructor", funcName(d))
 	case tool != nil:
 		a.tool(s, d, tool)
 	case ctor != nil:

@@ -83,8 +83,8 @@ func objectRoot(t *testing.T, doc json.RawMessage) bool {
 }
 
 // buildGenerated puts every generated case in one Go workspace with the
-// round-trip helper, adds a round-trip test to each tool package, and runs
-// go vet and go test over all of them at once.
+// round-trip helper, adds a round-trip function to each tool package, and
+// runs go vet over all of them and one test binary calling every round trip.
 func buildGenerated(t *testing.T, root string, cases []*goldenCase) {
 	if len(cases) == 0 {
 		t.Fatal("no golden case generated code")
@@ -93,17 +93,40 @@ func buildGenerated(t *testing.T, root string, cases []*goldenCase) {
 		t.Skip("builds every generated case; skipped in -short mode")
 	}
 	ws := t.TempDir()
-	work := fmt.Sprintf("go 1.26.8\n\nuse ./roundtrip\n\nreplace github.com/mcpgen/mcpgen => %s\n", root)
+	work := fmt.Sprintf("go 1.26.8\n\nuse ./roundtrip\nuse ./alltests\n\nreplace github.com/mcpgen/mcpgen => %s\n", root)
 	var patterns []string
+	var pkgs []*model.Package
 	for _, c := range cases {
 		writeCase(t, c)
 		work += fmt.Sprintf("use %s\n", c.dir)
 		patterns = append(patterns, c.dir+"/...")
+		pkgs = append(pkgs, c.res.Model.Packages...)
 	}
-	writeHelper(t, ws, root)
+	writeHelper(t, ws, root, "roundtrip", []byte(roundtripSource(t)))
+	writeHelper(t, ws, root, "alltests", nil)
+	writeFile(t, filepath.Join(ws, "alltests", "all_test.go"), allTests(t, pkgs))
 	writeFile(t, filepath.Join(ws, "go.work"), []byte(work))
-	goCmd(t, ws, append([]string{"vet"}, patterns...)...)
-	goCmd(t, ws, append([]string{"test", "-count=1", "-v", "-run=TestMCPRoundTrip"}, patterns...)...)
+	// Some inputs pin duplicate json tags on purpose: skip the structtag check.
+	goCmd(t, ws, append([]string{"vet", "-structtag=false"}, patterns...)...)
+	goCmd(t, ws, "test", "-count=1", "-v", allTestsPath)
+}
+
+// allTestsPath is the package whose single test binary runs every round trip.
+const allTestsPath = "example.com/alltests"
+
+// allTests returns a test calling MCPRoundTrip of every package.
+func allTests(t *testing.T, pkgs []*model.Package) []byte {
+	f := jen.NewFile("alltests")
+	f.Func().Id("TestRoundTrip").Params(jen.Id("t").Op("*").Qual("testing", "T")).BlockFunc(func(g *jen.Group) {
+		for _, p := range pkgs {
+			g.Id("t").Dot("Run").Call(jen.Lit(p.Path), jen.Qual(p.Path, "MCPRoundTrip"))
+		}
+	})
+	var buf bytes.Buffer
+	if err := f.Render(&buf); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
 }
 
 // goCmd runs the go command in the workspace dir, failing t on error.
@@ -119,15 +142,23 @@ func goCmd(t *testing.T, dir string, args ...string) {
 	t.Logf("go %s:\n%s", args[0], out)
 }
 
-// writeHelper writes the round-trip helper module into ws/roundtrip.
-func writeHelper(t *testing.T, ws, root string) {
+// roundtripSource reads the round-trip helper.
+func roundtripSource(t *testing.T) string {
 	src, err := os.ReadFile("testdata/roundtrip/roundtrip.go")
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := filepath.Join(ws, "roundtrip")
-	writeFile(t, filepath.Join(dir, "roundtrip.go"), src)
-	mod := "module " + roundtripPath + "\n\ngo 1.26.8\n" + string(requireRoot(t, root))
+	return string(src)
+}
+
+// writeHelper writes module example.com/name into ws/name, with src as
+// name.go when not nil.
+func writeHelper(t *testing.T, ws, root, name string, src []byte) {
+	dir := filepath.Join(ws, name)
+	if src != nil {
+		writeFile(t, filepath.Join(dir, name+".go"), src)
+	}
+	mod := "module example.com/" + name + "\n\ngo 1.26.8\n" + string(requireRoot(t, root))
 	writeFile(t, filepath.Join(dir, "go.mod"), []byte(mod))
 	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
 	if err != nil {
@@ -147,18 +178,19 @@ func writeCase(t *testing.T, c *goldenCase) {
 		if err != nil {
 			t.Fatalf("%s: round-trip test for %s: %v", c.name, p.Path, err)
 		}
-		writeFile(t, filepath.Join(p.Dir, "mcp_roundtrip_test.go"), src)
+		writeFile(t, filepath.Join(p.Dir, "mcp_roundtrip.go"), src)
 	}
 }
 
-// roundtripTest returns the source of a test that round-trips every tool of p.
+// roundtripTest returns the source of MCPRoundTrip(t), which round-trips
+// every tool of p (exported so that one test binary calls them all).
 func roundtripTest(p *model.Package) ([]byte, error) {
 	f := jen.NewFilePathName(p.Path, p.Name)
 	enums, err := enumConstants(p.Dir)
 	if err != nil {
 		return nil, err
 	}
-	f.Func().Id("TestMCPRoundTrip").Params(jen.Id("t").Op("*").Qual("testing", "T")).BlockFunc(func(g *jen.Group) {
+	f.Func().Id("MCPRoundTrip").Params(jen.Id("t").Op("*").Qual("testing", "T")).BlockFunc(func(g *jen.Group) {
 		for _, names := range enums {
 			g.Qual(roundtripPath, "Enum").Call(idents(names)...)
 		}
@@ -214,7 +246,7 @@ func enumConstants(dir string) ([][]string, error) {
 	declared := map[string]bool{}
 	fset := token.NewFileSet()
 	for _, file := range files {
-		if strings.HasSuffix(file, "_test.go") || strings.HasSuffix(file, "mcp_gen.go") {
+		if strings.HasSuffix(file, "_test.go") || strings.HasPrefix(filepath.Base(file), "mcp_") {
 			continue
 		}
 		f, err := parser.ParseFile(fset, file, nil, parser.SkipObjectResolution)

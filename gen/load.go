@@ -8,6 +8,7 @@ import (
 	"go/parser"
 	"go/token"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -40,7 +41,7 @@ func load(ctx context.Context, cfg Config) ([]*packages.Package, *token.FileSet,
 	}
 	var diags []Diagnostic
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		for _, e := range p.Errors {
+		for _, e := range packageErrors(p) {
 			diags = append(diags, Diagnostic{Pos: parsePos(e.Pos), Msg: e.Msg})
 		}
 	})
@@ -87,4 +88,19 @@ func parsePos(s string) token.Position {
 	}
 	pos.Filename = rest
 	return pos
+}
+
+// packageErrors returns p's errors without the compiler output that the go
+// command reports for a package that also has type errors (the same
+// problems, unpositioned).
+func packageErrors(p *packages.Package) []packages.Error {
+	typed := slices.ContainsFunc(p.Errors, func(e packages.Error) bool { return e.Kind == packages.TypeError })
+	var errs []packages.Error
+	for _, e := range p.Errors {
+		if typed && e.Kind == packages.ListError && strings.HasPrefix(e.Msg, "# ") {
+			continue
+		}
+		errs = append(errs, e)
+	}
+	return errs
 }

@@ -1,7 +1,6 @@
 package gen
 
 import (
-	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -145,12 +144,13 @@ func isNamed(t types.Type, path, name string) bool {
 
 // input records the handler's input parameter and its schema.
 func (a *analyzer) input(t *model.Tool, param *types.Var, label string) bool {
-	in, err := modelType(param.Type())
-	if err == nil && !isNamedStruct(param.Type()) {
-		err = fmt.Errorf("input must be a named struct type or a pointer to one")
+	if !isNamedStruct(param.Type()) {
+		a.errorf(param.Pos(), "%s: input must be a named struct type or a pointer to one, got %s", label, typeName(param.Type()))
+		return false
 	}
+	in, err := modelType(param.Type())
 	if err != nil {
-		a.errorf(param.Pos(), "%s: %v, got %s", label, err, typeName(param.Type()))
+		a.errorf(param.Pos(), "%s: input type %s: %v", label, typeName(param.Type()), err)
 		return false
 	}
 	t.In = in
@@ -179,7 +179,7 @@ func isNamedStruct(t types.Type) bool {
 func (a *analyzer) output(s *pkgScan, t *model.Tool, res *types.Var, label string) bool {
 	out, err := modelType(res.Type())
 	if err != nil {
-		a.errorf(res.Pos(), "%s: result %v, got %s", label, err, typeName(res.Type()))
+		a.errorf(res.Pos(), "%s: result type %s: %v", label, typeName(res.Type()), err)
 		return false
 	}
 	t.Out = out

@@ -12,7 +12,7 @@ import (
 )
 
 // errUnnamable reports a type the generated code cannot spell.
-var errUnnamable = errors.New("type cannot be written in generated code")
+var errUnnamable = errors.New("cannot be written in generated code: declare a named type")
 
 // modelType converts a go/types type to the model's type expression.
 func modelType(t types.Type) (*model.Type, error) {
@@ -39,7 +39,7 @@ func modelType(t types.Type) (*model.Type, error) {
 			return &model.Type{Kind: model.Interface}, nil
 		}
 	}
-	return nil, fmt.Errorf("%w: %s", errUnnamable, typeName(t))
+	return nil, errUnnamable
 }
 
 // wrapType is a Pointer, Slice, Array or Map type with element elem.
@@ -58,7 +58,7 @@ func namedType(t *types.Named) (*model.Type, error) {
 		return &model.Type{Kind: model.Basic, Name: obj.Name()}, nil
 	}
 	if obj.Parent() != nil && obj.Parent() != obj.Pkg().Scope() {
-		return nil, fmt.Errorf("%w: %s is declared inside a function", errUnnamable, obj.Name())
+		return nil, fmt.Errorf("%s is declared inside a function: %w", obj.Name(), errUnnamable)
 	}
 	m := &model.Type{Kind: model.Named, Name: obj.Name(), Path: obj.Pkg().Path(), PkgName: obj.Pkg().Name()}
 	for i := range t.TypeArgs().Len() {

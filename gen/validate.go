@@ -48,7 +48,7 @@ func validateServer(prog *model.Program) []Diagnostic {
 		}
 		if filepath.Clean(p.Dir) == filepath.Clean(prog.Server.Dir) {
 			diags = append(diags, Diagnostic{Pos: p.Pos,
-				Msg: fmt.Sprintf("-server %s: the server main must be in its own directory, not in package %s", prog.Server.Dir, p.Path)})
+				Msg: fmt.Sprintf("-server: the server main needs a directory of its own, not the one of package %s", p.Path)})
 		}
 	}
 	return diags

@@ -20,7 +20,7 @@ func Server(s *model.Server) ([]byte, error) {
 	f.PackageComment(fmt.Sprintf("Command %s serves the MCP tools of %s.", s.Name, strings.Join(paths, ", ")))
 	f.PackageComment("Run it with -help for the transports and flags.")
 	for _, p := range s.Packages {
-		f.ImportName(p.Path, p.Name)
+		importName(f, p.Path, p.Name)
 	}
 	f.Func().Id("main").Params().BlockFunc(func(g *jen.Group) {
 		g.Id("s").Op(":=").Add(rt("NewServer")).Call(

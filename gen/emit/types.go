@@ -1,6 +1,8 @@
 package emit
 
 import (
+	"strings"
+
 	"github.com/dave/jennifer/jen"
 
 	"github.com/mcpgen/mcpgen/gen/model"
@@ -44,11 +46,21 @@ func importNames(f *jen.File, t *model.Type) {
 		return
 	}
 	if t.Kind == model.Named && t.Path != "" && t.PkgName != "" {
-		f.ImportName(t.Path, t.PkgName)
+		importName(f, t.Path, t.PkgName)
 	}
 	for _, a := range t.Args {
 		importNames(f, a)
 	}
 	importNames(f, t.Key)
 	importNames(f, t.Elem)
+}
+
+// importName tells jennifer the package name of path, writing it as an
+// explicit import alias when it differs from the path's last element.
+func importName(f *jen.File, path, name string) {
+	if path[strings.LastIndexByte(path, '/')+1:] != name {
+		f.ImportAlias(path, name)
+		return
+	}
+	f.ImportName(path, name)
 }

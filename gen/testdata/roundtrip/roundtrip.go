@@ -408,15 +408,26 @@ func count(v any, def int) int {
 	return def
 }
 
-// candidates are strings tried against patterns.
-var candidates = []string{"a", "abc", "0", "1", "-1", "42", "notes", "2024-01-02T03:04:05Z", "ABC", "a-b", "x@example.com"}
+// candidates are strings tried against patterns and formats.
+var candidates = []string{"a", "abc", "0", "1", "-1", "42", "1.5", "true", "false", `"a"`, `""`, "notes",
+	"ABC", "a-b", "AGVsbG8=", "x@example.com", "https://example.com/x", "2024-01-02",
+	"2024-01-02T03:04:05Z", "03:04:05Z", "123e4567-e89b-12d3-a456-426614174000", "example.com", "127.0.0.1", "::1"}
+
+// formats are the instances used for string formats.
+var formats = map[string]string{
+	"email": "x@example.com", "uri": "https://example.com/x", "date": "2024-01-02", "time": "03:04:05Z",
+	"uuid": "123e4567-e89b-12d3-a456-426614174000", "hostname": "example.com", "ipv4": "127.0.0.1", "ipv6": "::1",
+}
 
 // str returns a string honouring format, contentEncoding, length and pattern
 // where it can.
 func (g *instGen) str(m map[string]any) any {
+	format, _ := m["format"].(string)
 	switch {
-	case m["format"] == "date-time":
+	case format == "date-time":
 		return time.Unix(g.r.Int64N(4e9), 0).UTC().Format(time.RFC3339)
+	case formats[format] != "":
+		return formats[format]
 	case m["contentEncoding"] == "base64":
 		b := make([]byte, g.r.IntN(6))
 		for i := range b {
@@ -424,11 +435,13 @@ func (g *instGen) str(m map[string]any) any {
 		}
 		return base64.StdEncoding.EncodeToString(b)
 	}
+	lo := count(m["minLength"], 0)
+	hi := count(m["maxLength"], lo+5)
 	if p, ok := m["pattern"].(string); ok {
 		if re, err := regexp.Compile(p); err == nil {
 			var ok []string
 			for _, c := range candidates {
-				if re.MatchString(c) {
+				if n := len([]rune(c)); re.MatchString(c) && n >= lo && n <= hi {
 					ok = append(ok, c)
 				}
 			}
@@ -437,8 +450,6 @@ func (g *instGen) str(m map[string]any) any {
 			}
 		}
 	}
-	lo := count(m["minLength"], 0)
-	hi := count(m["maxLength"], lo+5)
 	n := lo + g.r.IntN(hi-lo+1)
 	return strings.Repeat("é", n/2) + strings.Repeat("x", n-n/2)
 }
