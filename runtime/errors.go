@@ -44,7 +44,4 @@ var (
 
 	// ErrSessionClosed reports a server-to-client request on a closed session.
 	ErrSessionClosed = errors.New("session closed")
-
-	// ErrNotBuilt reports a transport that is not part of this build.
-	ErrNotBuilt = errors.New("not built")
 )

@@ -51,7 +51,7 @@ func (s *Server) main(ctx context.Context, args []string, stdin io.Reader, stdou
 		return 0
 	}
 	if f.httpAddr != "" {
-		err = s.serveHTTPFromMain(ctx, f.httpAddr)
+		err = s.serveHTTPMain(ctx, f.httpAddr) // http.go
 	} else {
 		err = s.ServeStdio(ctx, stdin, stdout)
 	}
@@ -98,16 +98,3 @@ func (s *Server) commandName() string {
 	return "mcp-server"
 }
 
-// httpMain is implemented by the Streamable HTTP transport (runtime/http*.go) when it
-// is part of the build; checking dynamically keeps the two halves independent.
-type httpMain interface {
-	serveHTTPMain(ctx context.Context, addr string) error
-}
-
-// serveHTTPFromMain serves -http ADDR if the HTTP transport is built.
-func (s *Server) serveHTTPFromMain(ctx context.Context, addr string) error {
-	if h, ok := any(s).(httpMain); ok {
-		return h.serveHTTPMain(ctx, addr)
-	}
-	return fmt.Errorf("-http: Streamable HTTP transport %w", ErrNotBuilt)
-}

@@ -21,6 +21,7 @@ func TestMainFlags(t *testing.T) {
 		{[]string{"-stdio", "-http", ":0"}, 2, "", "exclusive"},
 		{[]string{"extra"}, 2, "", "unexpected argument"},
 		{[]string{"-h"}, 0, "", "-http"},
+		{[]string{"-http", "256.1.1.1:bad"}, 1, "", ""},
 	}
 	for _, tt := range tests {
 		s := NewServer(Implementation{Name: "unit", Version: "0.1"}, nil)
