@@ -97,4 +97,3 @@ func (s *Server) commandName() string {
 	}
 	return "mcp-server"
 }
-
