@@ -171,7 +171,10 @@ type pump struct {
 	w     http.ResponseWriter
 	hdr   http.Header   // extra response headers (e.g. Mcp-Session-Id)
 	retry time.Duration // announced in the priming event of resumable streams
-	sw    *sseWriter
+	// keepAlive is the quiet time after which an SSE stream gets a comment
+	// line, so intermediaries and clients do not time it out; 0 disables.
+	keepAlive time.Duration
+	sw        *sseWriter
 }
 
 // serveRequest answers the POST that carried the exchange's request: a JSON
@@ -244,11 +247,29 @@ func (p *pump) drain(ctx context.Context, st pumpState, after *int) (end bool, e
 	if st.done || st.closeReq {
 		return true, nil
 	}
-	select {
-	case <-st.changed:
-		return false, nil
-	case <-ctx.Done():
-		return true, ctx.Err()
+	return p.wait(ctx, st.changed)
+}
+
+// wait blocks until the exchange changes or ctx is done, writing keep-alive
+// comments on a started stream while it is quiet.
+func (p *pump) wait(ctx context.Context, changed <-chan struct{}) (end bool, err error) {
+	var tick <-chan time.Time
+	if p.sw != nil && p.keepAlive > 0 {
+		t := time.NewTicker(p.keepAlive)
+		defer t.Stop()
+		tick = t.C
+	}
+	for {
+		select {
+		case <-changed:
+			return false, nil
+		case <-ctx.Done():
+			return true, ctx.Err()
+		case <-tick:
+			if err := p.sw.comment(); err != nil {
+				return true, err
+			}
+		}
 	}
 }
 

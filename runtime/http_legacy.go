@@ -61,7 +61,7 @@ func (h *httpHandler) legacyRequest(w http.ResponseWriter, r *http.Request, hs *
 		defer h.background.Done()
 		x.finish(h.srv.Handle(ctx, m, hs.ss, x))
 	}()
-	p := &pump{x: x, w: w, retry: h.opts.SSERetry}
+	p := &pump{x: x, w: w, retry: h.opts.SSERetry, keepAlive: h.opts.KeepAlive}
 	if !p.serveRequest(r.Context()) {
 		hs.dropStream(x)
 	}
@@ -78,7 +78,7 @@ func (h *httpHandler) serveGet(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusNotAcceptable, nil, CodeInvalidRequest, "GET needs Accept: text/event-stream")
 		return
 	}
-	p := &pump{x: hs.standalone, w: w, retry: h.opts.SSERetry}
+	p := &pump{x: hs.standalone, w: w, retry: h.opts.SSERetry, keepAlive: h.opts.KeepAlive}
 	after := hs.standalone.deliveredSeq()
 	if last := strings.TrimSpace(r.Header.Get(headerLastEventID)); last != "" {
 		if x, seq, ok := hs.resume(last); ok {

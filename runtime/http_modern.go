@@ -29,7 +29,7 @@ func (h *httpHandler) serveModern(w http.ResponseWriter, r *http.Request, m *Mes
 		defer close(done)
 		x.finish(h.srv.Handle(r.Context(), m, nil, x))
 	}()
-	p := &pump{x: x, w: w}
+	p := &pump{x: x, w: w, keepAlive: h.opts.KeepAlive}
 	p.serveRequest(r.Context())
 	<-done // after a disconnect the handler is cancelled; wait for it to return
 }

@@ -27,6 +27,8 @@ const (
 	DefaultSessionIdleTimeout = 30 * time.Minute
 	// DefaultMaxSessions bounds the number of live 2025-11-25 sessions.
 	DefaultMaxSessions = 1024
+	// DefaultKeepAlive is the quiet time after which an SSE stream gets a comment line.
+	DefaultKeepAlive = 15 * time.Second
 	// DefaultSSERetry is the reconnection delay announced on resumable legacy streams.
 	DefaultSSERetry = 500 * time.Millisecond
 )
@@ -72,6 +74,9 @@ type HTTPOptions struct {
 	// SSERetry is the reconnection delay sent in the priming event of legacy
 	// SSE streams (default 500ms).
 	SSERetry time.Duration
+	// KeepAlive is the quiet time after which an open SSE stream gets a
+	// comment line (default 15s); negative disables keep-alives.
+	KeepAlive time.Duration
 }
 
 // withDefaults returns a copy of o with every zero field set to its default.
@@ -90,6 +95,7 @@ func (o *HTTPOptions) withDefaults() HTTPOptions {
 	setDefault(&c.SessionIdleTimeout, DefaultSessionIdleTimeout)
 	setDefault(&c.MaxSessions, DefaultMaxSessions)
 	setDefault(&c.SSERetry, DefaultSSERetry)
+	setDefault(&c.KeepAlive, DefaultKeepAlive)
 	return c
 }
 

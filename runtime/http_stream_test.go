@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -191,5 +192,28 @@ func TestHTTPGracefulShutdown(t *testing.T) {
 	}
 	if _, err := net.DialTimeout("tcp", ln.Addr().String(), time.Second); err == nil {
 		t.Fatal("listener still accepts connections after shutdown")
+	}
+}
+
+// TestHTTPKeepAlive checks that a quiet GET stream gets comment lines.
+func TestHTTPKeepAlive(t *testing.T) {
+	ts, _ := newHTTPTest(t, &HTTPOptions{KeepAlive: 20 * time.Millisecond})
+	c := newHTTPClient(t, ts)
+	c.initialize()
+	resp := c.do(http.MethodGet, http.Header{"Accept": {"text/event-stream"}})
+	defer resp.Body.Close()
+	found := make(chan bool, 1)
+	go func() {
+		sc := bufio.NewScanner(resp.Body)
+		for sc.Scan() {
+			if strings.HasPrefix(sc.Text(), ":") {
+				found <- true
+				return
+			}
+		}
+		found <- false
+	}()
+	if !waitFor(t, found, "a keep-alive comment") {
+		t.Fatal("stream ended without a keep-alive comment")
 	}
 }
