@@ -41,7 +41,12 @@ func load(ctx context.Context, cfg Config) ([]*packages.Package, *token.FileSet,
 	}
 	var diags []Diagnostic
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		for _, e := range packageErrors(p) {
+		if len(p.Syntax) > 0 && !hasDirectives(p) {
+			// Not ours to analyze: a main package importing a tool package
+			// sees no RegisterMCP while the generated file is set aside.
+			return
+		}
+		for _, e := range packageErrors(p, cfg.Output) {
 			diags = append(diags, Diagnostic{Pos: parsePos(e.Pos), Msg: e.Msg})
 		}
 	})
@@ -91,16 +96,45 @@ func parsePos(s string) token.Position {
 }
 
 // packageErrors returns p's errors without the compiler output that the go
-// command reports for a package that also has type errors (the same
-// problems, unpositioned).
-func packageErrors(p *packages.Package) []packages.Error {
+// command reports when it compiles p for a dependent: either the same
+// problems as p's type errors, or problems of the stale generated file that
+// loading sets aside.
+func packageErrors(p *packages.Package, output string) []packages.Error {
 	typed := slices.ContainsFunc(p.Errors, func(e packages.Error) bool { return e.Kind == packages.TypeError })
 	var errs []packages.Error
 	for _, e := range p.Errors {
-		if typed && e.Kind == packages.ListError && strings.HasPrefix(e.Msg, "# ") {
+		compiler := e.Kind == packages.ListError && strings.HasPrefix(e.Msg, "# ")
+		if compiler && (typed || onlyIn(e.Msg, output)) {
 			continue
 		}
 		errs = append(errs, e)
 	}
 	return errs
+}
+
+// onlyIn reports whether every line of compiler output, after the "# pkg"
+// header, is about the file named output.
+func onlyIn(msg, output string) bool {
+	lines := strings.Split(strings.TrimSpace(msg), "\n")[1:]
+	for _, l := range lines {
+		file, _, _ := strings.Cut(l, ":")
+		if filepath.Base(file) != output {
+			return false
+		}
+	}
+	return len(lines) > 0
+}
+
+// hasDirectives reports whether any file of p holds an //mcp: comment.
+func hasDirectives(p *packages.Package) bool {
+	for _, f := range p.Syntax {
+		for _, g := range f.Comments {
+			for _, c := range g.List {
+				if strings.HasPrefix(c.Text, directivePrefix) || strings.HasPrefix(c.Text, "// mcp:") {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

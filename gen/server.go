@@ -65,6 +65,7 @@ func serverModel(cfg Config, pkgs []*model.Package) *model.Server {
 	}
 	return &model.Server{
 		Name:     name,
+		Command:  filepath.Base(cfg.ServerDir),
 		Dir:      cfg.ServerDir,
 		Output:   filepath.Join(cfg.ServerDir, "main.go"),
 		Packages: pkgs,

@@ -17,7 +17,7 @@ func Server(s *model.Server) ([]byte, error) {
 		paths = append(paths, p.Path)
 	}
 	f := newFile("main", "main", "source: "+strings.Join(paths, ", "))
-	f.PackageComment(fmt.Sprintf("Command %s serves the MCP tools of %s.", s.Name, strings.Join(paths, ", ")))
+	f.PackageComment(fmt.Sprintf("Command %s serves the MCP tools of %s.", s.Command, strings.Join(paths, ", ")))
 	f.PackageComment("Run it with -help for the transports and flags.")
 	for _, p := range s.Packages {
 		importName(f, p.Path, p.Name)

@@ -200,9 +200,10 @@ type Type struct {
 
 // A Server is the main package written by -server DIR.
 type Server struct {
-	Name   string // implementation name reported to clients
-	Dir    string // absolute directory
-	Output string // absolute path of main.go
+	Name    string // implementation name reported to clients
+	Command string // the command's name: the base name of Dir
+	Dir     string // absolute directory
+	Output  string // absolute path of main.go
 	// Packages are the packages whose RegisterMCP the main calls, sorted by Path.
 	Packages []*Package
 }
