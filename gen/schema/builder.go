@@ -142,9 +142,13 @@ func (b *Builder) Input(t types.Type, at token.Pos) (*jsonschema.Schema, []Defau
 			Msg: fmt.Sprintf("input type %s must be a struct or a pointer to a struct: tool arguments are a JSON object", typeString(t))})
 		return &jsonschema.Schema{Type: "object", AdditionalProperties: jsonschema.FalseSchema}, nil, r.finishDiags()
 	}
-	s := r.typ(root, where{path: r.root, pos: at})
+	s := r.assemble(r.typ(root, where{path: r.root, pos: at}))
+	if !IsObjectRoot(s) && len(r.diags) == 0 {
+		r.diags = append(r.diags, Diagnostic{Pos: b.fset.Position(at),
+			Msg: fmt.Sprintf("input type %s: its //mcp:schema must describe an object: tool arguments are a JSON object", typeString(t))})
+	}
 	defaults := r.defaults(root, at)
-	return r.assemble(s), defaults, r.finishDiags()
+	return s, defaults, r.finishDiags()
 }
 
 // Output returns the schema of what json.Marshal emits for a tool's result

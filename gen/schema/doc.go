@@ -14,7 +14,8 @@
 //		legacy := schema.LegacyWrap(out) // {"result": ...} for 2025-11-25 clients
 //	}
 //
-// Input requires a struct or a pointer to one. Output accepts any type; a
+// Input requires a struct or a pointer to one (or a type whose
+// //mcp:schema describes an object). Output accepts any type; a
 // pointer root is described by its element (the generated adapter never
 // marshals a nil result). Diagnostics are sorted and deduplicated within a
 // call; a type shared by several roots reports its problems in each call,
@@ -74,6 +75,8 @@
 //	                         that type declared in its package, in declaration order, without
 //	                         repeats; only for packages passed to New (so time.Month or
 //	                         fs.FileMode keep their plain schema)
+//	                         (the enum restricts output too: the author promises to return only
+//	                         those values; a //mcp:schema directive lifts it)
 //	generic instantiation    its instantiated fields
 //	any, json.RawMessage     {} only with the field tag `mcp:"any"` (it also covers elements:
 //	                         map[string]any); an error otherwise
