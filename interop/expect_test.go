@@ -43,17 +43,35 @@ const (
 func (o outcome) String() string { return [...]string{"ok", "isError", "rpcError", "cancelled"}[o] }
 
 type expectation struct {
-	tools []string // names that must be listed
-	calls []call
+	tools       []string          // names that must be listed
+	titles      map[string]string // tool name -> its title
+	annotations map[string]string // tool name -> its annotations, as JSON
+	calls       []call
 }
 
 const unknownTool = "no_such_tool_mcpgen_interop"
 
 var expectations = map[string]expectation{
 	"notes": {
-		tools: []string{"search_notes"},
+		tools:       []string{"search_notes"},
+		titles:      map[string]string{"search_notes": "Search notes"},
+		annotations: map[string]string{"search_notes": `{"readOnlyHint":true,"idempotentHint":true}`},
 		calls: []call{
-			{Name: "search_notes", Args: map[string]any{"keyword": "MCP"}, want: ok},
+			// Case-insensitive, every file in name order, non-ASCII text intact, default limit 10.
+			{Name: "search_notes", Args: map[string]any{"keyword": "MCP"}, want: ok, structured: map[string]string{"": `{"matches":[
+				{"file":"ideas.md","line":2,"text":"Write a chapter on mcp tool annotations."},
+				{"file":"ideas.md","line":4,"text":"Ask readers which MCP hosts they use."},
+				{"file":"meeting.md","line":2,"text":"2026-09-01 讨论了 MCP 选题。"},
+				{"file":"todo.md","line":2,"text":"- Fix the print() pitfall in chapter 2 (stdout must carry only MCP messages)."}],
+				"truncated":false}`}},
+			{Name: "search_notes", Args: map[string]any{"keyword": "mcp", "limit": 2}, want: ok, structured: map[string]string{"": `{"matches":[
+				{"file":"ideas.md","line":2,"text":"Write a chapter on mcp tool annotations."},
+				{"file":"ideas.md","line":4,"text":"Ask readers which MCP hosts they use."}],
+				"truncated":true}`}},
+			{Name: "search_notes", Args: map[string]any{"keyword": "no such words anywhere"}, want: ok, structured: map[string]string{"": `{"matches":[],"truncated":false}`}},
+			{Name: "search_notes", Args: map[string]any{"keyword": ""}, want: isError, mentions: []string{"/keyword"}},
+			{Name: "search_notes", Args: map[string]any{"keyword": "MCP", "limit": 0}, want: isError, mentions: []string{"/limit"}},
+			{Name: "search_notes", Args: map[string]any{"keyword": "MCP", "limit": 101}, want: isError, mentions: []string{"/limit"}},
 			// Wrong type: the failing path and rule, and the valid argument names.
 			{Name: "search_notes", Args: map[string]any{"keyword": 42}, want: isError, mentions: []string{"/keyword", "keyword"}},
 			// Unknown argument: the schemas are closed.
@@ -137,6 +155,7 @@ type toolDef struct {
 	Description  string          `json:"description"`
 	InputSchema  json.RawMessage `json:"inputSchema"`
 	OutputSchema json.RawMessage `json:"outputSchema"`
+	Annotations  json.RawMessage `json:"annotations"`
 }
 
 type toolResult struct {
@@ -198,6 +217,21 @@ func checkConversation(t *testing.T, example, rev string, c *conversation) {
 	for _, name := range exp.tools {
 		if _, found := tools[name]; !found {
 			t.Errorf("tool %q is not listed; listed: %v", name, keys(tools))
+		}
+	}
+	for name, title := range exp.titles {
+		if got := tools[name].Title; got != title {
+			t.Errorf("tool %q has title %q, want %q", name, got, title)
+		}
+	}
+	for name, ann := range exp.annotations {
+		var got, want any
+		_ = json.Unmarshal(tools[name].Annotations, &got)
+		if err := json.Unmarshal([]byte(ann), &want); err != nil {
+			panic(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("tool %q has annotations %s, want %s", name, tools[name].Annotations, ann)
 		}
 	}
 
