@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"unicode/utf8"
 )
 
 // Protocol versions the runtime serves.
@@ -229,8 +230,11 @@ func (m *Message) decodeParams() {
 
 // rawString decodes a raw JSON string, reporting whether it was one.
 func rawString(raw json.RawMessage) (string, bool) {
-	if len(raw) == 0 || raw[0] != '"' {
+	if len(raw) < 2 || raw[0] != '"' {
 		return "", false
+	}
+	if inner := raw[1 : len(raw)-1]; !bytes.ContainsAny(inner, "\\\"") && raw[len(raw)-1] == '"' {
+		return string(inner), true // no escapes: the common case, without a decoder
 	}
 	var s string
 	if err := json.Unmarshal(raw, &s); err != nil {
@@ -315,11 +319,49 @@ func notification(method string, params any) ([]byte, error) {
 	return append(b, '}'), nil
 }
 
-// appendJSONString appends s as a JSON string.
+// appendJSONString appends s as a JSON string. Invalid UTF-8 becomes U+FFFD, as
+// encoding/json does; HTML characters are not escaped.
 func appendJSONString(b []byte, s string) []byte {
-	enc, err := json.Marshal(s)
-	if err != nil { // cannot happen for a string
-		return append(b, `""`...)
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 || r == '\u2028' || r == '\u2029' {
+				b = append(b, s[start:i]...)
+				if r == utf8.RuneError {
+					b = append(b, `\ufffd`...)
+				} else {
+					b = append(b, `\u202`...)
+					b = append(b, hex[r&0xF])
+				}
+				start = i + size
+			}
+			i += size
+			continue
+		}
+		if c >= 0x20 && c != '"' && c != '\\' {
+			i++
+			continue
+		}
+		b = append(b, s[start:i]...)
+		switch c {
+		case '"', '\\':
+			b = append(b, '\\', c)
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\r':
+			b = append(b, '\\', 'r')
+		case '\t':
+			b = append(b, '\\', 't')
+		default:
+			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+		}
+		i++
+		start = i
 	}
-	return append(b, enc...)
+	b = append(b, s[start:]...)
+	return append(b, '"')
 }

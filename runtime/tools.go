@@ -121,30 +121,14 @@ func (s *Server) invoke(ctx context.Context, t *Tool, args json.RawMessage) (res
 	return t.Handler(ctx, &ToolRequest{Name: t.Name, Arguments: args})
 }
 
-// wireCallResult is the JSON shape of CallToolResult.
-type wireCallResult struct {
-	Content           []Content       `json:"content"`
-	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
-	IsError           bool            `json:"isError,omitempty"`
-	ResultType        string          `json:"resultType,omitempty"`
-	Meta              json.RawMessage `json:"_meta,omitempty"`
-}
-
-// encodeToolResult validates structured output against the output schema and shapes
-// the result for the request's era.
+// encodeToolResult validates structured output against the output schema and encodes
+// the CallToolResult for the request's era.
 func (s *Server) encodeToolResult(c *call, e *toolEntry, res *ToolResult) ([]byte, *rpcError) {
-	w := wireCallResult{Content: res.Content, IsError: res.IsError}
-	if w.Content == nil {
-		w.Content = []Content{}
-	}
+	var sc json.RawMessage
 	if !res.IsError && res.StructuredContent != nil {
-		sc, rerr := s.structured(c, e, res.StructuredContent)
-		if rerr != nil {
+		var rerr *rpcError
+		if sc, rerr = s.structured(c, e, res.StructuredContent); rerr != nil {
 			return nil, rerr
-		}
-		w.StructuredContent = sc
-		if len(res.Content) == 0 && sc != nil {
-			w.Content = []Content{Text(string(sc))}
 		}
 	}
 	meta, err := s.resultMeta(c, res.Meta)
@@ -152,14 +136,49 @@ func (s *Server) encodeToolResult(c *call, e *toolEntry, res *ToolResult) ([]byt
 		s.logger.Error("tool result _meta unusable", "tool", e.tool.Name, "err", err)
 		return nil, errorf(CodeInternalError, "internal error: tool %s returned an unusable _meta", e.tool.Name)
 	}
-	w.Meta = meta
-	if c.info.Modern {
-		w.ResultType = "complete"
+	b := make([]byte, 0, 96+2*len(sc)+len(meta))
+	b = append(b, `{"content":[`...)
+	if b, err = appendContent(b, res.Content, sc); err != nil {
+		s.logger.Error("tool content unusable", "tool", e.tool.Name, "err", err)
+		return nil, errorf(CodeInternalError, "internal error: tool %s returned unencodable content", e.tool.Name)
 	}
-	b, err := json.Marshal(w)
-	if err != nil {
-		s.logger.Error("tool result unusable", "tool", e.tool.Name, "err", err)
-		return nil, errorf(CodeInternalError, "internal error: tool %s returned an unencodable result", e.tool.Name)
+	b = append(b, ']')
+	if sc != nil {
+		b = append(append(b, `,"structuredContent":`...), sc...)
+	}
+	if res.IsError {
+		b = append(b, `,"isError":true`...)
+	}
+	if c.info.Modern {
+		b = append(b, `,"resultType":"complete"`...)
+	}
+	if meta != nil {
+		b = append(append(b, `,"_meta":`...), meta...)
+	}
+	return append(b, '}'), nil
+}
+
+// appendContent appends the content blocks; with none and structured content sc, one
+// text block holding sc's JSON.
+func appendContent(b []byte, content []Content, sc json.RawMessage) ([]byte, error) {
+	if len(content) == 0 && sc != nil {
+		b = append(b, `{"type":"text","text":`...)
+		return append(appendJSONString(b, string(sc)), '}'), nil
+	}
+	for i, block := range content {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if block.Type == contentText && block.Meta == nil {
+			b = append(b, `{"type":"text","text":`...)
+			b = append(appendJSONString(b, block.Text), '}')
+			continue
+		}
+		enc, err := json.Marshal(block)
+		if err != nil {
+			return nil, err
+		}
+		b = append(b, enc...)
 	}
 	return b, nil
 }
@@ -174,11 +193,11 @@ func (s *Server) structured(c *call, e *toolEntry, sc json.RawMessage) (json.Raw
 			return nil, errorf(CodeInternalError, "internal error: tool %s returned output that does not match its outputSchema", e.tool.Name)
 		}
 	}
-	var buf bytes.Buffer
-	if err := json.Compact(&buf, sc); err != nil {
+	sc, err := compactJSON(sc)
+	if err != nil {
+		s.logger.Error("structured output is not JSON", "tool", e.tool.Name, "err", err)
 		return nil, errorf(CodeInternalError, "internal error: tool %s returned invalid JSON", e.tool.Name)
 	}
-	sc = buf.Bytes()
 	if c.info.Modern {
 		return sc, nil
 	}
@@ -291,4 +310,20 @@ func leafErrors(out *jsonschema.OutputUnit) []jsonschema.OutputUnit {
 // ruleName returns the keyword a keyword location ends with.
 func ruleName(kwLoc string) string {
 	return kwLoc[strings.LastIndexByte(kwLoc, '/')+1:]
+}
+
+// compactJSON checks raw and returns it without line breaks (a stdio message is one
+// line). Output of json.Marshal is returned as is.
+func compactJSON(raw json.RawMessage) (json.RawMessage, error) {
+	if !bytes.ContainsAny(raw, "\r\n") {
+		if !json.Valid(raw) {
+			return nil, errors.New("invalid JSON")
+		}
+		return raw, nil
+	}
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, raw); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }
