@@ -132,7 +132,7 @@ func (r *run) marshalerSchema(n *types.Named, w where) (*jsonschema.Schema, bool
 			return &jsonschema.Schema{}, true
 		}
 		if hasMethod(n, false, "MarshalJSON") {
-			r.errorf(w, "type %s has a MarshalJSON method, so its JSON cannot be derived: describe it with a `//mcp:schema {...}` line in the doc comment of %s", name, n.Obj().Name())
+			r.errorf(w, "type %s has a MarshalJSON method%s, so its JSON cannot be derived: describe it with a `//mcp:schema {...}` line in the doc comment of %s", name, promoted(n, false, "MarshalJSON"), n.Obj().Name())
 			return &jsonschema.Schema{}, true
 		}
 		if hasMethod(n, false, "MarshalText") {
@@ -141,7 +141,7 @@ func (r *run) marshalerSchema(n *types.Named, w where) (*jsonschema.Schema, bool
 		return nil, false
 	}
 	if hasMethod(n, true, "UnmarshalJSON") {
-		r.errorf(w, "type %s has an UnmarshalJSON method, so the JSON it accepts cannot be derived: describe it with a `//mcp:schema {...}` line in the doc comment of %s", name, n.Obj().Name())
+		r.errorf(w, "type %s has an UnmarshalJSON method%s, so the JSON it accepts cannot be derived: describe it with a `//mcp:schema {...}` line in the doc comment of %s", name, promoted(n, true, "UnmarshalJSON"), n.Obj().Name())
 		return &jsonschema.Schema{}, true
 	}
 	if hasMethod(n, true, "UnmarshalText") {
@@ -160,6 +160,21 @@ func (r *run) pointerOnly(n *types.Named, method string, w where) bool {
 	}
 	r.errorf(w, "type %s declares %s on the pointer receiver, which json.Marshal ignores for values that are not addressable: declare it on the value receiver", typeString(n), method)
 	return true
+}
+
+// promoted describes where a method promoted through embedding comes from,
+// or returns "".
+func promoted(t types.Type, pointer bool, name string) string {
+	obj, index, _ := types.LookupFieldOrMethod(t, pointer, nil, name)
+	fn, ok := obj.(*types.Func)
+	if !ok || len(index) < 2 {
+		return ""
+	}
+	recv := fn.Signature().Recv().Type()
+	if p, ok := recv.(*types.Pointer); ok {
+		recv = p.Elem()
+	}
+	return " (promoted from embedded " + typeString(recv) + ")"
 }
 
 // hasMethod reports whether t (or *t when pointer is set) has the method.
