@@ -17,7 +17,8 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the want/ sections of testdata/*.txtar")
 
-// TestGolden runs each testdata/*.txtar case: p.go is the package, roots
+// TestGolden runs each testdata/*.txtar case: p.go is the package (other
+// .go sections, e.g. sub/sub.go, are packages it may import), roots
 // lists "input T" or "output T" lines, and want/ holds the expected schemas
 // (want/input/T.json, want/output/T.json), diagnostics (want/diags) and
 // defaults (want/defaults). Every schema produced is meta-validated.
@@ -43,7 +44,13 @@ func runGolden(t *testing.T, file string) {
 	for _, f := range ar.Files {
 		sections[f.Name] = f.Data
 	}
-	p := load(t, string(sections["p.go"]))
+	goFiles := map[string]string{}
+	for name, data := range sections {
+		if strings.HasSuffix(name, ".go") && !strings.HasPrefix(name, "want/") {
+			goFiles[name] = string(data)
+		}
+	}
+	p := loadFiles(t, goFiles)
 	got := map[string][]byte{}
 	var diags, defaults bytes.Buffer
 	for line := range strings.Lines(string(sections["roots"])) {

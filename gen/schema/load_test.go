@@ -22,14 +22,25 @@ type testPkg struct {
 // with go/packages and returns a Builder over it.
 func load(t testing.TB, src string) *testPkg {
 	t.Helper()
+	return loadFiles(t, map[string]string{"p.go": src})
+}
+
+// loadFiles writes files (paths relative to the module root, which holds
+// package p) into a temporary module example.com/p, loads every package
+// and returns a Builder over them, with p as the package of lookups.
+func loadFiles(t testing.TB, files map[string]string) *testPkg {
+	t.Helper()
 	dir := t.TempDir()
-	write := func(name, content string) {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+	files["go.mod"] = "module example.com/p\n\ngo 1.26\n"
+	for name, content := range files {
+		path := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	write("go.mod", "module example.com/p\n\ngo 1.26\n")
-	write("p.go", src)
 	fset := token.NewFileSet()
 	cfg := &packages.Config{
 		Mode: packages.NeedName | packages.NeedTypes | packages.NeedSyntax | packages.NeedTypesInfo,
@@ -37,14 +48,20 @@ func load(t testing.TB, src string) *testPkg {
 		Fset: fset,
 		Env:  append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off"),
 	}
-	pkgs, err := packages.Load(cfg, ".")
+	pkgs, err := packages.Load(cfg, "./...")
 	if err != nil {
 		t.Fatalf("load: %v", err)
 	}
 	if packages.PrintErrors(pkgs) > 0 {
 		t.Fatalf("package has errors")
 	}
-	return &testPkg{fset: fset, pkg: pkgs[0], b: New(fset, pkgs), dir: dir}
+	for _, p := range pkgs {
+		if p.PkgPath == "example.com/p" {
+			return &testPkg{fset: fset, pkg: p, b: New(fset, pkgs), dir: dir}
+		}
+	}
+	t.Fatalf("no package example.com/p")
+	return nil
 }
 
 // lookup returns the type named name in the test package.
