@@ -11,11 +11,18 @@ import (
 func (h *httpHandler) serveLegacy(w http.ResponseWriter, r *http.Request, m *Message) {
 	id := strings.TrimSpace(r.Header.Get(headerSessionID))
 	if id == "" {
-		if m.Kind == KindRequest && m.Method == "initialize" {
+		switch {
+		case m.Kind == KindRequest && m.Method == "initialize":
 			h.initialize(w, r, m)
-			return
+		case m.Kind == KindNotification:
+			// Nothing to route it to, nothing lost by accepting it: e.g. the
+			// notifications/cancelled some clients POST, headerless, after
+			// closing a 2026-07-28 stream (the close already cancelled).
+			h.srv.Handle(r.Context(), m, nil, nil)
+			w.WriteHeader(http.StatusAccepted)
+		default:
+			httpError(w, http.StatusBadRequest, m.ID, CodeInvalidRequest, "missing Mcp-Session-Id header")
 		}
-		httpError(w, http.StatusBadRequest, m.ID, CodeInvalidRequest, "missing Mcp-Session-Id header")
 		return
 	}
 	hs, ok := h.sessions.get(id)

@@ -315,6 +315,11 @@ func TestHTTPMalformed(t *testing.T) {
 	if resp.StatusCode != http.StatusMethodNotAllowed {
 		t.Fatalf("PUT: got status %d, want 405", resp.StatusCode)
 	}
+	resp = c.post(context.Background(), nil, []byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`))
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusAccepted {
+		t.Fatalf("notification without session or headers: got status %d, want 202", resp.StatusCode)
+	}
 	c.session = "stale-session"
 	status, msgs := c.modernCall(7, "tools/list", nil, nil)
 	if status != 200 || len(msgs) != 1 || strings.Contains(string(msgs[0]), `"error"`) {
