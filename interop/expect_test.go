@@ -21,6 +21,8 @@ type call struct {
 	Progress bool `json:"progress,omitempty"`
 	// CancelOnProgress has the client cancel the call on its first progress notification.
 	CancelOnProgress bool `json:"cancelOnProgress,omitempty"`
+	// LogLevel asks for log messages at this level or above.
+	LogLevel string `json:"logLevel,omitempty"`
 
 	want       outcome           // ok, isError or rpcError
 	code       int               // rpcError: the JSON-RPC error code
@@ -29,6 +31,8 @@ type call struct {
 	content    []string          // ok, no outputSchema: the content block types, in order
 	structured map[string]string // ok: the exact structuredContent JSON by revision ("" for any)
 	progress   []float64         // Progress: the progress values of the notifications, in order
+	logs       []string          // the data of the log messages the call must bring, in order (nil: any)
+	noLogs     bool              // the call must bring no log message
 }
 
 type outcome int
@@ -98,7 +102,9 @@ var expectations = map[string]expectation{
 			{Name: "bad_output", want: rpcError, code: -32603},
 			{Name: "nothing", want: rpcError, code: -32603},
 			{Name: "rich", want: ok, content: []string{"text", "image", "audio", "resource", "resource", "resource_link"}},
-			{Name: "slow", Args: map[string]any{"steps": 3, "delayMs": 5}, Progress: true, want: ok, progress: []float64{1, 2, 3}, structured: map[string]string{"2025-11-25": `{"result":"done after 3 steps"}`, "2026-07-28": `"done after 3 steps"`}},
+			// No log level asked for (yet, on 2025-11-25): no log messages.
+			{Name: "slow", Args: map[string]any{"steps": 3, "delayMs": 5}, Progress: true, want: ok, progress: []float64{1, 2, 3}, noLogs: true, structured: map[string]string{"2025-11-25": `{"result":"done after 3 steps"}`, "2026-07-28": `"done after 3 steps"`}},
+			{Name: "slow", Args: map[string]any{"steps": 2, "delayMs": 1}, LogLevel: "info", want: ok, logs: []string{`"step 1"`, `"step 2"`}},
 			// block reports progress once, then waits for its cancellation.
 			{Name: "block", CancelOnProgress: true, want: cancelled},
 			// The server still serves after the cancellation.
@@ -116,6 +122,7 @@ var expectations = map[string]expectation{
 			{Name: "test_multiple_content_types", want: ok, content: []string{"text", "image", "resource"}},
 			{Name: "test_error_handling", want: isError, mentions: []string{"intentionally"}},
 			{Name: "test_tool_with_progress", Progress: true, want: ok, content: []string{"text"}, progress: []float64{0, 50, 100}},
+			{Name: "test_tool_with_logging", LogLevel: "debug", want: ok, content: []string{"text"}, logs: []string{"Tool execution started", "Tool processing data", "Tool execution completed"}},
 			// A tool without arguments has a closed, empty input schema.
 			{Name: "test_simple_text", Args: map[string]any{"unexpected": 1}, want: isError, mentions: []string{"unexpected"}},
 			{Name: unknownTool, want: rpcError, code: -32602},
@@ -250,6 +257,7 @@ func checkConversation(t *testing.T, example, rev string, c *conversation) {
 	if len(callIDs) != len(exp.calls) {
 		t.Errorf("%d tools/call requests on the wire for %d calls", len(callIDs), len(exp.calls))
 	}
+	logsByCall := logMessagesByCall(c.Wire, callIDs)
 	for i, want := range exp.calls {
 		got := c.Calls[i]
 		label := fmt.Sprintf("call %d: %s %s", i, want.Name, mustJSON(want.Args))
@@ -271,6 +279,24 @@ func checkConversation(t *testing.T, example, rev string, c *conversation) {
 			}
 			if i < len(callIDs) {
 				checkProgressWire(t, label, c.Wire, callIDs[i], want.progress)
+			}
+		}
+		if want.logs != nil || want.noLogs {
+			var logs []string
+			if i < len(logsByCall) {
+				logs = logsByCall[i]
+			}
+			switch {
+			case want.noLogs && len(logs) > 0:
+				t.Errorf("%s: log messages without a log level asked for: %v", label, logs)
+			case want.logs != nil && len(logs) != len(want.logs):
+				t.Errorf("%s: log message data %v, want %d messages containing %q", label, logs, len(want.logs), want.logs)
+			case want.logs != nil:
+				for k, l := range logs {
+					if !strings.Contains(l, want.logs[k]) {
+						t.Errorf("%s: log message %d has data %s, want it to contain %q", label, k, l, want.logs[k])
+					}
+				}
 			}
 		}
 		if want.want == cancelled {
@@ -382,6 +408,40 @@ func checkOK(t *testing.T, label, rev string, td toolDef, want call, res toolRes
 			t.Errorf("%s: structuredContent %s, want %s", label, res.StructuredContent, exact)
 		}
 	}
+}
+
+// logMessagesByCall returns the data of the notifications/message the server sent
+// during each call: after the previous call's response, up to the call's own. The
+// calls go one after another, and a log of what the client read keeps its order.
+func logMessagesByCall(wire []wireMsg, callIDs []string) [][]string {
+	byCall := make([][]string, len(callIDs))
+	k := -1 // the first call's messages come after tools/list, before its response
+	pending := []string{}
+	for _, m := range wire {
+		if m.Dir != "recv" {
+			continue
+		}
+		var r struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct {
+				Data json.RawMessage `json:"data"`
+			} `json:"params"`
+		}
+		if json.Unmarshal(m.Msg, &r) != nil {
+			continue
+		}
+		if r.Method == "notifications/message" {
+			pending = append(pending, string(r.Params.Data))
+			continue
+		}
+		if r.Method == "" && k+1 < len(callIDs) && string(r.ID) == callIDs[k+1] {
+			k++
+			byCall[k] = pending
+			pending = []string{}
+		}
+	}
+	return byCall
 }
 
 // checkProgressWire checks that the server sent progress notifications with the

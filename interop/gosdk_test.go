@@ -166,6 +166,14 @@ func goSDKConverse(t *testing.T, cs *mcp.ClientSession, example, rev string) *co
 			params.SetProgressToken(token)
 			onProgress.Store(token, progressWatch{cancel: c.CancelOnProgress, cancelCall: cancelCall})
 		}
+		if c.LogLevel != "" {
+			// 2026-07-28: the level travels in the request's _meta; 2025-11-25: logging/setLevel.
+			if rev == "2026-07-28" {
+				params.Meta = mcp.Meta{mcp.MetaKeyLogLevel: c.LogLevel}
+			} else if err := cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: mcp.LoggingLevel(c.LogLevel)}); err != nil {
+				t.Errorf("logging/setLevel %s: %v", c.LogLevel, err)
+			}
+		}
 		res, err := cs.CallTool(callCtx, params)
 		cancelCall()
 		cr := callResult{Name: c.Name, Progress: progressSeen(token, len(c.progress))}

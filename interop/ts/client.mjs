@@ -8,9 +8,10 @@
 //              or a revision to pin, e.g. "2026-07-28"; ignored for sdk "sdk" (always initialize)
 //   transport  "stdio" (spawn command with args) or "http" (Streamable HTTP at url)
 //   command, args, url
-//   calls      [{name, arguments, progress, cancelOnProgress}]: tools/call requests to send
-//              after tools/list, in order; progress: ask for progress notifications and
-//              record them; cancelOnProgress: also abort the call on the first one
+//   calls      [{name, arguments, progress, cancelOnProgress, logLevel}]: tools/call requests
+//              to send after tools/list, in order; progress: ask for progress notifications
+//              and record them; cancelOnProgress: also abort the call on the first one;
+//              logLevel: ask for log messages (2026-07-28: in _meta; else logging/setLevel first)
 //   ping       true to send a ping after connecting (the 2.x client refuses ping on 2026-07-28)
 //
 // It prints exactly one JSON object on stdout and exits 0 when the script itself ran
@@ -143,9 +144,14 @@ async function main() {
       };
       if (c.cancelOnProgress) opts.signal = abort.signal;
     }
+    const params = { name: c.name, arguments: c.arguments };
+    if (c.logLevel) {
+      // 2026-07-28: the level travels in the request's _meta; 2025-11-25: logging/setLevel.
+      if (out.era === 'modern') params._meta = { 'io.modelcontextprotocol/logLevel': c.logLevel };
+      else await client.setLoggingLevel(c.logLevel);
+    }
     try {
       // 2.x: callTool(params, options); 1.x: callTool(params, resultSchema, options).
-      const params = { name: c.name, arguments: c.arguments };
       entry.result = plan.sdk === 'sdk' ? await client.callTool(params, undefined, opts) : await client.callTool(params, opts);
     } catch (e) {
       entry.error = errorJSON(e);
