@@ -102,13 +102,14 @@ func buildGenerated(t *testing.T, root string, cases []*goldenCase) {
 		patterns = append(patterns, c.dir+"/...")
 		pkgs = append(pkgs, c.res.Model.Packages...)
 	}
-	writeHelper(t, ws, root, "roundtrip", []byte(roundtripSource(t)))
+	writeHelper(t, ws, root, "roundtrip", []byte(roundtripSource(t, "roundtrip.go")))
+	writeFile(t, filepath.Join(ws, "roundtrip", "roundtrip_test.go"), []byte(roundtripSource(t, "roundtrip_test.go")))
 	writeHelper(t, ws, root, "alltests", nil)
 	writeFile(t, filepath.Join(ws, "alltests", "all_test.go"), allTests(t, pkgs))
 	writeFile(t, filepath.Join(ws, "go.work"), []byte(work))
 	// Some inputs pin duplicate json tags on purpose: skip the structtag check.
 	goCmd(t, ws, append([]string{"vet", "-structtag=false"}, patterns...)...)
-	goCmd(t, ws, "test", "-count=1", "-v", allTestsPath)
+	goCmd(t, ws, "test", "-count=1", "-v", roundtripPath, allTestsPath)
 }
 
 // allTestsPath is the package whose single test binary runs every round trip.
@@ -142,9 +143,9 @@ func goCmd(t *testing.T, dir string, args ...string) {
 	t.Logf("go %s:\n%s", args[0], out)
 }
 
-// roundtripSource reads the round-trip helper.
-func roundtripSource(t *testing.T) string {
-	src, err := os.ReadFile("testdata/roundtrip/roundtrip.go")
+// roundtripSource reads a file of the round-trip helper.
+func roundtripSource(t *testing.T, name string) string {
+	src, err := os.ReadFile(filepath.Join("testdata", "roundtrip", name))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,7 +20,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"testing"
 	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -43,8 +42,14 @@ func Enum[T any](vals ...T) {
 	}
 }
 
+// A TB is the part of testing.TB the checks use; Fatalf must not return.
+type TB interface {
+	Helper()
+	Fatalf(format string, args ...any)
+}
+
 // compile compiles a schema document, failing t when it is not valid 2020-12.
-func compile(t *testing.T, name string, doc json.RawMessage) (*jsonschema.Schema, any) {
+func compile(t TB, name string, doc json.RawMessage) (*jsonschema.Schema, any) {
 	t.Helper()
 	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(doc))
 	if err != nil {
@@ -65,7 +70,7 @@ func compile(t *testing.T, name string, doc json.RawMessage) (*jsonschema.Schema
 }
 
 // instance parses JSON the way the validator expects it.
-func instance(t *testing.T, data []byte) any {
+func instance(t TB, data []byte) any {
 	t.Helper()
 	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
 	if err != nil {
@@ -76,7 +81,7 @@ func instance(t *testing.T, data []byte) any {
 
 // Out checks that random values of T marshal to JSON its output schemas
 // accept. legacy may be nil; wrap is the legacy wrapping property or "".
-func Out[T any](t *testing.T, tool string, schema, legacy json.RawMessage, wrap string) {
+func Out[T any](t TB, tool string, schema, legacy json.RawMessage, wrap string) {
 	t.Helper()
 	sch, _ := compile(t, tool+" outputSchema", schema)
 	lsch := sch
@@ -106,7 +111,7 @@ func Out[T any](t *testing.T, tool string, schema, legacy json.RawMessage, wrap 
 
 // In checks that instances the input schema accepts decode into T, and that
 // an unknown property is rejected by the schema and by the decoder.
-func In[T any](t *testing.T, tool string, schema json.RawMessage) {
+func In[T any](t TB, tool string, schema json.RawMessage) {
 	t.Helper()
 	sch, doc := compile(t, tool+" inputSchema", schema)
 	g := &instGen{r: rand.New(rand.NewPCG(2, uint64(len(tool)))), root: doc}
@@ -114,7 +119,7 @@ func In[T any](t *testing.T, tool string, schema json.RawMessage) {
 	for range samples {
 		data, err := json.Marshal(g.instance(doc, 0))
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s: marshal instance: %v", tool, err)
 		}
 		if sch.Validate(instance(t, data)) != nil {
 			continue
