@@ -85,8 +85,7 @@ func TestCheckToolName(t *testing.T) {
 }
 
 func TestLowerIdent(t *testing.T) {
-	for in, want := range map[string]string{
-	} {
+	for in, want := range map[string]string{} {
 		if got := lowerIdent(in); got != want {
 			t.Errorf("lowerIdent(%q) = %q, want %q", in, got, want)
 		}
