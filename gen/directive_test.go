@@ -85,7 +85,9 @@ func TestCheckToolName(t *testing.T) {
 }
 
 func TestLowerIdent(t *testing.T) {
-	for in, want := range map[string]string{} {
+	for in, want := range map[string]string{
+		"Service": "service", "DB": "db", "HTTPClient": "httpClient", "store": "store", "T": "t",
+	} {
 		if got := lowerIdent(in); got != want {
 			t.Errorf("lowerIdent(%q) = %q, want %q", in, got, want)
 		}
