@@ -40,6 +40,9 @@ func serveListener(ctx context.Context, ln net.Listener, h http.Handler, opts HT
 	}
 	if log != nil {
 		log.Info("serving MCP over HTTP", "url", "http://"+ln.Addr().String()+opts.Path)
+		if host, _, err := net.SplitHostPort(ln.Addr().String()); err == nil && !isLoopbackHost(host) && len(opts.AllowedHosts) == 0 {
+			log.Warn("listening beyond loopback, but only loopback Host headers are accepted; set HTTPOptions.AllowedHosts (and authenticate clients)", "addr", ln.Addr().String())
+		}
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
