@@ -5,7 +5,8 @@
 #
 # Builds the everything server, starts ONE process on a free 127.0.0.1 port,
 # runs ../shared/tools/conformance against it for 2025-11-25 and then 2026-07-28
-# (both eras on the same endpoint), stops it, and prints the suite's output.
+# (both eras on the same endpoint), stops it with SIGTERM (it must exit 0), and
+# prints the suite's output.
 # Exits non-zero when a scenario listed in scripts/conformance-required.txt
 # ("REVISION scenario" per line, # comments) is not PASS, or when the server
 # dies or cannot start.
@@ -51,6 +52,15 @@ for rev in 2025-11-25 2026-07-28; do
   "$runner" "$url" "$rev" | tee "$work/$rev.out" || true
   kill -0 "$pid" 2>/dev/null || { echo "conformance.sh: server died during $rev" >&2; status=1; break; }
 done
+
+# Stop the server as a supervisor would; a graceful shutdown exits 0.
+if kill -0 "$pid" 2>/dev/null; then
+  kill -TERM "$pid"
+  rc=0
+  wait "$pid" || rc=$?
+  pid=
+  [ "$rc" -eq 0 ] || { echo "conformance.sh: server exited $rc after SIGTERM" >&2; status=1; }
+fi
 
 # Every required "REVISION scenario" must have a PASS line in that run.
 while read -r rev scenario _; do
