@@ -84,7 +84,7 @@ func (c *testClient) send(line string) {
 func (c *testClient) record(line []byte) {
 	var m struct {
 		ID     json.RawMessage `json:"id"`
-		Method string          `json:"method"`
+		Method any             `json:"method"`
 		Params struct {
 			Meta map[string]json.RawMessage `json:"_meta"`
 		} `json:"params"`
@@ -104,7 +104,8 @@ func (c *testClient) record(line []byte) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.sent[string(m.ID)] = sentRequest{method: m.Method, rev: rev}
+	method, _ := m.Method.(string)
+	c.sent[string(m.ID)] = sentRequest{method: method, rev: rev}
 }
 
 // modernMeta is the _meta of a well-formed 2026-07-28 request.

@@ -85,14 +85,27 @@ type Message struct {
 	paramsErr error
 }
 
-// envelope is the JSON-RPC frame of any message.
+// envelope is the JSON-RPC frame of any message: raw members, nil when absent.
 type envelope struct {
-	JSONRPC string          `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id"`
-	Method  *string         `json:"method"`
-	Params  json.RawMessage `json:"params"`
-	Result  json.RawMessage `json:"result"`
-	Error   json.RawMessage `json:"error"`
+	jsonrpc, id, method, params, result, error []byte
+}
+
+// set stores one member of the frame.
+func (e *envelope) set(key, val []byte) {
+	switch string(key) {
+	case "jsonrpc":
+		e.jsonrpc = val
+	case "id":
+		e.id = val
+	case "method":
+		e.method = val
+	case "params":
+		e.params = val
+	case "result":
+		e.result = val
+	case "error":
+		e.error = val
+	}
 }
 
 // params is the union of the params members the runtime reads, decoded once.
@@ -131,16 +144,22 @@ func (e *messageError) Unwrap() error { return e.err }
 
 // ParseMessage decodes one JSON-RPC message and classifies its era. A failure wraps
 // ErrParse or ErrInvalidRequest; ErrorReply turns it into the reply owed, if any.
-// ParseMessage is safe for concurrent use.
+// The Message refers to raw, which must not change afterwards. ParseMessage is safe
+// for concurrent use.
 func ParseMessage(raw []byte) (*Message, error) {
-	trimmed := bytes.TrimSpace(raw)
-	if len(trimmed) > 0 && trimmed[0] == '[' && json.Valid(trimmed) {
+	trimmed := trimSpace(raw)
+	if !json.Valid(trimmed) {
+		return nil, &messageError{err: fmt.Errorf("%w: invalid JSON", ErrParse), answer: true}
+	}
+	switch trimmed[0] {
+	case '[':
 		return nil, &messageError{err: fmt.Errorf("%w: batches are not supported", ErrInvalidRequest), answer: true}
+	case '{':
+	default:
+		return nil, &messageError{err: fmt.Errorf("%w: not a JSON object", ErrInvalidRequest), answer: true}
 	}
 	var env envelope
-	if err := json.Unmarshal(trimmed, &env); err != nil {
-		return nil, classifyDecodeError(trimmed, err)
-	}
+	eachMember(trimmed, env.set)
 	m, err := fromEnvelope(&env)
 	if err != nil {
 		return nil, err
@@ -149,39 +168,34 @@ func ParseMessage(raw []byte) (*Message, error) {
 	return m, nil
 }
 
-// classifyDecodeError tells invalid JSON (-32700) from valid JSON of the wrong shape
-// (-32600).
-func classifyDecodeError(raw []byte, err error) error {
-	if !json.Valid(raw) {
-		return &messageError{err: fmt.Errorf("%w: %v", ErrParse, err), answer: true}
-	}
-	return &messageError{err: fmt.Errorf("%w: %v", ErrInvalidRequest, err), answer: true}
-}
-
 // fromEnvelope checks the frame and decides the message's kind.
 func fromEnvelope(env *envelope) (*Message, error) {
-	idOK := env.ID == nil || validID(env.ID)
-	isNotification := env.Method != nil && env.ID == nil
+	method, hasMethod := rawString(env.method)
+	idOK := env.id == nil || validID(env.id)
+	isNotification := hasMethod && env.id == nil
 	bad := func(why string) error {
 		e := &messageError{err: fmt.Errorf("%w: %s", ErrInvalidRequest, why), answer: !isNotification}
 		if idOK {
-			e.id = env.ID
+			e.id = env.id
 		}
 		return e
 	}
+	version, _ := rawString(env.jsonrpc)
 	switch {
-	case env.JSONRPC != "2.0":
+	case version != "2.0":
 		return nil, bad(`jsonrpc must be "2.0"`)
 	case !idOK:
 		return nil, bad("id must be a string or an integer")
-	case env.Method != nil:
-		m := &Message{Kind: KindRequest, ID: env.ID, Method: *env.Method, Params: env.Params}
+	case env.method != nil && !hasMethod && string(env.method) != "null":
+		return nil, bad("method must be a string")
+	case hasMethod:
+		m := &Message{Kind: KindRequest, ID: env.id, Method: method, Params: env.params}
 		if isNotification {
 			m.Kind = KindNotification
 		}
 		return m, nil
-	case env.ID != nil && (env.Result != nil || env.Error != nil):
-		return &Message{Kind: KindResponse, ID: env.ID, Result: env.Result, Error: env.Error}, nil
+	case env.id != nil && (env.result != nil || env.error != nil):
+		return &Message{Kind: KindResponse, ID: env.id, Result: env.result, Error: env.error}, nil
 	}
 	return nil, bad("no method")
 }
@@ -210,12 +224,18 @@ func validID(id json.RawMessage) bool {
 	return true
 }
 
-// decodeParams decodes the params union and classifies the era.
+// decodeParams decodes the params union and classifies the era. Like encoding/json,
+// null members leave fields unset and a member of the wrong type records paramsErr
+// without stopping the others.
 func (m *Message) decodeParams() {
 	if len(m.Params) == 0 || string(m.Params) == "null" {
 		return
 	}
-	m.paramsErr = json.Unmarshal(m.Params, &m.params)
+	if m.Params[0] != '{' {
+		m.paramsErr = errors.New("params must be an object")
+		return
+	}
+	eachMember(m.Params, m.setParam)
 	if meta := m.params.Meta; meta != nil {
 		if meta.ProtocolVersion != nil || meta.ClientCapabilities != nil {
 			m.Era = EraModern
@@ -225,6 +245,99 @@ func (m *Message) decodeParams() {
 	m.Name = m.params.Name
 	if m.Name == "" {
 		m.Name = m.params.URI
+	}
+}
+
+// setParam stores one member of params.
+func (m *Message) setParam(key, val []byte) {
+	p := &m.params
+	switch string(key) {
+	case "_meta":
+		p.Meta = m.decodeMeta(p.Meta, val)
+	case "name":
+		m.setString(&p.Name, key, val)
+	case "uri":
+		m.setString(&p.URI, key, val)
+	case "protocolVersion":
+		m.setString(&p.ProtocolVersion, key, val)
+	case "level":
+		m.setString(&p.Level, key, val)
+	case "cursor":
+		m.setCursor(val)
+	case "arguments":
+		p.Arguments = val
+	case "capabilities":
+		p.Capabilities = val
+	case "clientInfo":
+		p.ClientInfo = val
+	case "requestId":
+		p.RequestID = val
+	}
+}
+
+// setString stores a string member; null leaves it unset, another type is an error.
+func (m *Message) setString(dst *string, key, val []byte) {
+	if string(val) == "null" {
+		return
+	}
+	s, ok := rawString(val)
+	if !ok {
+		m.typeError(string(key))
+		return
+	}
+	*dst = s
+}
+
+// setCursor stores params.cursor; null clears it.
+func (m *Message) setCursor(val []byte) {
+	if string(val) == "null" {
+		m.params.Cursor = nil
+		return
+	}
+	s, ok := rawString(val)
+	if !ok {
+		m.typeError("cursor")
+		return
+	}
+	m.params.Cursor = &s
+}
+
+// decodeMeta decodes params._meta into meta (allocated if nil); null clears it.
+func (m *Message) decodeMeta(meta *requestMeta, val []byte) *requestMeta {
+	if string(val) == "null" {
+		return nil
+	}
+	if meta == nil {
+		meta = &requestMeta{}
+	}
+	if val[0] != '{' {
+		m.typeError("_meta")
+		return meta
+	}
+	eachMember(val, meta.set)
+	return meta
+}
+
+// set stores one member of _meta.
+func (meta *requestMeta) set(key, val []byte) {
+	switch string(key) {
+	case metaProtocolVersion:
+		meta.ProtocolVersion = val
+	case metaClientCapabilities:
+		meta.ClientCapabilities = val
+	case metaClientInfo:
+		meta.ClientInfo = val
+	case metaLogLevel:
+		meta.LogLevel = val
+	case "progressToken":
+		meta.ProgressToken = val
+	}
+}
+
+// typeError records the first params member of the wrong type.
+func (m *Message) typeError(key string) {
+	if m.paramsErr == nil {
+		m.paramsErr = fmt.Errorf("params.%s has the wrong type", key)
 	}
 }
 

@@ -24,7 +24,7 @@ func TestStdioFraming(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":true,"method":"ping"}`, CodeInvalidRequest, ""},
 		{`{"id":3,"method":"ping"}`, CodeInvalidRequest, "3"},
 		{`{"jsonrpc":"2.0","id":4}`, CodeInvalidRequest, "4"},
-		{`{"jsonrpc":"2.0","id":5,"method":7}`, CodeInvalidRequest, ""},
+		{`{"jsonrpc":"2.0","id":5,"method":7}`, CodeInvalidRequest, "5"},
 		{`"just a string"`, CodeInvalidRequest, ""},
 	}
 	for _, tt := range tests {

@@ -225,8 +225,12 @@ func TestProcessEOFWithCallInFlight(t *testing.T) {
 
 func TestProcessSIGTERMDrains(t *testing.T) {
 	p := startProcess(t, testServerBin)
-	id := p.modern("tools/call", map[string]any{"name": "slow", "arguments": map[string]any{"steps": 2, "delayMs": 200}})
-	time.Sleep(100 * time.Millisecond)
+	meta := modernMeta()
+	meta["progressToken"] = 1
+	id := p.request("tools/call", map[string]any{"name": "slow", "arguments": map[string]any{"steps": 2, "delayMs": 200}, "_meta": meta})
+	if m := p.next(); m.Method != "notifications/progress" { // the call is running
+		t.Fatalf("got %s, want progress", m.raw)
+	}
 	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,151 @@
+package runtime
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"testing"
+	"unicode/utf8"
+)
+
+// This file keeps the first, reflection-based message decoder as an oracle for the
+// hand-written one in jsonrpc.go and jsonscan.go.
+
+// oracleEnvelope is the JSON-RPC frame decoded by encoding/json.
+type oracleEnvelope struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  *string         `json:"method"`
+	Params  json.RawMessage `json:"params"`
+	Result  json.RawMessage `json:"result"`
+	Error   json.RawMessage `json:"error"`
+}
+
+// oracleParse decodes a message with encoding/json. It returns ErrParse or
+// ErrInvalidRequest on failure.
+func oracleParse(raw []byte) (*Message, error) {
+	trimmed := trimSpace(raw) // JSON whitespace only (bytes.TrimSpace also drops \v)
+	if !json.Valid(trimmed) {
+		return nil, ErrParse
+	}
+	if trimmed[0] == '[' {
+		return nil, ErrInvalidRequest
+	}
+	var env oracleEnvelope
+	if err := json.Unmarshal(trimmed, &env); err != nil {
+		return nil, ErrInvalidRequest
+	}
+	m, err := oracleFrame(&env)
+	if err != nil {
+		return nil, err
+	}
+	if len(m.Params) > 0 && string(m.Params) != "null" {
+		m.paramsErr = json.Unmarshal(m.Params, &m.params)
+	}
+	return m, nil
+}
+
+// oracleFrame decides the kind of a decoded frame.
+func oracleFrame(env *oracleEnvelope) (*Message, error) {
+	switch {
+	case env.JSONRPC != "2.0", env.ID != nil && !validID(env.ID):
+		return nil, ErrInvalidRequest
+	case env.Method != nil:
+		m := &Message{Kind: KindRequest, ID: env.ID, Method: *env.Method, Params: env.Params}
+		if env.ID == nil {
+			m.Kind = KindNotification
+		}
+		return m, nil
+	case env.ID != nil && (env.Result != nil || env.Error != nil):
+		return &Message{Kind: KindResponse, ID: env.ID, Result: env.Result, Error: env.Error}, nil
+	}
+	return nil, ErrInvalidRequest
+}
+
+// sameMessage compares what the runtime reads from two decoded messages.
+func sameMessage(got, want *Message) error {
+	type frame struct {
+		Kind                                       Kind
+		ID, Method, Params, Result, Error          string
+		ParamsErr                                  bool
+		Name, URI, Level, Version, Args, Caps, Inf string
+		ReqID                                      string
+	}
+	f := func(m *Message) frame {
+		p := m.params
+		return frame{m.Kind, string(m.ID), m.Method, string(m.Params), string(m.Result), string(m.Error),
+			m.paramsErr != nil, p.Name, p.URI, p.Level, p.ProtocolVersion, string(p.Arguments),
+			string(p.Capabilities), string(p.ClientInfo), string(p.RequestID)}
+	}
+	if f(got) != f(want) {
+		return fmt.Errorf("got %+v\nwant %+v", f(got), f(want))
+	}
+	if got.paramsErr != nil {
+		return nil // partial decodes of wrong-typed params may differ; both are -32602
+	}
+	if c1, c2 := got.params.Cursor, want.params.Cursor; (c1 == nil) != (c2 == nil) || c1 != nil && *c1 != *c2 {
+		return fmt.Errorf("cursor %v, want %v", c1, c2)
+	}
+	var m1, m2 requestMeta
+	if got.params.Meta != nil {
+		m1 = *got.params.Meta
+	}
+	if want.params.Meta != nil {
+		m2 = *want.params.Meta
+	}
+	if fmt.Sprintf("%s", m1) != fmt.Sprintf("%s", m2) {
+		return fmt.Errorf("_meta %s, want %s", m1, m2)
+	}
+	return nil
+}
+
+// checkAgainstOracle compares ParseMessage with the oracle on one input.
+func checkAgainstOracle(t *testing.T, raw []byte) {
+	t.Helper()
+	if !utf8.Valid(raw) || bytes.ContainsFunc(raw, func(r rune) bool { return r >= 'A' && r <= 'Z' }) {
+		return // encoding/json rewrites invalid UTF-8 and matches keys case-insensitively
+	}
+	want, wantErr := oracleParse(raw)
+	got, err := ParseMessage(raw)
+	switch {
+	case wantErr != nil:
+		if !errors.Is(err, wantErr) {
+			t.Fatalf("%q: error %v, want %v", raw, err, wantErr)
+		}
+	case err != nil:
+		t.Fatalf("%q: error %v, want %+v", raw, err, want)
+	default:
+		if d := sameMessage(got, want); d != nil {
+			t.Fatalf("%q: %v", raw, d)
+		}
+	}
+}
+
+// oracleSeeds are messages exercising the decoder's corner cases.
+var oracleSeeds = []string{
+	`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"x"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"progressToken":"p"}}}`,
+	` { "jsonrpc" : "2.0" , "id" : "a\"b" , "method" : "x\u0041" , "params" : { "cursor" : null , "name" : null } } `,
+	`{"jsonrpc":"2.0","id":2,"method":"m","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"a"},"_meta":{"progressToken":3}}}`,
+	`{"jsonrpc":"2.0","id":2,"method":"m","params":{"_meta":null,"name":5,"uri":"u"}}`,
+	`{"jsonrpc":"2.0","id":2,"method":"m","params":[1,{"a":"]"}]}`,
+	`{"jsonrpc":"2.0","id":2,"method":"m","params":{"\u006eame":"n","level":"info","requestId":[1],"cursor":"c"}}`,
+	`{"jsonrpc":"2.0","id":3,"result":null}`,
+	`{"jsonrpc":"2.0","method":null,"id":4,"error":{"code":1}}`,
+	`{"jsonrpc":"2.0","id":-0,"method":""}`,
+	`{"jsonrpc":"2.0","id":1,"method":"m","params":{"arguments":{"a":[{"b":"}\\"}]}],"z":1e5},"capabilities":true,"clientInfo":{}}}`,
+	`{"jsonrpc":2,"id":1,"method":"m"}`, `{"jsonrpc":"2.0","id":1,"method":7}`, `[]`, `{`, `1`, `"s"`, `{}`,
+}
+
+func TestParseMessageMatchesOracle(t *testing.T) {
+	for _, seed := range oracleSeeds {
+		checkAgainstOracle(t, []byte(seed))
+	}
+}
+
+func FuzzParseMessageOracle(f *testing.F) {
+	for _, seed := range oracleSeeds {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(checkAgainstOracle)
+}
