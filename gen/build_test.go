@@ -16,7 +16,9 @@ import (
 	"testing"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/google/go-cmp/cmp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"golang.org/x/tools/txtar"
 
 	"github.com/mcpgen/mcpgen/gen"
 	"github.com/mcpgen/mcpgen/gen/emit"
@@ -110,6 +112,9 @@ func buildGenerated(t *testing.T, root string, cases []*goldenCase) {
 	// Some inputs pin duplicate json tags on purpose: skip the structtag check.
 	goCmd(t, ws, append([]string{"vet", "-structtag=false"}, patterns...)...)
 	goCmd(t, ws, "test", "-count=1", "-v", roundtripPath, allTestsPath)
+	for _, c := range cases {
+		runServer(t, ws, c)
+	}
 }
 
 // allTestsPath is the package whose single test binary runs every round trip.
@@ -300,4 +305,140 @@ func typedConsts(f *ast.File) map[string][]string {
 		}
 	}
 	return out
+}
+
+// runServer builds the server main of c, if any, and feeds it every *.jsonl
+// input of the case over stdio, checking each answer (see checkAnswers).
+func runServer(t *testing.T, ws string, c *goldenCase) {
+	srv := c.res.Model.Server
+	if srv == nil {
+		return
+	}
+	var scripts []txtar.File
+	for _, f := range c.ar.Files {
+		if strings.HasSuffix(f.Name, ".jsonl") {
+			scripts = append(scripts, f)
+		}
+	}
+	if len(scripts) == 0 {
+		return
+	}
+	bin := filepath.Join(ws, "bin", c.name)
+	goCmd(t, ws, "build", "-o", bin, srv.Dir)
+	for _, script := range scripts {
+		cmd := exec.Command(bin)
+		cmd.Stdin = bytes.NewReader(script.Data)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Errorf("%s: %s: server: %v\n%s", c.name, script.Name, err, stderr.Bytes())
+			continue
+		}
+		checkAnswers(t, c.name+": "+script.Name, c.res.Model, script.Data, out)
+	}
+}
+
+// A rpcMessage is the part of a JSON-RPC message the answer checks read.
+type rpcMessage struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params struct {
+		Name string          `json:"name"`
+		Meta json.RawMessage `json:"_meta"`
+	} `json:"params"`
+	Result json.RawMessage `json:"result"`
+	Error  json.RawMessage `json:"error"`
+}
+
+// checkAnswers checks that every request got a result (no JSON-RPC error),
+// that tools/list lists exactly the model's tools and that every tools/call
+// succeeded, with structuredContent when the tool has an outputSchema,
+// wrapped for 2025-11-25 requests (those without _meta) when it must be.
+func checkAnswers(t *testing.T, label string, prog *model.Program, requests, answers []byte) {
+	byID := map[string]rpcMessage{}
+	for _, line := range bytes.Split(bytes.TrimSpace(answers), []byte("\n")) {
+		var m rpcMessage
+		if err := json.Unmarshal(line, &m); err != nil {
+			t.Fatalf("%s: answer %s: %v", label, line, err)
+		}
+		byID[string(m.ID)] = m
+	}
+	tools := map[string]*model.Tool{}
+	for _, p := range prog.Packages {
+		for _, tool := range p.Tools {
+			tools[tool.Name] = tool
+		}
+	}
+	for _, line := range bytes.Split(bytes.TrimSpace(requests), []byte("\n")) {
+		var req rpcMessage
+		if err := json.Unmarshal(line, &req); err != nil {
+			t.Fatalf("%s: request %s: %v", label, line, err)
+		}
+		if req.ID == nil {
+			continue
+		}
+		ans, ok := byID[string(req.ID)]
+		switch {
+		case !ok:
+			t.Errorf("%s: no answer to %s", label, line)
+		case ans.Error != nil || ans.Result == nil:
+			t.Errorf("%s: %s got error %s", label, line, ans.Error)
+		case req.Method == "tools/list":
+			checkList(t, label, tools, ans.Result)
+		case req.Method == "tools/call":
+			checkCall(t, label, tools[req.Params.Name], req.Params.Meta == nil, ans.Result)
+		}
+	}
+}
+
+// checkList compares the listed tool names with the model's.
+func checkList(t *testing.T, label string, tools map[string]*model.Tool, result json.RawMessage) {
+	var list struct {
+		Tools []struct{ Name string } `json:"tools"`
+	}
+	if err := json.Unmarshal(result, &list); err != nil {
+		t.Errorf("%s: tools/list result: %v", label, err)
+		return
+	}
+	var got []string
+	for _, tool := range list.Tools {
+		got = append(got, tool.Name)
+	}
+	slices.Sort(got)
+	want := slices.Sorted(maps.Keys(tools))
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("%s: tools/list names (-want +got):\n%s", label, diff)
+	}
+}
+
+// checkCall checks one tools/call result.
+func checkCall(t *testing.T, label string, tool *model.Tool, legacy bool, result json.RawMessage) {
+	var res struct {
+		IsError           bool            `json:"isError"`
+		StructuredContent json.RawMessage `json:"structuredContent"`
+		Content           []any           `json:"content"`
+	}
+	if err := json.Unmarshal(result, &res); err != nil || tool == nil {
+		t.Errorf("%s: tools/call result %s (tool known: %v): %v", label, result, tool != nil, err)
+		return
+	}
+	if res.IsError {
+		t.Errorf("%s: tools/call %s: isError: %s", label, tool.Name, result)
+		return
+	}
+	if tool.OutputSchema == nil {
+		return
+	}
+	if res.StructuredContent == nil {
+		t.Errorf("%s: tools/call %s: no structuredContent in %s", label, tool.Name, result)
+		return
+	}
+	if legacy && tool.LegacyWrap != "" {
+		var wrapped map[string]json.RawMessage
+		if json.Unmarshal(res.StructuredContent, &wrapped) != nil || wrapped[tool.LegacyWrap] == nil {
+			t.Errorf("%s: tools/call %s (2025-11-25): structuredContent %s is not wrapped in %q",
+				label, tool.Name, res.StructuredContent, tool.LegacyWrap)
+		}
+	}
 }
