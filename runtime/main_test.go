@@ -18,6 +18,7 @@ import (
 var (
 	testSpec      *specSchemas // the spec's schemas
 	testServerBin string       // the built runtime/internal/testserver
+	notesBin      string       // the built examples/notes/cmd/notes-server
 )
 
 func TestMain(m *testing.M) {
@@ -41,6 +42,11 @@ func runTests(m *testing.M) int {
 	defer os.RemoveAll(dir)
 	testServerBin = filepath.Join(dir, "testserver")
 	if err := goBuild(testServerBin, "./internal/testserver"); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	notesBin = filepath.Join(dir, "notes-server")
+	if err := goBuild(notesBin, "../examples/notes/cmd/notes-server"); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
