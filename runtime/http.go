@@ -12,6 +12,10 @@ import (
 	"time"
 )
 
+// ErrNoStream reports a server-to-client request for a 2025-11-25 client whose
+// Accept header rules out an SSE response, so the request cannot reach it.
+var ErrNoStream = errors.New("client does not accept an SSE stream")
+
 // HTTPHandler returns an http.Handler serving the Streamable HTTP transport at
 // whatever path it is mounted on. It serves 2026-07-28 clients (stateless, one
 // POST per request, headers checked against the body) and 2025-11-25 clients

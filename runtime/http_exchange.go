@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -50,8 +51,8 @@ func (x *exchange) signal() {
 
 // Send queues one message for the client. It implements Sink: messages sent
 // before the reply make the response an SSE stream. When the client cannot
-// read streams the message is dropped; after the reply it fails with
-// ErrRequestDone.
+// read streams a notification is dropped and a request fails with
+// ErrNoStream; after the reply Send fails with ErrRequestDone.
 func (x *exchange) Send(_ context.Context, msg []byte) error {
 	x.mu.Lock()
 	defer x.mu.Unlock()
@@ -59,6 +60,9 @@ func (x *exchange) Send(_ context.Context, msg []byte) error {
 		return ErrRequestDone
 	}
 	if !x.streamsOK {
+		if isRequestMessage(msg) {
+			return ErrNoStream // a request nobody can answer would wait forever
+		}
 		return nil
 	}
 	x.events = append(x.events, msg)
@@ -285,4 +289,13 @@ func writeReply(w http.ResponseWriter, hdr http.Header, r Reply) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(r.HTTPStatus())
 	_, _ = w.Write(r.Body)
+}
+
+// isRequestMessage reports whether msg is a JSON-RPC request (method and id).
+func isRequestMessage(msg []byte) bool {
+	var env struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	return json.Unmarshal(msg, &env) == nil && env.Method != "" && env.ID != nil
 }

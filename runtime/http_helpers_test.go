@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -73,6 +74,18 @@ func httpTestTools(s *Server, p *httpProbe) {
 			}
 			p.cancelled <- ctx.Err()
 			return text("released"), nil
+		}})
+	s.AddTool(&Tool{Name: "ask", Description: "Ask sends the client a ping request and reports the answer.", InputSchema: noArgs,
+		Handler: func(ctx context.Context, _ *ToolRequest) (*ToolResult, error) {
+			c := callFrom(ctx)
+			if c == nil || c.sess == nil {
+				return nil, errors.New("no session")
+			}
+			res, err := c.sess.Request(ctx, "ping", map[string]any{}, c.out)
+			if err != nil {
+				return nil, err
+			}
+			return text("client said " + string(res)), nil
 		}})
 	s.AddTool(&Tool{Name: "poll", Description: "Poll closes its SSE connection mid-call.", InputSchema: noArgs,
 		Handler: func(ctx context.Context, _ *ToolRequest) (*ToolResult, error) {

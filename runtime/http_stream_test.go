@@ -217,3 +217,46 @@ func TestHTTPKeepAlive(t *testing.T) {
 		t.Fatal("stream ended without a keep-alive comment")
 	}
 }
+
+// TestHTTPServerToClientRequest checks a 2025-11-25 server-to-client request:
+// it travels on the call's SSE stream, the client POSTs its response (202),
+// and the handler gets it. A client that accepts no SSE gets a prompt error.
+func TestHTTPServerToClientRequest(t *testing.T) {
+	ts, _ := newHTTPTest(t, nil)
+	c := newHTTPClient(t, ts)
+	c.initialize()
+	resp := c.post(context.Background(), legacyHeaders(), rpcRequest(3, "tools/call", map[string]any{"name": "ask"}))
+	defer resp.Body.Close()
+	evs, err := readEvents(resp.Body, func(ev sseEvent) bool { return ev.data != "" })
+	if err != nil || len(evs) == 0 {
+		t.Fatalf("got events %+v, err %v; want the server's request", evs, err)
+	}
+	var req struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	last := []byte(evs[len(evs)-1].data)
+	c.validate(versionLegacy, "", last)
+	if err := json.Unmarshal(last, &req); err != nil || req.Method != "ping" || req.ID == nil {
+		t.Fatalf("got %s, want a ping request", last)
+	}
+	answer := c.post(context.Background(), legacyHeaders(), []byte(`{"jsonrpc":"2.0","id":`+string(req.ID)+`,"result":{}}`))
+	answer.Body.Close()
+	if answer.StatusCode != http.StatusAccepted {
+		t.Fatalf("client response: got status %d, want 202", answer.StatusCode)
+	}
+	evs, err = readEvents(resp.Body, nil)
+	if err != nil || len(evs) != 1 || !strings.Contains(evs[0].data, "client said {}") {
+		t.Fatalf("got events %+v, err %v; want the result quoting the client's answer", evs, err)
+	}
+	c.validate(versionLegacy, "tools/call", []byte(evs[0].data))
+
+	ctx, cancel := context.WithTimeout(context.Background(), httpWait)
+	defer cancel()
+	resp = c.post(ctx, http.Header{"Accept": {"application/json"}, "Mcp-Protocol-Version": {versionLegacy}},
+		rpcRequest(4, "tools/call", map[string]any{"name": "ask"}))
+	msgs := c.messages(resp, versionLegacy, "tools/call")
+	if resp.StatusCode != 200 || len(msgs) != 1 || !strings.Contains(string(msgs[0]), `"isError":true`) {
+		t.Fatalf("JSON-only client: got status %d, %s; want an isError result", resp.StatusCode, msgs)
+	}
+}
