@@ -16,6 +16,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -83,26 +84,37 @@ func prepare(tmp string) error {
 	}
 	env.servers = map[string]string{}
 	env.buildErr = map[string]error{}
+	// Build the servers concurrently (race builds are slow); node installs meanwhile.
+	var wg sync.WaitGroup
+	var mu sync.Mutex
 	for name, pkg := range examples {
 		// A prebuilt binary can stand in for an example, to compare with another server.
 		if bin := os.Getenv("MCPGEN_INTEROP_BIN_" + strings.ToUpper(name)); bin != "" {
+			mu.Lock()
 			env.servers[name] = bin
+			mu.Unlock()
 			continue
 		}
-		bin := filepath.Join(tmp, name+"-server")
-		args := []string{"build", "-o", bin}
-		if raceEnabled {
-			// The servers run with the race detector too: real clients drive them concurrently.
-			args = append(args, "-race")
-		}
-		cmd := exec.Command("go", append(args, pkg)...)
-		cmd.Dir = env.repo
-		if out, err := cmd.CombinedOutput(); err != nil {
-			env.buildErr[name] = fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
-			continue
-		}
-		env.servers[name] = bin
+		wg.Go(func() {
+			bin := filepath.Join(tmp, name+"-server")
+			args := []string{"build", "-o", bin}
+			if raceEnabled {
+				// The servers run with the race detector too: real clients drive them concurrently.
+				args = append(args, "-race")
+			}
+			cmd := exec.Command("go", append(args, pkg)...)
+			cmd.Dir = env.repo
+			out, err := cmd.CombinedOutput()
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				env.buildErr[name] = fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
+				return
+			}
+			env.servers[name] = bin
+		})
 	}
+	defer wg.Wait()
 	env.nodeErr = prepareNode(tmp)
 	return nil
 }
