@@ -1,17 +1,21 @@
 package gen
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/packages"
 
+	"github.com/mcpgen/mcpgen/gen/emit"
 	"github.com/mcpgen/mcpgen/gen/model"
 	"github.com/mcpgen/mcpgen/gen/schema"
 )
@@ -32,11 +36,15 @@ func analyze(cfg Config, fset *token.FileSet, pkgs []*packages.Package) (*model.
 	sorted := slices.Clone(pkgs)
 	slices.SortFunc(sorted, func(x, y *packages.Package) int { return cmp.Compare(x.PkgPath, y.PkgPath) })
 	for _, p := range sorted {
-		if mp := a.pkg(p); len(mp.Tools) > 0 {
+		mp := a.pkg(p)
+		switch {
+		case len(mp.Tools) > 0:
 			prog.Packages = append(prog.Packages, mp)
+		case isGenerated(mp.Output):
+			prog.Obsolete = append(prog.Obsolete, mp.Output)
 		}
 	}
-	if len(prog.Packages) == 0 && len(a.diags) == 0 {
+	if len(prog.Packages) == 0 && len(prog.Obsolete) == 0 && len(a.diags) == 0 {
 		a.diags = append(a.diags, Diagnostic{Msg: fmt.Sprintf("no //mcp:tool handlers in %s", strings.Join(cfg.Patterns, " "))})
 	}
 	if cfg.ServerDir != "" {
@@ -197,4 +205,18 @@ func (a *analyzer) finishPkg(s *pkgScan) {
 	if len(s.mp.Tools) > 0 {
 		s.mp.Pos = s.mp.Tools[0].Pos
 	}
+}
+
+// isGenerated reports whether path is a file mcpgen wrote (it starts with
+// the generated-code header).
+func isGenerated(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	header := []byte("// " + emit.Header + "\n")
+	buf := make([]byte, len(header))
+	n, _ := io.ReadFull(f, buf)
+	return bytes.Equal(buf[:n], header)
 }

@@ -99,10 +99,13 @@ func (d Diagnostic) String() string {
 	return fmt.Sprintf("%s: %s", d.Pos, d.Msg)
 }
 
-// A Result is what Generate produced. When Diagnostics is not empty, Files is
-// nil: nothing may be written.
+// A Result is what Generate produced. When Diagnostics is not empty, Files
+// and Remove are nil: nothing may be written or removed.
 type Result struct {
-	Files       []File
+	Files []File
+	// Remove lists files mcpgen generated earlier for packages that no longer
+	// declare tools; delete them after writing Files.
+	Remove      []string
 	Diagnostics []Diagnostic
 	// Model is the analyzed program, for -debug=model; nil when loading failed.
 	Model *model.Program
@@ -125,6 +128,7 @@ func Generate(ctx context.Context, cfg Config) (*Result, error) {
 		return res, nil
 	}
 	res.Files, err = emitFiles(prog)
+	res.Remove = prog.Obsolete
 	return res, err
 }
 

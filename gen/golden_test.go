@@ -123,13 +123,22 @@ func caseConfig(t *testing.T, comment []byte) gen.Config {
 }
 
 // outcome renders what Generate produced as want/ sections: one per file
-// (paths relative to the module) and want/stderr for diagnostics or errors,
-// with the temporary directory scrubbed.
+// (paths relative to the module), want/remove listing obsolete files and
+// want/stderr for diagnostics or errors, with the temporary directory
+// scrubbed.
 func (c *goldenCase) outcome(res *gen.Result, err error) map[string]string {
 	got := map[string]string{}
 	for _, f := range res.Files {
 		rel, _ := filepath.Rel(c.dir, f.Path)
 		got["want/"+filepath.ToSlash(rel)] = string(f.Content)
+	}
+	if len(res.Remove) > 0 {
+		var rm strings.Builder
+		for _, path := range res.Remove {
+			rel, _ := filepath.Rel(c.dir, path)
+			fmt.Fprintln(&rm, filepath.ToSlash(rel))
+		}
+		got["want/remove"] = rm.String()
 	}
 	var stderr strings.Builder
 	for _, d := range res.Diagnostics {

@@ -248,3 +248,24 @@ func TestDebugModel(t *testing.T) {
 		t.Errorf("got tool %+v, want echo, OutStructured at line 13", tool)
 	}
 }
+
+func TestObsoleteFileRemoved(t *testing.T) {
+	dir := newModule(t, goodHandlers)
+	if code, _, stderr := mcpgen(t, dir); code != 0 {
+		t.Fatalf("generate: exit %d; stderr:\n%s", code, stderr)
+	}
+	noTools := "package p\n\n// Echo is no longer a tool.\nfunc Echo() {}\n"
+	if err := os.WriteFile(filepath.Join(dir, "handlers.go"), []byte(noTools), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := mcpgen(t, dir, "-check")
+	if code != 1 || strings.TrimSpace(stderr) != "mcpgen: obsolete: mcp_gen.go" {
+		t.Errorf("-check: exit %d, stderr %q; want 1 and mcpgen: obsolete: mcp_gen.go", code, stderr)
+	}
+	if code, _, stderr := mcpgen(t, dir); code != 0 {
+		t.Fatalf("regenerate: exit %d; stderr:\n%s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "mcp_gen.go")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("obsolete mcp_gen.go still there (stat error %v)", err)
+	}
+}

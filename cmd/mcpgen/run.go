@@ -98,9 +98,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	if o.check {
-		return check(cwd, res.Files, stderr)
+		return check(cwd, res, stderr)
 	}
-	return write(cwd, res.Files, stderr)
+	if status := write(cwd, res.Files, stderr); status != exitOK {
+		return status
+	}
+	return remove(res.Remove, stderr)
 }
 
 // dumpModel prints the analyzed model as indented JSON.
@@ -125,10 +128,15 @@ func relative(dir, path string) string {
 	return rel
 }
 
-// check reports every file whose content on disk differs from the generated one.
-func check(cwd string, files []gen.File, stderr io.Writer) int {
+// check reports every file whose content on disk differs from the generated
+// one, and every obsolete generated file.
+func check(cwd string, res *gen.Result, stderr io.Writer) int {
 	status := exitOK
-	for _, f := range files {
+	for _, path := range res.Remove {
+		fmt.Fprintf(stderr, "mcpgen: obsolete: %s\n", relative(cwd, path))
+		status = exitError
+	}
+	for _, f := range res.Files {
 		old, err := os.ReadFile(f.Path)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
@@ -152,6 +160,17 @@ func write(cwd string, files []gen.File, stderr io.Writer) int {
 			continue
 		}
 		if err := writeAtomic(f.Path, f.Content); err != nil {
+			fmt.Fprintf(stderr, "mcpgen: %v\n", err)
+			return exitError
+		}
+	}
+	return exitOK
+}
+
+// remove deletes obsolete generated files, after the new ones are written.
+func remove(paths []string, stderr io.Writer) int {
+	for _, path := range paths {
+		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			fmt.Fprintf(stderr, "mcpgen: %v\n", err)
 			return exitError
 		}

@@ -30,6 +30,10 @@ type Program struct {
 	Packages []*Package
 	// Server is non-nil when a server main was requested (-server DIR).
 	Server *Server
+	// Obsolete are files mcpgen generated earlier in packages that no longer
+	// declare tools (absolute paths, sorted); they are removed after the
+	// new files are written.
+	Obsolete []string
 }
 
 // A Package is one Go package with annotated handlers, and the file
