@@ -58,6 +58,7 @@ type toolSpec struct {
 	name                                         string // empty: derived from the function name
 	title                                        string
 	readOnly, destructive, idempotent, openWorld bool
+	strict                                       string // "", "none" or "openai"
 }
 
 // A token of a directive's arguments.
@@ -105,7 +106,16 @@ func isFlag(word string) bool {
 }
 
 // toolArgsUsage lists the accepted arguments, for error messages.
-const toolArgsUsage = `want [NAME] [title="..."] [readonly] [destructive] [idempotent] [openworld]`
+const toolArgsUsage = `want [NAME] [title="..."] [readonly] [destructive] [idempotent] [openworld] [strict=openai|none]`
+
+// setStrict records strict=openai|none, returning a message for another value.
+func (s *toolSpec) setStrict(t argToken) string {
+	if t.val != "openai" && t.val != "none" {
+		return fmt.Sprintf("strict must be openai or none, got %q", t.val)
+	}
+	s.strict = t.val
+	return ""
+}
 
 // set records one argument, returning a message for an invalid one.
 func (s *toolSpec) set(key string, t argToken) string {
@@ -130,6 +140,8 @@ func (s *toolSpec) set(key string, t argToken) string {
 		s.name = t.val
 	case key == "title" && t.hasVal:
 		s.title = t.val
+	case key == "strict":
+		return s.setStrict(t)
 	case key == "name" || key == "title":
 		return fmt.Sprintf("%s needs a value: %s=\"...\"", key, key)
 	default:

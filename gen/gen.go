@@ -74,6 +74,13 @@ type Config struct {
 	ServerDir string
 	// Env is the environment of the go command; nil means os.Environ().
 	Env []string
+	// Strict names the provider form of every input schema: "" or "none" for
+	// the precise 2020-12 schema, "openai" for OpenAI's strict form (see
+	// package gen/profile). A tool's //mcp:tool strict=... overrides it.
+	Strict string
+	// Lint names provider profiles (gen/profile.Names) every input schema is
+	// checked against; each finding is a Diagnostic at the Go field responsible.
+	Lint []string
 }
 
 // A File is one generated file.

@@ -56,6 +56,7 @@ func (a *analyzer) toolArgs(t *model.Tool, dir *directive, label string) {
 	t.Name, t.Title = spec.name, spec.title
 	t.ReadOnly, t.Destructive = spec.readOnly, spec.destructive
 	t.Idempotent, t.OpenWorld = spec.idempotent, spec.openWorld
+	t.Strict = spec.strict // resolved against Config.Strict by profileInput
 }
 
 // receiver records the receiver of a method handler; it reports false when
@@ -156,6 +157,9 @@ func (a *analyzer) input(t *model.Tool, param *types.Var, label string) bool {
 	t.In = in
 	sch, defaults, diags := a.schemas.Input(param.Type(), param.Pos())
 	a.schemaDiags(diags)
+	if len(diags) == 0 {
+		sch = a.profileInput(t, sch, param.Type(), param.Pos(), label)
+	}
 	t.InputSchema = a.marshal(sch, param.Pos(), label)
 	t.Defaults = modelDefaults(defaults)
 	return true

@@ -44,6 +44,18 @@ type Options struct {
 	// DrainTimeout bounds how long a stopping transport waits for in-flight requests
 	// before cancelling them; 0 means 10 seconds.
 	DrainTimeout time.Duration
+	// StateKeys seal the requestState of 2026-07-28 input_required results (AES-GCM,
+	// keys derived from these secrets of at least 16 bytes): the first seals, every one
+	// opens, so keys can be rotated. Empty means the StateKeyEnv variable, else a
+	// random key for this process (replicas then cannot finish each other's rounds).
+	StateKeys [][]byte
+	// StateTTL is how long a requestState stays valid; 0 means 10 minutes.
+	StateTTL time.Duration
+	// InputTimeout bounds how long a 2025-11-25 handler waits for the client to answer
+	// a question (elicitation, sampling, roots); 0 means 5 minutes.
+	InputTimeout time.Duration
+	// MaxInputRounds bounds the input_required rounds of one request; 0 means 10.
+	MaxInputRounds int
 }
 
 // A Server holds the registered tools and serves them over any transport. Its methods
@@ -55,12 +67,17 @@ type Server struct {
 	logLevel *slog.LevelVar // level of the default logger; nil with Options.Logger
 
 	serverInfoMeta json.RawMessage // {"io.modelcontextprotocol/serverInfo":{...}}
-	discoverResult []byte          // complete server/discover result
 	ttlMs          int64
+
+	sealer *stateSealer // requestState keys
 
 	// mu serialises AddTool; readers load tools without locking.
 	mu    sync.Mutex
 	tools atomic.Pointer[toolSet]
+
+	// prims holds resources, templates, prompts and change subscriptions
+	// (primitives.go).
+	prims primitives
 }
 
 // NewServer returns a server that identifies itself as info. opts may be nil.
@@ -70,9 +87,9 @@ func NewServer(info Implementation, opts *Options) *Server {
 		s.opts = *opts
 	}
 	s.applyDefaults()
+	s.sealer = newStateSealer(s.opts.StateKeys, s.opts.StateTTL, s.logger)
 	s.tools.Store(&toolSet{byName: map[string]*toolEntry{}})
 	s.serverInfoMeta = mustMarshal(map[string]Implementation{metaServerInfo: info})
-	s.discoverResult = s.buildDiscover()
 	return s
 }
 
@@ -93,6 +110,12 @@ func (s *Server) applyDefaults() {
 	if o.DrainTimeout <= 0 {
 		o.DrainTimeout = defaultDrainTimeout
 	}
+	if o.InputTimeout <= 0 {
+		o.InputTimeout = defaultInputTimeout
+	}
+	if o.MaxInputRounds <= 0 {
+		o.MaxInputRounds = defaultMaxInputRounds
+	}
 	switch {
 	case o.CacheTTL == 0:
 		s.ttlMs = defaultCacheTTL.Milliseconds()
@@ -112,10 +135,12 @@ func supportedVersions() []string { return []string{versionModern, versionLegacy
 
 // capabilities returns the server capabilities, the same in both eras.
 func (s *Server) capabilities() map[string]any {
-	return map[string]any{
+	caps := map[string]any{
 		"tools":   map[string]any{},
 		"logging": map[string]any{},
 	}
+	s.primitiveCapabilities(caps)
+	return caps
 }
 
 // discoverResult is the body of a server/discover result.
@@ -129,7 +154,8 @@ type discoverResult struct {
 	Meta              json.RawMessage `json:"_meta"`
 }
 
-// buildDiscover pre-serialises the server/discover result, which never changes.
+// buildDiscover serialises the server/discover result; it changes only when the
+// first resource, template or prompt is registered.
 func (s *Server) buildDiscover() []byte {
 	return mustMarshal(discoverResult{
 		SupportedVersions: supportedVersions(),

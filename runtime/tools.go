@@ -73,7 +73,14 @@ func (s *Server) callTool(ctx context.Context, c *call) ([]byte, *rpcError) {
 	if e == nil {
 		return nil, errorf(CodeInvalidParams, "Unknown tool: %s", p.Name)
 	}
-	res, rerr := s.runTool(ctx, e, args)
+	r, rerr := s.openRound(c, p.Name, args)
+	if rerr != nil {
+		return nil, rerr
+	}
+	res, rerr := s.runTool(withRound(ctx, r), e, args)
+	if b, rerr, handled := s.closeRound(c, r); handled {
+		return b, rerr
+	}
 	if rerr != nil {
 		return nil, rerr
 	}

@@ -148,6 +148,10 @@ type Tool struct {
 	LegacyWrap string
 	// Defaults are applied to the input before decoding the arguments.
 	Defaults []Default
+	// Strict is "openai" when InputSchema is in OpenAI's strict form (every
+	// property required, optional ones nullable: null decodes as absent),
+	// empty for the precise schema.
+	Strict string `json:",omitempty"`
 
 	Pos token.Position
 }

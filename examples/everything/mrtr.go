@@ -1,0 +1,173 @@
+package everything
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	mcpruntime "github.com/mcpgen/mcpgen/runtime"
+)
+
+// The tools of this file exercise 2026-07-28 multi round-trip requests
+// (input_required results); they serve 2025-11-25 clients too, through
+// server-to-client requests.
+
+// nameSchema asks for a name.
+const nameSchema = `{"type":"object","properties":{"name":{"type":"string","description":"Your name"}},"required":["name"]}`
+
+// InputRequiredElicitation asks for the user's name, then greets them.
+//
+//mcp:tool name=test_input_required_result_elicitation
+func InputRequiredElicitation(ctx context.Context) ([]mcpruntime.Content, error) {
+	var res mcpruntime.ElicitResult
+	if err := mcpruntime.Ask(ctx, mcpruntime.AskElicitation("user_name", "What is your name?", json.RawMessage(nameSchema), &res)); err != nil {
+		return nil, err
+	}
+	if res.Action != mcpruntime.Accept {
+		return text("No name given (" + string(res.Action) + ")."), nil
+	}
+	var form struct {
+		Name string `json:"name"`
+	}
+	if err := json.Unmarshal(res.Content, &form); err != nil {
+		return nil, fmt.Errorf("decode name: %w", err)
+	}
+	return text("Hello, " + form.Name + "!"), nil
+}
+
+// InputRequiredSampling asks the client's model a question.
+//
+//mcp:tool name=test_input_required_result_sampling
+func InputRequiredSampling(ctx context.Context) ([]mcpruntime.Content, error) {
+	res, err := mcpruntime.Sample(ctx, "capital", userPrompt("What is the capital of France?", 100))
+	if err != nil {
+		return nil, err
+	}
+	return text("The model (" + res.Model + ") answered: " + res.Text()), nil
+}
+
+// InputRequiredListRoots asks the client for its roots and lists them.
+//
+//mcp:tool name=test_input_required_result_list_roots
+func InputRequiredListRoots(ctx context.Context) ([]mcpruntime.Content, error) {
+	roots, err := mcpruntime.ListRoots(ctx, "roots")
+	if err != nil {
+		return nil, err
+	}
+	return text("Roots: " + describeRoots(roots)), nil
+}
+
+// describeRoots lists roots as "name (uri)".
+func describeRoots(roots []mcpruntime.Root) string {
+	if len(roots) == 0 {
+		return "none"
+	}
+	parts := make([]string, len(roots))
+	for i, r := range roots {
+		parts[i] = fmt.Sprintf("%s (%s)", r.Name, r.URI)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// confirmSchema asks for a yes/no confirmation.
+const confirmSchema = `{"type":"object","properties":{"ok":{"type":"boolean","description":"Confirm"}},"required":["ok"]}`
+
+// InputRequiredRequestState asks for a confirmation; the answer comes back with
+// the sealed requestState the runtime issued.
+//
+//mcp:tool name=test_input_required_result_request_state
+func InputRequiredRequestState(ctx context.Context) ([]mcpruntime.Content, error) {
+	ok, err := confirm(ctx, "confirm", "Please confirm")
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return text("state-ok: not confirmed"), nil
+	}
+	return text("state-ok: confirmed"), nil
+}
+
+// confirm asks a yes/no question; anything but an accepted true is no.
+func confirm(ctx context.Context, key, message string) (bool, error) {
+	var res mcpruntime.ElicitResult
+	if err := mcpruntime.Ask(ctx, mcpruntime.AskElicitation(key, message, json.RawMessage(confirmSchema), &res)); err != nil {
+		return false, err
+	}
+	var form struct {
+		OK bool `json:"ok"`
+	}
+	if res.Action == mcpruntime.Accept {
+		if err := json.Unmarshal(res.Content, &form); err != nil {
+			return false, fmt.Errorf("decode confirmation: %w", err)
+		}
+	}
+	return form.OK, nil
+}
+
+// InputRequiredMultipleInputs asks for an elicitation, a completion and the
+// roots in one round.
+//
+//mcp:tool name=test_input_required_result_multiple_inputs
+func InputRequiredMultipleInputs(ctx context.Context) ([]mcpruntime.Content, error) {
+	var (
+		name   mcpruntime.ElicitResult
+		answer mcpruntime.SamplingResult
+		roots  []mcpruntime.Root
+	)
+	err := mcpruntime.Ask(ctx,
+		mcpruntime.AskElicitation("user_name", "What is your name?", json.RawMessage(nameSchema), &name),
+		mcpruntime.AskSampling("capital", userPrompt("What is the capital of France?", 100), &answer),
+		mcpruntime.AskRoots("roots", &roots),
+	)
+	if err != nil {
+		return nil, err
+	}
+	return text(fmt.Sprintf("Got %s, a completion (%q) and roots %s", name.Action, answer.Text(), describeRoots(roots))), nil
+}
+
+// colorSchema asks for a favourite colour.
+const colorSchema = `{"type":"object","properties":{"color":{"type":"string","description":"Your favorite color"}},"required":["color"]}`
+
+// InputRequiredMultiRound asks two questions in two rounds: the second only
+// once the first is answered.
+//
+//mcp:tool name=test_input_required_result_multi_round
+func InputRequiredMultiRound(ctx context.Context) ([]mcpruntime.Content, error) {
+	var name, color mcpruntime.ElicitResult
+	if err := mcpruntime.Ask(ctx, mcpruntime.AskElicitation("step1", "What is your name?", json.RawMessage(nameSchema), &name)); err != nil {
+		return nil, err
+	}
+	if err := mcpruntime.Ask(ctx, mcpruntime.AskElicitation("step2", "What is your favorite color?", json.RawMessage(colorSchema), &color)); err != nil {
+		return nil, err
+	}
+	return text(fmt.Sprintf("Both rounds done: name %s, color %s", name.Content, color.Content)), nil
+}
+
+// InputRequiredTamperedState asks for a confirmation; a retry whose
+// requestState was altered is rejected by the runtime before this runs again.
+//
+//mcp:tool name=test_input_required_result_tampered_state
+func InputRequiredTamperedState(ctx context.Context) ([]mcpruntime.Content, error) {
+	ok, err := confirm(ctx, "confirm", "Please confirm")
+	if err != nil {
+		return nil, err
+	}
+	return text(fmt.Sprintf("Confirmed: %v", ok)), nil
+}
+
+// InputRequiredCapabilities asks only for what the client declared:
+// elicitation, else sampling, else roots; with none it fails with -32021.
+//
+//mcp:tool name=test_input_required_result_capabilities
+func InputRequiredCapabilities(ctx context.Context) ([]mcpruntime.Content, error) {
+	switch {
+	case mcpruntime.ClientSupports(ctx, "elicitation"):
+		return InputRequiredElicitation(ctx)
+	case mcpruntime.ClientSupports(ctx, "sampling"):
+		return InputRequiredSampling(ctx)
+	case mcpruntime.ClientSupports(ctx, "roots"):
+		return InputRequiredListRoots(ctx)
+	}
+	return nil, mcpruntime.RequireCapability(ctx, "elicitation")
+}

@@ -1,0 +1,167 @@
+package runtime
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// An Action is the user's response to an elicitation.
+type Action string
+
+// The actions a client may answer an elicitation with. A handler must handle all three.
+const (
+	// Accept: the user submitted the form (or, in URL mode, consented to open the URL).
+	Accept Action = "accept"
+	// Decline: the user explicitly refused.
+	Decline Action = "decline"
+	// Cancel: the user dismissed the request without choosing.
+	Cancel Action = "cancel"
+)
+
+// An ElicitResult is the client's answer to an elicitation: the action and, for an
+// accepted form, the content (already validated against the requested schema).
+type ElicitResult struct {
+	Action  Action          `json:"action"`
+	Content json.RawMessage `json:"content,omitempty"`
+}
+
+// A Form is a struct type a handler can ask the user to fill in with Elicit. mcpgen
+// implements it for every type marked //mcp:elicit: MCPElicitationSchema returns the
+// requestedSchema (a flat object of primitive properties, enums and defaults).
+type Form interface {
+	MCPElicitationSchema() json.RawMessage
+}
+
+// Elicit asks the user to fill in a form of type T under key (unique within the
+// request, stable across rounds). With Accept it returns the decoded form; with
+// Decline or Cancel the zero T. See Ask for the errors, ErrInputRequired above all.
+func Elicit[T Form](ctx context.Context, key, message string) (T, Action, error) {
+	var v T
+	var res ElicitResult
+	if err := Ask(ctx, AskElicitation(key, message, v.MCPElicitationSchema(), &res)); err != nil {
+		return v, "", err
+	}
+	if res.Action != Accept {
+		return v, res.Action, nil
+	}
+	if err := json.Unmarshal(res.Content, &v); err != nil {
+		return v, "", fmt.Errorf("decode answer %s: %w", key, err)
+	}
+	return v, Accept, nil
+}
+
+// ElicitURL asks the user to open url (URL mode: for credentials, payments and other
+// sensitive steps that must not pass through the client). Accept means the user
+// consented, not that the out-of-band step finished.
+func ElicitURL(ctx context.Context, key, message, url string) (Action, error) {
+	var res ElicitResult
+	if err := Ask(ctx, AskElicitationURL(key, message, url, &res)); err != nil {
+		return "", err
+	}
+	return res.Action, nil
+}
+
+// elicitParams is the params of a form-mode elicitation/create.
+type elicitParams struct {
+	Mode            string          `json:"mode,omitempty"`
+	Message         string          `json:"message"`
+	RequestedSchema json.RawMessage `json:"requestedSchema,omitempty"`
+	URL             string          `json:"url,omitempty"`
+	ElicitationID   string          `json:"elicitationId,omitempty"`
+}
+
+// AskElicitation is a form-mode question: schema is the requestedSchema (the
+// restricted subset: a flat object of primitive properties). An accepted answer's
+// content is validated against it; one that does not match is asked again
+// (2026-07-28) or fails with ErrInvalidAnswer (2025-11-25).
+func AskElicitation(key, message string, schema json.RawMessage, dst *ElicitResult) Question {
+	return Question{key: key, method: "elicitation/create", need: capElicitForm,
+		params: func(bool) any {
+			return elicitParams{Message: message, RequestedSchema: schema}
+		},
+		accept: func(raw json.RawMessage) error { return acceptElicit(raw, schema, dst) },
+	}
+}
+
+// AskElicitationURL is a URL-mode question. 2025-11-25 requests get a fresh
+// elicitationId; 2026-07-28 ones have none (the round is correlated by requestState).
+func AskElicitationURL(key, message, url string, dst *ElicitResult) Question {
+	return Question{key: key, method: "elicitation/create", need: capElicitURL,
+		params: func(modern bool) any {
+			p := elicitParams{Mode: "url", Message: message, URL: url}
+			if !modern {
+				p.ElicitationID = randomID()
+			}
+			return p
+		},
+		accept: func(raw json.RawMessage) error { return acceptElicit(raw, nil, dst) },
+	}
+}
+
+// randomID returns 16 random bytes in hex.
+func randomID() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// acceptElicit decodes an ElicitResult and validates accepted content against schema
+// (nil: URL mode, no content expected).
+func acceptElicit(raw json.RawMessage, schema json.RawMessage, dst *ElicitResult) error {
+	var res ElicitResult
+	if !isObject(raw) || json.Unmarshal(raw, &res) != nil {
+		return fmt.Errorf("%w: not an ElicitResult", errMalformed)
+	}
+	switch res.Action {
+	case Accept:
+	case Decline, Cancel:
+		*dst = ElicitResult{Action: res.Action}
+		return nil
+	default:
+		return fmt.Errorf("%w: unknown action %q", errMalformed, res.Action)
+	}
+	if schema != nil {
+		if len(res.Content) == 0 || !isObject(res.Content) {
+			return fmt.Errorf("%w: accepted form without content", ErrInvalidAnswer)
+		}
+		if err := validateContent(schema, res.Content); err != nil {
+			return err
+		}
+	}
+	*dst = res
+	return nil
+}
+
+// validateContent checks form content against the requested schema.
+func validateContent(schema, content json.RawMessage) error {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
+	if err != nil {
+		return fmt.Errorf("requested schema: %w", err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("mcp:elicitation", doc); err != nil {
+		return fmt.Errorf("requested schema: %w", err)
+	}
+	sch, err := c.Compile("mcp:elicitation")
+	if err != nil {
+		return fmt.Errorf("requested schema: %w", err)
+	}
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(content))
+	if err != nil {
+		return fmt.Errorf("%w: %v", errMalformed, err)
+	}
+	var verr *jsonschema.ValidationError
+	if err := sch.Validate(v); errors.As(err, &verr) {
+		return fmt.Errorf("%w: %s", ErrInvalidAnswer, verr.Error())
+	} else if err != nil {
+		return fmt.Errorf("validate answer: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,373 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Asking the client mid-call works the same for the handler in both eras:
+//
+//   - 2026-07-28 (MRTR): a question without an answer ends the round. Ask returns
+//     ErrInputRequired, the handler returns it (wrapped or not), and the runtime
+//     answers the request with resultType "input_required", the unanswered questions
+//     as inputRequests (keyed by the handler's keys) and a sealed requestState that
+//     carries the answers gathered so far. The client retries the same request with
+//     inputResponses and the state; the runtime runs the handler again from the
+//     start, and every question answered so far returns its answer at once. Nothing
+//     is kept in server memory between rounds.
+//   - 2025-11-25: Ask sends each question to the client as a server-to-client request
+//     on the session (the call's own stream on HTTP) and waits for the answer, bounded
+//     by the call's context and Options.InputTimeout.
+//
+// The rule that makes one handler serve both: a handler must do nothing it cannot
+// repeat before its last question (no writes, no messages, no charges), and must ask
+// the same questions, with the same keys, for the same arguments and answers.
+
+// Errors reported by Ask.
+var (
+	// ErrInputRequired reports that a 2026-07-28 round ends here: the handler must
+	// return (this error, wrapped or not) and will run again when the client answers.
+	ErrInputRequired = errors.New("input required from the client")
+	// ErrMissingCapability reports a question the client did not declare it can
+	// answer; the request is answered with -32021.
+	ErrMissingCapability = errors.New("client lacks a required capability")
+	// ErrNoInput reports a question asked outside tools/call, resources/read or
+	// prompts/get, or outside any request.
+	ErrNoInput = errors.New("this request cannot ask the client for input")
+	// ErrInvalidAnswer reports a 2025-11-25 answer that does not match the question
+	// (e.g. form content that breaks the requested schema).
+	ErrInvalidAnswer = errors.New("invalid answer from the client")
+)
+
+// roundKey is the context key of the request's input round.
+type roundKey struct{}
+
+// A round is what one request (tools/call, resources/read, prompts/get) knows about
+// its questions: the answers available in this round and the questions left open.
+type round struct {
+	binding roundState                 // method, name and digest the state is bound to
+	number  int                        // 1 for a first request, then state's round + 1
+	answers map[string]json.RawMessage // from the state and inputResponses
+	fromSt  map[string]bool            // answers that came sealed (already validated)
+
+	used  map[string]json.RawMessage // validated answers the handler consumed
+	asked []Question                 // questions without an answer, in ask order
+	keys  map[string]bool            // keys of asked
+	fail  *rpcError                  // protocol error found while asking
+}
+
+// openRound prepares a request's round: for 2026-07-28 it verifies the requestState
+// and reads inputResponses from params. name is the tool, prompt or resource URI;
+// args its salient params.
+func (s *Server) openRound(c *call, name string, args json.RawMessage) (*round, *rpcError) {
+	r := &round{binding: roundState{Method: c.msg.Method, Name: name, Digest: argsDigest(args)},
+		number: 1, answers: map[string]json.RawMessage{}, fromSt: map[string]bool{},
+		used: map[string]json.RawMessage{}, keys: map[string]bool{}}
+	if !c.info.Modern {
+		return r, nil
+	}
+	var p struct {
+		InputResponses json.RawMessage `json:"inputResponses"`
+		RequestState   json.RawMessage `json:"requestState"`
+	}
+	if err := json.Unmarshal(c.msg.Params, &p); err != nil {
+		return nil, errorf(CodeInvalidParams, "invalid params: %v", err)
+	}
+	if rerr := r.readResponses(p.InputResponses); rerr != nil {
+		return nil, rerr
+	}
+	if rerr := s.readState(r, p.RequestState); rerr != nil {
+		return nil, rerr
+	}
+	return r, nil
+}
+
+// readResponses stores the request's inputResponses; null counts as absent.
+func (r *round) readResponses(raw json.RawMessage) *rpcError {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	if !isObject(raw) {
+		return errorf(CodeInvalidParams, "invalid params: inputResponses must be an object")
+	}
+	if err := json.Unmarshal(raw, &r.answers); err != nil {
+		return errorf(CodeInvalidParams, "invalid params: inputResponses: %v", err)
+	}
+	return nil
+}
+
+// readState verifies an echoed requestState and merges its answers (they win over
+// inputResponses: they were validated when first given).
+func (s *Server) readState(r *round, raw json.RawMessage) *rpcError {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	token, ok := rawString(raw)
+	if !ok {
+		return errorf(CodeInvalidParams, "invalid params: requestState must be a string")
+	}
+	st, err := s.sealer.open(token, &r.binding, time.Now())
+	if err != nil {
+		return errorf(CodeInvalidParams, "%v", err)
+	}
+	r.number = st.Round + 1
+	for k, v := range st.Answers {
+		r.answers[k], r.fromSt[k] = v, true
+	}
+	return nil
+}
+
+// withRound returns ctx carrying r for Ask.
+func withRound(ctx context.Context, r *round) context.Context {
+	return context.WithValue(ctx, roundKey{}, r)
+}
+
+// closeRound decides the request's answer after its handler returned: a protocol
+// error found while asking, an input_required result when questions are open
+// (2026-07-28), or nothing (handled false) to let the method encode its own result.
+func (s *Server) closeRound(c *call, r *round) (result []byte, rerr *rpcError, handled bool) {
+	switch {
+	case r.fail != nil:
+		return nil, r.fail, true
+	case !c.info.Modern || len(r.asked) == 0:
+		return nil, nil, false
+	case r.number >= s.opts.MaxInputRounds:
+		return nil, errorf(CodeInvalidParams, "too many input rounds for %s (limit %d)", r.binding.Method, s.opts.MaxInputRounds), true
+	}
+	b, err := s.inputRequired(c, r)
+	if err != nil {
+		s.logger.Error("input_required result unusable", "method", r.binding.Method, "err", err)
+		return nil, errorf(CodeInternalError, "internal error: cannot encode input requests"), true
+	}
+	return b, nil, true
+}
+
+// inputRequired encodes the InputRequiredResult: the open questions in ask order and
+// a sealed state with the answers used so far.
+func (s *Server) inputRequired(c *call, r *round) ([]byte, error) {
+	st := r.binding
+	st.Round, st.Answers = r.number, r.used
+	token, err := s.sealer.seal(&st, time.Now())
+	if err != nil {
+		return nil, err
+	}
+	b := []byte(`{"resultType":"input_required","inputRequests":{`)
+	for i, q := range r.asked {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		p, err := json.Marshal(q.params(true))
+		if err != nil {
+			return nil, fmt.Errorf("encode %s: %w", q.key, err)
+		}
+		b = append(appendJSONString(b, q.key), `:{"method":`...)
+		b = append(appendJSONString(b, q.method), `,"params":`...)
+		b = append(append(b, p...), '}')
+	}
+	b = append(b, `},"requestState":`...)
+	b = appendJSONString(b, token)
+	b = append(b, `,"_meta":`...)
+	return append(append(b, s.serverInfoMeta...), '}'), nil
+}
+
+// A Question is one thing a handler asks the client: an elicitation, a sampling
+// request or a roots listing. Build it with AskElicitation, AskElicitationURL,
+// AskSampling or AskRoots and pass it to Ask.
+type Question struct {
+	key    string
+	method string
+	need   capability
+	params func(modern bool) any
+	// accept decodes an answer into the question's destination. It returns
+	// errMalformed (a protocol error) or an ErrInvalidAnswer error (ask again).
+	accept func(raw json.RawMessage) error
+}
+
+// errMalformed marks an answer that is not even the right kind of result.
+var errMalformed = errors.New("malformed answer")
+
+// Ask asks the client every question and stores each answer in its destination. In
+// 2026-07-28 it returns ErrInputRequired if any question is still unanswered (the
+// handler must then return); questions asked together go out in one round. In
+// 2025-11-25 it sends the questions one by one and waits for each answer. It fails
+// with ErrMissingCapability when the client did not declare what a question needs
+// (the request then gets -32021), and with ErrNoInput outside tools/call,
+// resources/read and prompts/get.
+func Ask(ctx context.Context, qs ...Question) error {
+	c, r := callFrom(ctx), roundFrom(ctx)
+	if c == nil || r == nil {
+		return ErrNoInput
+	}
+	for _, q := range qs {
+		if err := r.check(c, q); err != nil {
+			return err
+		}
+	}
+	if c.info.Modern {
+		return r.askModern(qs)
+	}
+	return c.askLegacy(ctx, qs)
+}
+
+// roundFrom returns the request's round, or nil.
+func roundFrom(ctx context.Context) *round {
+	r, _ := ctx.Value(roundKey{}).(*round)
+	return r
+}
+
+// check fails the request with -32021 when the client cannot answer q.
+func (r *round) check(c *call, q Question) error {
+	if q.key == "" {
+		return fmt.Errorf("%w: empty question key", ErrNoInput)
+	}
+	if c.info.ClientCapabilities != nil && q.need.declared(c.info.ClientCapabilities) {
+		return nil
+	}
+	e := errorf(CodeMissingClientCapability, "Server requires the %s capability for this request", q.need.name())
+	e.data = map[string]any{"requiredCapabilities": q.need.required()}
+	if r.fail == nil {
+		r.fail = e
+	}
+	return fmt.Errorf("%w: %s", ErrMissingCapability, q.need.name())
+}
+
+// askModern answers the questions from this round's answers, records the others as
+// open, and reports ErrInputRequired when any is.
+func (r *round) askModern(qs []Question) error {
+	open := 0
+	for _, q := range qs {
+		raw, ok := r.answers[q.key]
+		if ok {
+			err := q.accept(raw)
+			if err == nil {
+				r.used[q.key] = raw
+				continue
+			}
+			if errors.Is(err, errMalformed) && !r.fromSt[q.key] {
+				if r.fail == nil {
+					r.fail = errorf(CodeInvalidParams, "invalid inputResponses[%q]: %v", q.key, err)
+				}
+				return fmt.Errorf("%w: %v", ErrInvalidAnswer, err)
+			}
+		}
+		open++
+		if !r.keys[q.key] {
+			r.keys[q.key] = true
+			r.asked = append(r.asked, q)
+		}
+	}
+	if open > 0 {
+		return ErrInputRequired
+	}
+	return nil
+}
+
+// askLegacy sends each question as a server-to-client request on the session and
+// decodes its answer.
+func (c *call) askLegacy(ctx context.Context, qs []Question) error {
+	if c.sess == nil {
+		return ErrNoInput
+	}
+	ctx, cancel := context.WithTimeout(ctx, c.srv.opts.InputTimeout)
+	defer cancel()
+	for _, q := range qs {
+		raw, err := c.sess.Request(ctx, q.method, q.params(false), c.out)
+		if err != nil {
+			return fmt.Errorf("ask %s: %w", q.key, err)
+		}
+		if err := q.accept(raw); err != nil {
+			return fmt.Errorf("ask %s: %w", q.key, err)
+		}
+	}
+	return nil
+}
+
+// A capability is what a question needs the client to have declared.
+type capability int
+
+const (
+	capElicitForm capability = iota
+	capElicitURL
+	capSampling
+	capRoots
+)
+
+// name is the capability as the -32021 message names it.
+func (k capability) name() string {
+	return [...]string{"elicitation", "elicitation.url", "sampling", "roots"}[k]
+}
+
+// required is data.requiredCapabilities for a -32021.
+func (k capability) required() map[string]any {
+	empty := map[string]any{}
+	switch k {
+	case capElicitURL:
+		return map[string]any{"elicitation": map[string]any{"url": empty}}
+	case capSampling:
+		return map[string]any{"sampling": empty}
+	case capRoots:
+		return map[string]any{"roots": empty}
+	}
+	return map[string]any{"elicitation": empty}
+}
+
+// declared reports whether caps (a ClientCapabilities object) declares k. An empty
+// elicitation object means form mode only.
+func (k capability) declared(caps json.RawMessage) bool {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(caps, &m) != nil {
+		return false
+	}
+	switch k {
+	case capSampling:
+		return isObject(m["sampling"])
+	case capRoots:
+		return isObject(m["roots"])
+	}
+	var el map[string]json.RawMessage
+	if !isObject(m["elicitation"]) || json.Unmarshal(m["elicitation"], &el) != nil {
+		return false
+	}
+	_, form := el["form"]
+	_, url := el["url"]
+	if k == capElicitURL {
+		return url
+	}
+	return form || !url
+}
+
+// ClientSupports reports whether the client of the request ctx belongs to declared
+// what a question needs: "elicitation" (form mode), "elicitation.url", "sampling" or
+// "roots". Handlers use it to fall back instead of failing with -32021.
+func ClientSupports(ctx context.Context, what string) bool {
+	c := callFrom(ctx)
+	if c == nil || c.info.ClientCapabilities == nil {
+		return false
+	}
+	for k := capElicitForm; k <= capRoots; k++ {
+		if k.name() == strings.TrimSpace(what) {
+			return k.declared(c.info.ClientCapabilities)
+		}
+	}
+	return false
+}
+
+// RequireCapability fails the request with -32021 (data.requiredCapabilities) unless
+// the client declared what ("elicitation", "elicitation.url", "sampling", "roots"). It
+// is for handlers that need a capability without asking anything yet.
+func RequireCapability(ctx context.Context, what string) error {
+	c, r := callFrom(ctx), roundFrom(ctx)
+	if c == nil || r == nil {
+		return ErrNoInput
+	}
+	for k := capElicitForm; k <= capRoots; k++ {
+		if k.name() == what {
+			return r.check(c, Question{key: "-", need: k})
+		}
+	}
+	return fmt.Errorf("%w: unknown capability %q", ErrNoInput, what)
+}
