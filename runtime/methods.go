@@ -33,6 +33,7 @@ func (s *Server) initialize(_ context.Context, c *call) ([]byte, *rpcError) {
 		caps = json.RawMessage("{}")
 	}
 	c.sess.initialize(versionLegacy, info, caps)
+	s.prims.hub.addSession(c.sess) // list changes and resource updates reach it
 	return mustMarshal(initializeResult{
 		ProtocolVersion: versionLegacy,
 		Capabilities:    s.capabilities(),
@@ -57,7 +58,7 @@ func (s *Server) setLevel(_ context.Context, c *call) ([]byte, *rpcError) {
 	return []byte(emptyObject), nil
 }
 
-// discover answers server/discover (2026-07-28) with the pre-serialised result.
+// discover answers server/discover (2026-07-28).
 func (s *Server) discover(context.Context, *call) ([]byte, *rpcError) {
-	return s.discoverResult, nil
+	return s.buildDiscover(), nil
 }
