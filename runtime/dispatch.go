@@ -57,6 +57,32 @@ func lookupMethod(name string) (methodInfo, bool) {
 	case "tools/call":
 		return methodInfo{modern: true, legacy: true, handle: (*Server).callTool}, true
 	}
+	return lookupPrimitiveMethod(name)
+}
+
+// lookupPrimitiveMethod returns the table entry of the resource, prompt,
+// completion and subscription methods.
+func lookupPrimitiveMethod(name string) (methodInfo, bool) {
+	switch name {
+	case "resources/list":
+		return methodInfo{modern: true, legacy: true, handle: (*Server).listResources}, true
+	case "resources/templates/list":
+		return methodInfo{modern: true, legacy: true, handle: (*Server).listTemplates}, true
+	case "resources/read":
+		return methodInfo{modern: true, legacy: true, handle: (*Server).readResource}, true
+	case "prompts/list":
+		return methodInfo{modern: true, legacy: true, handle: (*Server).listPrompts}, true
+	case "prompts/get":
+		return methodInfo{modern: true, legacy: true, handle: (*Server).getPrompt}, true
+	case "completion/complete":
+		return methodInfo{modern: true, legacy: true, handle: (*Server).complete}, true
+	case "resources/subscribe":
+		return methodInfo{legacy: true, handle: (*Server).subscribe}, true
+	case "resources/unsubscribe":
+		return methodInfo{legacy: true, handle: (*Server).unsubscribe}, true
+	case "subscriptions/listen":
+		return methodInfo{modern: true, handle: (*Server).listen}, true
+	}
 	return methodInfo{}, false
 }
 

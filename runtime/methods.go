@@ -34,6 +34,7 @@ func (s *Server) initialize(_ context.Context, c *call) ([]byte, *rpcError) {
 	}
 	c.sess.initialize(versionLegacy, info, caps)
 	s.prims.hub.addSession(c.sess) // list changes and resource updates reach it
+	s.prims.hub.addSession(c.sess) // list changes and resource updates reach it
 	return mustMarshal(initializeResult{
 		ProtocolVersion: versionLegacy,
 		Capabilities:    s.capabilities(),

@@ -93,6 +93,7 @@ func (s *Server) AddTool(t *Tool) {
 		next.byName[x.tool.Name] = x
 	}
 	s.tools.Store(next)
+	s.listChanged(kindTools)
 }
 
 // newToolEntry checks t and pre-serialises its descriptions.

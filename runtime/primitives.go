@@ -1,0 +1,115 @@
+package runtime
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+)
+
+// A listKind names a list whose changes clients can be told about.
+type listKind int
+
+const (
+	kindTools listKind = iota
+	kindPrompts
+	kindResources
+)
+
+// method returns the list_changed notification of the kind.
+func (k listKind) method() string {
+	switch k {
+	case kindPrompts:
+		return "notifications/prompts/list_changed"
+	case kindResources:
+		return "notifications/resources/list_changed"
+	}
+	return "notifications/tools/list_changed"
+}
+
+// primitives holds the resources, resource templates and prompts of a Server
+// and the subscriptions to their changes. The zero value is empty and ready.
+type primitives struct {
+	// mu serialises registration; readers load the catalogs without locking.
+	mu        sync.Mutex
+	resources atomic.Pointer[catalog[*resourceEntry]]
+	templates atomic.Pointer[catalog[*templateEntry]]
+	prompts   atomic.Pointer[catalog[*promptEntry]]
+
+	hub hub
+}
+
+// register runs add under the registration lock, panics with dupMsg when it
+// reports a duplicate, and announces the change of the list.
+func (s *Server) register(kind listKind, add func(*primitives) bool, dupMsg string) {
+	s.prims.mu.Lock()
+	ok := add(&s.prims)
+	s.prims.mu.Unlock()
+	if !ok {
+		panic("mcpgen runtime: " + dupMsg)
+	}
+	s.listChanged(kind)
+}
+
+// unregister runs remove under the registration lock and announces the
+// change if something was removed.
+func (s *Server) unregister(kind listKind, remove func(*primitives) bool) bool {
+	s.prims.mu.Lock()
+	ok := remove(&s.prims)
+	s.prims.mu.Unlock()
+	if ok {
+		s.listChanged(kind)
+	}
+	return ok
+}
+
+// RemoveTool unregisters the named tool, reporting whether there was one;
+// listeners are told the tool list changed.
+func (s *Server) RemoveTool(name string) bool {
+	s.mu.Lock()
+	old := s.tools.Load()
+	_, ok := old.byName[name]
+	if ok {
+		next := &toolSet{byName: make(map[string]*toolEntry, len(old.list))}
+		for _, e := range old.list {
+			if e.tool.Name != name {
+				next.list = append(next.list, e)
+				next.byName[e.tool.Name] = e
+			}
+		}
+		s.tools.Store(next)
+	}
+	s.mu.Unlock()
+	if ok {
+		s.listChanged(kindTools)
+	}
+	return ok
+}
+
+// primitiveCapabilities adds the capabilities of what is registered: tools
+// always announce list changes; resources (with subscriptions), prompts and
+// completions appear only once something of theirs is registered.
+func (s *Server) primitiveCapabilities(caps map[string]any) {
+	caps["tools"] = map[string]any{"listChanged": true}
+	p := &s.prims
+	hasTemplates := p.templates.Load().len() > 0
+	if p.resources.Load().len() > 0 || hasTemplates {
+		caps["resources"] = map[string]any{"subscribe": true, "listChanged": true}
+	}
+	hasPrompts := p.prompts.Load().len() > 0
+	if hasPrompts {
+		caps["prompts"] = map[string]any{"listChanged": true}
+	}
+	if hasPrompts || hasTemplates {
+		caps["completions"] = map[string]any{}
+	}
+}
+
+// ServerFrom returns the server running the request ctx belongs to, or nil
+// outside a handler. Handlers use it to change what the server offers (e.g.
+// AddTool, RemoveTool) or to announce changes (ResourceUpdated).
+func ServerFrom(ctx context.Context) *Server {
+	if c := callFrom(ctx); c != nil {
+		return c.srv
+	}
+	return nil
+}

@@ -1,0 +1,103 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// ErrResourceNotFound reports a resources/read of a URI the server does not
+// have. A ResourceHandler returns it (wrapped or not) when its URI names
+// nothing; the runtime answers -32002 to 2025-11-25 clients and -32602 to
+// 2026-07-28 clients, both with data {"uri": ...}. Generated template adapters
+// return it when a variable does not parse as its Go type.
+var ErrResourceNotFound = errors.New("resource not found")
+
+// A Resource is one directly listed resource (resources/list) and the handler
+// that reads it.
+type Resource struct {
+	// URI identifies the resource, e.g. "runbook://payments/current".
+	URI string
+	// Name is its programmatic name; empty means the URI.
+	Name string
+	// Title is an optional human-readable name.
+	Title string
+	// Description tells the model what the resource holds.
+	Description string
+	// MIMEType is the media type of its contents, if known. Contents without a
+	// MIME type of their own get this one.
+	MIMEType string
+	// Handler reads the resource.
+	Handler ResourceHandler
+}
+
+// A ResourceTemplate is a family of resources named by an RFC 6570 level-1
+// URI template such as "notes://{name}" (resources/templates/list), and the
+// handler that reads any URI the template matches.
+type ResourceTemplate struct {
+	// URITemplate is the template, e.g. "test://template/{id}/data".
+	URITemplate string
+	// Name is its programmatic name; empty means the template.
+	Name string
+	// Title is an optional human-readable name.
+	Title string
+	// Description tells the model what the resources hold.
+	Description string
+	// MIMEType is the media type of every matching resource, if they share one.
+	MIMEType string
+	// Complete suggests values for template variables (completion/complete
+	// with a ref/resource), by variable name; variables without one get no
+	// suggestions.
+	Complete map[string]Completer
+	// Handler reads a matching URI; ResourceRequest.Vars holds the decoded
+	// variables.
+	Handler ResourceHandler
+}
+
+// A ResourceHandler reads one resource. ctx is cancelled when the client
+// cancels the request or the connection ends. An error wrapping
+// ErrResourceNotFound becomes the era's not-found error; any other error an
+// internal error (-32603) carrying its text; a panic a generic internal error.
+type ResourceHandler func(ctx context.Context, req *ResourceRequest) (*ResourceResult, error)
+
+// A ResourceRequest is one resources/read.
+type ResourceRequest struct {
+	// URI is the requested URI.
+	URI string
+	// Vars are the template variables, percent-decoded; nil for a direct
+	// resource.
+	Vars map[string]string
+}
+
+// A ResourceResult is what a resources/read returns.
+type ResourceResult struct {
+	// Contents are the resource's contents; an empty URI means the request's,
+	// an empty MIMEType the resource's.
+	Contents []ResourceContents
+	// CacheTTL is the 2026-07-28 ttlMs hint; 0 means the server's
+	// Options.CacheTTL, a negative value 0 (always stale).
+	CacheTTL time.Duration
+	// Private marks contents specific to the caller's authorization
+	// (cacheScope "private"); the default is "public".
+	Private bool
+	// Meta is the result's _meta.
+	Meta map[string]any
+}
+
+// TextResource returns a result with one text content.
+func TextResource(text string) *ResourceResult {
+	return &ResourceResult{Contents: []ResourceContents{{Text: text}}}
+}
+
+// BlobResource returns a result with one binary content, sent base64-encoded.
+func BlobResource(data []byte) *ResourceResult {
+	if data == nil {
+		data = []byte{}
+	}
+	return &ResourceResult{Contents: []ResourceContents{{Blob: data}}}
+}
+
+// ContentsResource returns a result holding the given contents.
+func ContentsResource(contents ...ResourceContents) *ResourceResult {
+	return &ResourceResult{Contents: contents}
+}

@@ -1,0 +1,273 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"strconv"
+	"time"
+
+	"github.com/mcpgen/mcpgen/internal/uritemplate"
+)
+
+// CodeResourceNotFound is the 2025-11-25 error code for resources/read of an
+// unknown URI; 2026-07-28 uses CodeInvalidParams instead.
+const CodeResourceNotFound = -32002
+
+// A resourceEntry is a registered resource with its pre-serialised listing.
+type resourceEntry struct {
+	res  *Resource
+	wire []byte
+}
+
+// A templateEntry is a registered template with its parsed form.
+type templateEntry struct {
+	tpl    *ResourceTemplate
+	parsed *uritemplate.Template
+	wire   []byte
+}
+
+// wireResource is the JSON shape of a Resource and a ResourceTemplate in the
+// list results.
+type wireResourceDesc struct {
+	URI         string `json:"uri,omitempty"`
+	URITemplate string `json:"uriTemplate,omitempty"`
+	Name        string `json:"name"`
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
+	MIMEType    string `json:"mimeType,omitempty"`
+}
+
+// AddResource registers r. It panics on a programmer error: an empty or
+// duplicate URI, or a nil handler. Subscribed 2026-07-28 listeners and
+// 2025-11-25 sessions are told the resource list changed.
+func (s *Server) AddResource(r *Resource) {
+	switch {
+	case r == nil || r.URI == "":
+		panic("mcpgen runtime: AddResource: resource without a URI")
+	case r.Handler == nil:
+		panic(fmt.Sprintf("mcpgen runtime: AddResource: resource %q has no handler", r.URI))
+	}
+	name := r.Name
+	if name == "" {
+		name = r.URI
+	}
+	e := &resourceEntry{res: r, wire: mustMarshal(wireResourceDesc{URI: r.URI, Name: name,
+		Title: r.Title, Description: r.Description, MIMEType: r.MIMEType})}
+	s.register(kindResources, func(p *primitives) bool {
+		next, ok := p.resources.Load().with(r.URI, e)
+		p.resources.Store(next)
+		return ok
+	}, "AddResource: duplicate resource URI "+strconv.Quote(r.URI))
+}
+
+// AddResourceTemplate registers t. It panics on a programmer error: a
+// template that is not RFC 6570 level 1, a duplicate template, or a nil
+// handler.
+func (s *Server) AddResourceTemplate(t *ResourceTemplate) {
+	if t == nil || t.Handler == nil {
+		panic("mcpgen runtime: AddResourceTemplate: template without a handler")
+	}
+	parsed, err := uritemplate.Parse(t.URITemplate)
+	if err != nil {
+		panic(fmt.Sprintf("mcpgen runtime: AddResourceTemplate: %v", err))
+	}
+	name := t.Name
+	if name == "" {
+		name = t.URITemplate
+	}
+	e := &templateEntry{tpl: t, parsed: parsed, wire: mustMarshal(wireResourceDesc{URITemplate: t.URITemplate,
+		Name: name, Title: t.Title, Description: t.Description, MIMEType: t.MIMEType})}
+	s.register(kindResources, func(p *primitives) bool {
+		next, ok := p.templates.Load().with(t.URITemplate, e)
+		p.templates.Store(next)
+		return ok
+	}, "AddResourceTemplate: duplicate template "+strconv.Quote(t.URITemplate))
+}
+
+// RemoveResource unregisters the resource with uri, reporting whether there
+// was one; listeners are told the list changed.
+func (s *Server) RemoveResource(uri string) bool {
+	return s.unregister(kindResources, func(p *primitives) bool {
+		next, ok := p.resources.Load().without(uri)
+		p.resources.Store(next)
+		return ok
+	})
+}
+
+// listResources answers resources/list: one page of direct resources in
+// registration order.
+func (s *Server) listResources(_ context.Context, c *call) ([]byte, *rpcError) {
+	items, next, ok := s.prims.resources.Load().page(c.msg.params.Cursor, s.opts.PageSize)
+	if !ok {
+		return nil, errorf(CodeInvalidParams, "invalid cursor")
+	}
+	wires := make([][]byte, len(items))
+	for i, e := range items {
+		wires[i] = e.wire
+	}
+	return s.listResult(c, "resources", wires, next), nil
+}
+
+// listTemplates answers resources/templates/list.
+func (s *Server) listTemplates(_ context.Context, c *call) ([]byte, *rpcError) {
+	items, next, ok := s.prims.templates.Load().page(c.msg.params.Cursor, s.opts.PageSize)
+	if !ok {
+		return nil, errorf(CodeInvalidParams, "invalid cursor")
+	}
+	wires := make([][]byte, len(items))
+	for i, e := range items {
+		wires[i] = e.wire
+	}
+	return s.listResult(c, "resourceTemplates", wires, next), nil
+}
+
+// listResult encodes a list result: the items under key, nextCursor, and for
+// 2026-07-28 the public caching hints.
+func (s *Server) listResult(c *call, key string, items [][]byte, next string) []byte {
+	b := append(appendJSONString([]byte{'{'}, key), ":["...)
+	for i, w := range items {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, w...)
+	}
+	b = append(b, ']')
+	if next != "" {
+		b = appendJSONString(append(b, `,"nextCursor":`...), next)
+	}
+	if c.info.Modern {
+		b = s.appendCacheHints(b, 0, false)
+	}
+	return s.modernResult(c, append(b, '}'))
+}
+
+// appendCacheHints appends ttlMs and cacheScope; ttl 0 means the server's.
+func (s *Server) appendCacheHints(b []byte, ttl time.Duration, private bool) []byte {
+	ms := s.ttlMs
+	switch {
+	case ttl > 0:
+		ms = ttl.Milliseconds()
+	case ttl < 0:
+		ms = 0
+	}
+	b = strconv.AppendInt(append(b, `,"ttlMs":`...), ms, 10)
+	if private {
+		return append(b, `,"cacheScope":"private"`...)
+	}
+	return append(b, `,"cacheScope":"public"`...)
+}
+
+// readResource answers resources/read: a direct resource by exact URI, else
+// the first template that matches.
+func (s *Server) readResource(ctx context.Context, c *call) ([]byte, *rpcError) {
+	uri := c.msg.params.URI
+	if uri == "" {
+		return nil, errorf(CodeInvalidParams, "resources/read: missing uri")
+	}
+	h, mime, vars, ok := s.findResource(uri)
+	if !ok {
+		return nil, notFound(c, uri)
+	}
+	res, err := s.invokeResource(ctx, h, &ResourceRequest{URI: uri, Vars: vars})
+	switch {
+	case errors.Is(err, ErrResourceNotFound):
+		return nil, notFound(c, uri)
+	case errors.Is(err, errPanic):
+		return nil, errorf(CodeInternalError, "internal error reading %s", uri)
+	case err != nil:
+		return nil, errorf(CodeInternalError, "read %s: %v", uri, err)
+	case res == nil:
+		s.logger.Error("resource handler returned no result", "uri", uri)
+		return nil, errorf(CodeInternalError, "internal error: no contents for %s", uri)
+	}
+	return s.encodeRead(c, uri, mime, res)
+}
+
+// findResource returns the handler serving uri, the resource's MIME type and
+// the template variables (nil for a direct resource).
+func (s *Server) findResource(uri string) (ResourceHandler, string, map[string]string, bool) {
+	if e, ok := s.prims.resources.Load().get(uri); ok {
+		return e.res.Handler, e.res.MIMEType, nil, true
+	}
+	tpls := s.prims.templates.Load()
+	if tpls == nil {
+		return nil, "", nil, false
+	}
+	for _, e := range tpls.list {
+		if vars, ok := e.parsed.Match(uri); ok {
+			return e.tpl.Handler, e.tpl.MIMEType, vars, true
+		}
+	}
+	return nil, "", nil, false
+}
+
+// notFound is the era's error for an unknown resource.
+func notFound(c *call, uri string) *rpcError {
+	code := CodeResourceNotFound
+	if c.info.Modern {
+		code = CodeInvalidParams
+	}
+	e := errorf(code, "Resource not found: %s", uri)
+	e.data = map[string]string{"uri": uri}
+	return e
+}
+
+// invokeResource calls the handler, recovering a panic into errPanic.
+func (s *Server) invokeResource(ctx context.Context, h ResourceHandler, req *ResourceRequest) (res *ResourceResult, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.logger.Error("resource handler panicked", "uri", req.URI, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+			res, err = nil, errPanic
+		}
+	}()
+	return h(ctx, req)
+}
+
+// encodeRead encodes a ReadResourceResult, filling each content's URI and MIME
+// type from the request and the resource when the handler left them empty.
+func (s *Server) encodeRead(c *call, uri, mime string, res *ResourceResult) ([]byte, *rpcError) {
+	b := []byte(`{"contents":[`)
+	for i, rc := range res.Contents {
+		if rc.URI == "" {
+			rc.URI = uri
+		}
+		if rc.MIMEType == "" {
+			rc.MIMEType = mime
+		}
+		enc, err := json.Marshal(rc)
+		if err != nil {
+			s.logger.Error("resource contents unusable", "uri", uri, "err", err)
+			return nil, errorf(CodeInternalError, "internal error: unencodable contents for %s", uri)
+		}
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, enc...)
+	}
+	b = append(b, ']')
+	if c.info.Modern {
+		b = s.appendCacheHints(b, res.CacheTTL, res.Private)
+	}
+	return s.finishResult(c, b, res.Meta)
+}
+
+// finishResult closes a result object opened in b (without its final brace):
+// 2026-07-28 results get resultType and _meta with the server's identity
+// merged into meta; 2025-11-25 results get meta as is, if any.
+func (s *Server) finishResult(c *call, b []byte, meta map[string]any) ([]byte, *rpcError) {
+	enc, err := s.resultMeta(c, meta)
+	if err != nil {
+		s.logger.Error("result _meta unusable", "method", c.msg.Method, "err", err)
+		return nil, errorf(CodeInternalError, "internal error: unusable _meta")
+	}
+	if c.info.Modern {
+		b = append(b, `,"resultType":"complete"`...)
+	}
+	if enc != nil {
+		b = append(append(b, `,"_meta":`...), enc...)
+	}
+	return append(b, '}'), nil
+}
