@@ -38,7 +38,11 @@ func (s *Server) HTTPHandler(opts *HTTPOptions) http.Handler {
 func (s *Server) ListenAndServe(ctx context.Context, addr string, opts *HTTPOptions) error {
 	o := opts.withDefaults()
 	h := newHTTPHandler(s, o)
-	err := serveHTTP(ctx, addr, h, o, h.sessions.endStreams, s.logger)
+	endStreams := func() {
+		h.sessions.endStreams()
+		s.EndSubscriptions(nil) // modern listen streams end with their final result
+	}
+	err := serveHTTP(ctx, addr, h, o, endStreams, s.logger)
 	return errors.Join(err, h.drain(ctx, o))
 }
 

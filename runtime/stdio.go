@@ -86,6 +86,7 @@ func (c *stdioConn) serve(ctx context.Context) error {
 // finish ends the connection at EOF or a read error: in-flight requests complete
 // (bounded by a drain if ctx is cancelled meanwhile).
 func (c *stdioConn) finish(ctx context.Context, cancelAll context.CancelFunc, readErr error) error {
+	c.srv.EndSubscriptions(c.sess) // an open subscriptions/listen never finishes by itself
 	done := c.waitChan()
 	select {
 	case <-done:

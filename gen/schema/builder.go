@@ -61,6 +61,7 @@ type Builder struct {
 	defNames typeutil.Map // recursive named type -> $defs name
 	taken    map[string]bool
 	enums    typeutil.Map         // named type -> []any (nil: none)
+	builds   int                  // named types built (not from the cache), for tests
 	parsed   map[string]dirResult // //mcp:schema text -> parsed schema
 	// defaultJSON holds the input defaults of fields.
 	defaultJSON map[fieldKey]string
@@ -147,6 +148,7 @@ func (b *Builder) Input(t types.Type, at token.Pos) (*jsonschema.Schema, []Defau
 		r.diags = append(r.diags, Diagnostic{Pos: b.fset.Position(at),
 			Msg: fmt.Sprintf("input type %s: its //mcp:schema must describe an object: tool arguments are a JSON object", typeString(t))})
 	}
+	r.checkSize(s, t, at)
 	defaults := r.defaults(root, at)
 	return s, defaults, r.finishDiags()
 }
@@ -156,8 +158,17 @@ func (b *Builder) Input(t types.Type, at token.Pos) (*jsonschema.Schema, []Defau
 // adapter never marshals a nil result.
 func (b *Builder) Output(t types.Type, at token.Pos) (*jsonschema.Schema, []Diagnostic) {
 	r := b.newRun(modeOutput, t)
-	s := r.typ(derefRoot(t), where{path: r.root, pos: at})
-	return r.assemble(s), r.finishDiags()
+	s := r.assemble(r.typ(derefRoot(t), where{path: r.root, pos: at}))
+	r.checkSize(s, t, at)
+	return s, r.finishDiags()
+}
+
+// checkSize refuses a schema too large to write out (see maxNodes).
+func (r *run) checkSize(s *jsonschema.Schema, t types.Type, at token.Pos) {
+	if n := schemaNodes(s, map[*jsonschema.Schema]int{}); n > maxNodes {
+		r.diags = append(r.diags, Diagnostic{Pos: r.b.fset.Position(at),
+			Msg: fmt.Sprintf("type %s: the schema would have more than %d subschemas once inlined: its types share subtypes too often (give a shared type a //mcp:schema, or restructure)", typeString(t), maxNodes)})
+	}
 }
 
 func (b *Builder) newRun(m mode, t types.Type) *run {
@@ -246,6 +257,7 @@ func (r *run) named(n *types.Named, w where, build func() *jsonschema.Schema) *j
 	}
 	e := &entry{building: true}
 	cache.Set(n, e)
+	r.b.builds++
 	outerNeeds, outerDiags := r.needs, r.diags
 	r.needs, r.diags = map[string]bool{}, nil
 	s := build()

@@ -36,6 +36,9 @@
 // clash) and "$ref": "#/$defs/Name". A recursive root is written out in
 // full at the root, so the root is always a plain schema with "type".
 // No "$schema" keyword is written (2020-12 is the MCP default).
+// Inlining repeats a shared type at each use; a root whose inlined schema
+// would exceed 50,000 subschemas is refused with a diagnostic. The Builder
+// itself builds each named type once per direction.
 //
 // Null: encoding/json writes a nil pointer, slice or map as null and
 // decodes null into them, so their schemas are
