@@ -103,6 +103,7 @@ func (c *stdioConn) finish(ctx context.Context, cancelAll context.CancelFunc, re
 // drain waits up to the drain timeout for in-flight requests, then cancels them and
 // waits a short grace period for their handlers to return.
 func (c *stdioConn) drain(cancelAll context.CancelFunc) {
+	c.srv.EndSubscriptions(c.sess)
 	done := c.waitChan()
 	timer := time.NewTimer(c.srv.opts.DrainTimeout)
 	defer timer.Stop()
