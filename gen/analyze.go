@@ -188,6 +188,7 @@ func (a *analyzer) finishPkg(s *pkgScan) {
 			s.names.reserveImports(ty)
 		}
 	}
+	s.mp.Taken = s.names.shadowedImports()
 	for _, r := range s.mp.Receivers {
 		r.Param = s.names.fresh(lowerIdent(r.TypeName), "Recv")
 	}

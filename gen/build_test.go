@@ -192,6 +192,10 @@ func writeCase(t *testing.T, c *goldenCase) {
 // every tool of p (exported so that one test binary calls them all).
 func roundtripTest(p *model.Package) ([]byte, error) {
 	f := jen.NewFilePathName(p.Path, p.Name)
+	for _, tool := range p.Tools {
+		aliasTaken(f, p.Taken, tool.In)
+		aliasTaken(f, p.Taken, tool.Out)
+	}
 	enums, err := enumConstants(p.Dir)
 	if err != nil {
 		return nil, err
@@ -209,6 +213,22 @@ func roundtripTest(p *model.Package) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// aliasTaken imports the packages of t's named types whose names the
+// package declares under an mcp prefix, as the generated file does.
+func aliasTaken(f *jen.File, taken []string, t *model.Type) {
+	if t == nil {
+		return
+	}
+	if slices.Contains(taken, t.PkgName) {
+		f.ImportAlias(t.Path, "mcp"+t.PkgName)
+	}
+	for _, a := range t.Args {
+		aliasTaken(f, taken, a)
+	}
+	aliasTaken(f, taken, t.Key)
+	aliasTaken(f, taken, t.Elem)
 }
 
 // roundtripCalls calls roundtrip.Out and roundtrip.In for one tool.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -14,8 +15,9 @@ import (
 // package's own declarations, the imported package names and the locals of
 // the generated adapters.
 type nameSet struct {
-	scope *types.Scope
-	taken map[string]bool
+	scope   *types.Scope
+	taken   map[string]bool
+	imports []string // package names the generated file may import
 }
 
 // adapterLocals are the identifiers the generated code declares or uses
@@ -44,12 +46,29 @@ func (n *nameSet) reserveImports(t *model.Type) {
 	}
 	if t.PkgName != "" {
 		n.taken[t.PkgName] = true
+		n.imports = append(n.imports, t.PkgName)
 	}
 	for _, a := range t.Args {
 		n.reserveImports(a)
 	}
 	n.reserveImports(t.Key)
 	n.reserveImports(t.Elem)
+}
+
+// importNames are the packages every generated file may import.
+var importNames = []string{"context", "json", "fmt", model.RuntimeAlias}
+
+// shadowedImports returns the import names that the package declares at
+// package level, sorted.
+func (n *nameSet) shadowedImports() []string {
+	var out []string
+	for _, name := range append(slices.Clone(importNames), n.imports...) {
+		if n.scope != nil && n.scope.Lookup(name) != nil && !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // used reports whether id is taken, declared in the package or predeclared.

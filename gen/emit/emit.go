@@ -26,9 +26,16 @@ func Package(p *model.Package) ([]byte, error) {
 	f.Comment("Fails to compile when the runtime is older or newer than this generated code expects.")
 	f.Const().Id("_").Op("=").Qual(model.RuntimePath, "SupportPackageIsVersion1")
 	f.Line()
+	taken := map[string]bool{}
+	for _, name := range p.Taken {
+		taken[name] = true
+	}
+	for _, path := range []string{"context", "encoding/json", "fmt", model.RuntimePath} {
+		avoidTaken(f, taken, path, path[strings.LastIndexByte(path, '/')+1:])
+	}
 	for _, t := range p.Tools {
-		importNames(f, t.In)
-		importNames(f, t.Out)
+		importNames(f, taken, t.In)
+		importNames(f, taken, t.Out)
 	}
 	guards(f, p)
 	for _, t := range p.Tools {

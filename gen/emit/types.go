@@ -1,6 +1,7 @@
 package emit
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -41,18 +42,36 @@ func Type(t *model.Type) *jen.Statement {
 
 // importNames registers the package name of every named type in t, so that
 // jennifer imports it under its real name instead of guessing from the path.
-func importNames(f *jen.File, t *model.Type) {
+func importNames(f *jen.File, taken map[string]bool, t *model.Type) {
 	if t == nil {
 		return
 	}
-	if t.Kind == model.Named && t.Path != "" && t.PkgName != "" {
+	if t.Kind == model.Named && t.Path != "" && t.PkgName != "" && !avoidTaken(f, taken, t.Path, t.PkgName) {
 		importName(f, t.Path, t.PkgName)
 	}
 	for _, a := range t.Args {
-		importNames(f, a)
+		importNames(f, taken, a)
 	}
-	importNames(f, t.Key)
-	importNames(f, t.Elem)
+	importNames(f, taken, t.Key)
+	importNames(f, taken, t.Elem)
+}
+
+// avoidTaken imports path under "mcp"+name when name is declared at package
+// level (an import may not share a name with a package-level identifier),
+// reporting whether it did.
+func avoidTaken(f *jen.File, taken map[string]bool, path, name string) bool {
+	if path == model.RuntimePath {
+		name = model.RuntimeAlias
+	}
+	if !taken[name] {
+		return false
+	}
+	alias := "mcp" + name
+	for i := 2; taken[alias]; i++ {
+		alias = fmt.Sprintf("mcp%s%d", name, i)
+	}
+	f.ImportAlias(path, alias)
+	return true
 }
 
 // importName tells jennifer the package name of path, writing it as an

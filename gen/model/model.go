@@ -50,7 +50,11 @@ type Package struct {
 	// Receivers are the receiver types of method handlers, sorted by TypeName.
 	// RegisterMCP takes one parameter per receiver, in this order.
 	Receivers []*Receiver
-	Pos       token.Position
+	// Taken are package-level identifiers of the package that equal the
+	// name of a package the generated file imports; the file imports such a
+	// package under another name.
+	Taken []string `json:",omitempty"`
+	Pos   token.Position
 }
 
 // A Receiver is a type whose methods are tool handlers.
