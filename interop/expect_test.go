@@ -47,10 +47,11 @@ const (
 func (o outcome) String() string { return [...]string{"ok", "isError", "rpcError", "cancelled"}[o] }
 
 type expectation struct {
-	tools       []string          // names that must be listed
-	titles      map[string]string // tool name -> its title
-	annotations map[string]string // tool name -> its annotations, as JSON
-	calls       []call
+	instructions string            // the server's instructions, from initialize or server/discover
+	tools        []string          // names that must be listed
+	titles       map[string]string // tool name -> its title
+	annotations  map[string]string // tool name -> its annotations, as JSON
+	calls        []call
 }
 
 const unknownTool = "no_such_tool_mcpgen_interop"
@@ -89,7 +90,8 @@ var expectations = map[string]expectation{
 	// output, pagination (4 tools a page), handler errors and panics, output that
 	// breaks its schema, every content type.
 	"testserver": {
-		tools: []string{"echo", "add", "slow", "block", "fail", "crash", "nothing", "bad_output", "rich", "whoami"},
+		instructions: "A server for the runtime's tests.",
+		tools:        []string{"echo", "add", "slow", "block", "fail", "crash", "nothing", "bad_output", "rich", "whoami"},
 		calls: []call{
 			{Name: "echo", Args: map[string]any{"text": "hi", "repeat": 2}, want: ok, structured: map[string]string{"": `{"text":"hihi"}`}},
 			{Name: "echo", Args: map[string]any{"text": ""}, want: isError, mentions: []string{"/text"}},
@@ -134,6 +136,7 @@ var expectations = map[string]expectation{
 type conversation struct {
 	ProtocolVersion string            `json:"protocolVersion"`
 	ServerName      string            `json:"serverName"`
+	Instructions    string            `json:"instructions"`
 	Tools           []json.RawMessage `json:"tools"`
 	Calls           []callResult      `json:"calls"`
 	Wire            []wireMsg         `json:"trace"`
@@ -186,6 +189,9 @@ func checkConversation(t *testing.T, example, rev string, c *conversation) {
 	}
 	if c.ServerName == "" {
 		t.Errorf("the client saw no serverInfo name")
+	}
+	if c.Instructions != exp.instructions {
+		t.Errorf("the client saw instructions %q, want %q", c.Instructions, exp.instructions)
 	}
 
 	tools := map[string]toolDef{}

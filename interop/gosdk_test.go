@@ -139,7 +139,7 @@ func goSDKConverse(t *testing.T, cs *mcp.ClientSession, example, rev string) *co
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	init := cs.InitializeResult()
-	conv := &conversation{ProtocolVersion: init.ProtocolVersion}
+	conv := &conversation{ProtocolVersion: init.ProtocolVersion, Instructions: init.Instructions}
 	if init.ServerInfo != nil {
 		conv.ServerName = init.ServerInfo.Name
 	}

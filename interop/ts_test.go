@@ -40,6 +40,7 @@ type tsOutput struct {
 	ProtocolVersion string                 `json:"protocolVersion"`
 	Era             string                 `json:"era"`
 	ServerInfo      *struct{ Name string } `json:"serverInfo"`
+	Instructions    string                 `json:"instructions"`
 	Ping            json.RawMessage        `json:"ping"`
 	Tools           []json.RawMessage      `json:"tools"`
 	Calls           []callResult           `json:"calls"`
@@ -111,7 +112,7 @@ func runTS(t *testing.T, example string, tc tsClient, plan map[string]any) {
 	if tc.rev == "2025-11-25" && string(out.Ping) != "{}" {
 		t.Errorf("ping result %s, want {}", out.Ping)
 	}
-	conv := &conversation{ProtocolVersion: out.ProtocolVersion, Tools: out.Tools, Calls: out.Calls, Wire: out.Trace}
+	conv := &conversation{ProtocolVersion: out.ProtocolVersion, Instructions: out.Instructions, Tools: out.Tools, Calls: out.Calls, Wire: out.Trace}
 	if out.ServerInfo != nil {
 		conv.ServerName = out.ServerInfo.Name
 	}
