@@ -113,7 +113,7 @@ func (s *Server) completerFor(p *completeParams) (Completer, *rpcError) {
 		}
 		for _, a := range e.prompt.Arguments {
 			if a.Name == arg {
-				return a.Complete, nil
+				return orValues(a.Complete, a.Values), nil
 			}
 		}
 		return nil, errorf(CodeInvalidParams, "prompt %s has no argument %q", p.Ref.Name, arg)
@@ -121,7 +121,7 @@ func (s *Server) completerFor(p *completeParams) (Completer, *rpcError) {
 		if e, ok := s.prims.templates.Load().get(p.Ref.URI); ok {
 			for _, v := range e.parsed.Vars {
 				if v == arg {
-					return e.tpl.Complete[arg], nil
+					return orValues(e.tpl.Complete[arg], e.tpl.Values[arg]), nil
 				}
 			}
 			return nil, errorf(CodeInvalidParams, "template %s has no variable %q", p.Ref.URI, arg)
@@ -167,4 +167,13 @@ func encodeCompletion(comp *Completion) []byte {
 	return mustMarshal(struct {
 		Completion completion `json:"completion"`
 	}{completion{values, total, more}})
+}
+
+// orValues returns f, or a completer over values when f is nil and values are
+// set.
+func orValues(f Completer, values []string) Completer {
+	if f == nil && values != nil {
+		return CompleteFrom(values...)
+	}
+	return f
 }

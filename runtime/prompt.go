@@ -1,9 +1,11 @@
 package runtime
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 )
 
 // ErrInvalidArgument reports a prompt argument the handler cannot use (e.g. a
@@ -34,7 +36,12 @@ type PromptArgument struct {
 	Title       string
 	Description string
 	Required    bool
-	// Complete suggests values for completion/complete; nil means none.
+	// Values, when set, are the only values accepted (an enum); prompts/get
+	// with another value is -32602, and they are the completion suggestions
+	// unless Complete is set.
+	Values []string
+	// Complete suggests values for completion/complete; nil means Values, or
+	// none.
 	Complete Completer
 }
 
@@ -99,3 +106,22 @@ func (m PromptMessage) MarshalJSON() ([]byte, error) {
 
 // Messages returns a result holding msgs.
 func Messages(msgs ...PromptMessage) *PromptResult { return &PromptResult{Messages: msgs} }
+
+// Decode decodes the arguments into v, normally a pointer to the prompt's
+// arguments struct (json tags name the arguments; every field is a string
+// type), rejecting unknown arguments.
+func (r *PromptRequest) Decode(v any) error {
+	raw, err := json.Marshal(r.Arguments)
+	if err != nil {
+		return fmt.Errorf("%w: encode arguments of %s: %v", ErrInvalidArgument, r.Name, err)
+	}
+	if string(raw) == "null" {
+		raw = []byte("{}")
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("%w: arguments of %s: %v", ErrInvalidArgument, r.Name, err)
+	}
+	return nil
+}

@@ -99,7 +99,14 @@ func (s *Server) getPrompt(ctx context.Context, c *call) ([]byte, *rpcError) {
 	if rerr != nil {
 		return nil, rerr
 	}
-	res, err := s.invokePrompt(ctx, e.prompt, &PromptRequest{Name: name, Arguments: args})
+	r, rerr := s.openRound(c, name, c.msg.params.Arguments)
+	if rerr != nil {
+		return nil, rerr
+	}
+	res, err := s.invokePrompt(withRound(ctx, r), e.prompt, &PromptRequest{Name: name, Arguments: args})
+	if b, rerr, handled := s.closeRound(c, r); handled {
+		return b, rerr
+	}
 	switch {
 	case errors.Is(err, ErrInvalidArgument):
 		return nil, errorf(CodeInvalidParams, "prompt %s: %v", name, err)
@@ -130,8 +137,12 @@ func promptArguments(p *Prompt, raw json.RawMessage) (map[string]string, *rpcErr
 		}
 	}
 	for _, a := range p.Arguments {
-		if _, ok := args[a.Name]; a.Required && !ok {
+		v, ok := args[a.Name]
+		switch {
+		case a.Required && !ok:
 			return nil, errorf(CodeInvalidParams, "prompt %s: missing required argument %q", p.Name, a.Name)
+		case ok && a.Values != nil && !slices.Contains(a.Values, v):
+			return nil, errorf(CodeInvalidParams, "prompt %s: argument %q must be one of %q, got %q", p.Name, a.Name, a.Values, v)
 		}
 	}
 	return args, nil

@@ -45,9 +45,13 @@ type ResourceTemplate struct {
 	Description string
 	// MIMEType is the media type of every matching resource, if they share one.
 	MIMEType string
+	// Values lists, by variable name, the only values a variable accepts (an
+	// enum): a URI with another value is not found. They are the completion
+	// suggestions of variables without a Complete entry.
+	Values map[string][]string
 	// Complete suggests values for template variables (completion/complete
-	// with a ref/resource), by variable name; variables without one get no
-	// suggestions.
+	// with a ref/resource), by variable name; variables with neither Values
+	// nor Complete get no suggestions.
 	Complete map[string]Completer
 	// Handler reads a matching URI; ResourceRequest.Vars holds the decoded
 	// variables.

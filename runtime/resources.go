@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"time"
 
@@ -171,7 +172,14 @@ func (s *Server) readResource(ctx context.Context, c *call) ([]byte, *rpcError) 
 	if !ok {
 		return nil, notFound(c, uri)
 	}
-	res, err := s.invokeResource(ctx, h, &ResourceRequest{URI: uri, Vars: vars})
+	r, rerr := s.openRound(c, uri, nil)
+	if rerr != nil {
+		return nil, rerr
+	}
+	res, err := s.invokeResource(withRound(ctx, r), h, &ResourceRequest{URI: uri, Vars: vars})
+	if b, rerr, handled := s.closeRound(c, r); handled {
+		return b, rerr
+	}
 	switch {
 	case errors.Is(err, ErrResourceNotFound):
 		return nil, notFound(c, uri)
@@ -197,7 +205,7 @@ func (s *Server) findResource(uri string) (ResourceHandler, string, map[string]s
 		return nil, "", nil, false
 	}
 	for _, e := range tpls.list {
-		if vars, ok := e.parsed.Match(uri); ok {
+		if vars, ok := e.parsed.Match(uri); ok && e.admits(vars) {
 			return e.tpl.Handler, e.tpl.MIMEType, vars, true
 		}
 	}
@@ -270,4 +278,14 @@ func (s *Server) finishResult(c *call, b []byte, meta map[string]any) ([]byte, *
 		b = append(append(b, `,"_meta":`...), enc...)
 	}
 	return append(b, '}'), nil
+}
+
+// admits reports whether every variable with an enum has one of its values.
+func (e *templateEntry) admits(vars map[string]string) bool {
+	for name, allowed := range e.tpl.Values {
+		if v, ok := vars[name]; ok && !slices.Contains(allowed, v) {
+			return false
+		}
+	}
+	return true
 }
