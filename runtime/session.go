@@ -252,11 +252,14 @@ func encodeRequest(id, method string, params any) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("encode %s: %w", method, err)
 	}
+	if string(p) == "null" {
+		p = nil // params, when present, must be an object
+	}
 	return mustMarshal(struct {
 		JSONRPC string          `json:"jsonrpc"`
 		ID      json.RawMessage `json:"id"`
 		Method  string          `json:"method"`
-		Params  json.RawMessage `json:"params"`
+		Params  json.RawMessage `json:"params,omitempty"`
 	}{"2.0", json.RawMessage(id), method, p}), nil
 }
 

@@ -3,6 +3,7 @@ package runtime
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -14,13 +15,20 @@ import (
 // is skipped and answered with -32600.
 const MaxMessageSize = 16 << 20
 
+// queueFactor times Options.MaxConcurrentRequests is how many requests a stdio
+// connection admits (running or waiting for a slot) before answering "server busy".
+const queueFactor = 16
+
 // stdioGrace bounds the wait for handlers to return after their contexts are
 // cancelled at the end of a drain.
 const stdioGrace = time.Second
 
 // ServeStdio serves one client over newline-delimited JSON: r is its input (normally
 // os.Stdin), w its output (os.Stdout), which receives nothing but protocol messages.
-// Requests run concurrently, at most Options.MaxConcurrentRequests at a time.
+// Requests run concurrently, at most Options.MaxConcurrentRequests at a time; up to
+// 16 times as many wait for a slot, and further ones are answered with -32603 "server
+// busy". The reader never waits for handlers, so a handler waiting for the client's
+// answer to a server-to-client request cannot block the connection.
 //
 // At EOF on r, in-flight requests finish, their responses are written and ServeStdio
 // returns nil. When ctx is cancelled (e.g. on SIGTERM), it stops reading, waits up to
@@ -28,10 +36,13 @@ const stdioGrace = time.Second
 // goroutine reading r stays blocked in Read until r is closed or the process exits.
 func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error {
 	c := &stdioConn{
-		srv: s,
-		r:   bufio.NewReaderSize(r, 64<<10),
-		w:   bufio.NewWriterSize(w, 64<<10),
-		sem: make(chan struct{}, s.opts.MaxConcurrentRequests),
+		srv:   s,
+		r:     bufio.NewReaderSize(r, 64<<10),
+		w:     bufio.NewWriterSize(w, 64<<10),
+		sem:   make(chan struct{}, s.opts.MaxConcurrentRequests),
+		queue: make(chan struct{}, queueFactor*s.opts.MaxConcurrentRequests),
+
+		admitted: map[string]*admission{},
 	}
 	c.sess = s.NewSession(c)
 	return c.serve(ctx)
@@ -40,11 +51,16 @@ func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error
 // A stdioConn is one stdio connection: a line reader, a serialised line writer and the
 // connection's legacy session.
 type stdioConn struct {
-	srv  *Server
-	r    *bufio.Reader // read by the reading goroutine only
-	sess *Session
-	sem  chan struct{} // one token per running request
-	wg   sync.WaitGroup
+	srv   *Server
+	r     *bufio.Reader // read by the reading goroutine only
+	sess  *Session
+	sem   chan struct{} // one token per running request
+	queue chan struct{} // one token per admitted request, running or waiting
+	wg    sync.WaitGroup
+
+	// amu guards admitted.
+	amu      sync.Mutex
+	admitted map[string]*admission // by raw request id
 
 	// wmu guards w and werr, so that messages never interleave.
 	wmu  sync.Mutex
@@ -75,10 +91,7 @@ func (c *stdioConn) serve(ctx context.Context) error {
 			if l.err != nil && !errors.Is(l.err, ErrMessageTooLarge) {
 				return c.finish(ctx, cancelAll, l.err)
 			}
-			if !c.dispatch(ctx, hctx, l) {
-				c.drain(cancelAll)
-				return nil
-			}
+			c.dispatch(hctx, l)
 		}
 	}
 }
@@ -132,41 +145,106 @@ func (c *stdioConn) waitChan() <-chan struct{} {
 	return done
 }
 
-// dispatch handles one line: notifications and responses inline (so cancellations are
-// seen in order), requests on their own goroutine. It reports false when ctx ended
-// while waiting for a free slot.
-func (c *stdioConn) dispatch(ctx, hctx context.Context, l line) bool {
+// dispatch handles one line: notifications, responses and initialize inline (so
+// cancellations, answers and the handshake are seen in order), other requests on
+// their own goroutine. It never waits for a handler.
+func (c *stdioConn) dispatch(ctx context.Context, l line) {
 	if l.err != nil {
 		msg := fmt.Sprintf("%v: %v (limit %d bytes)", ErrInvalidRequest, l.err, MaxMessageSize)
 		c.write(ErrorResponse(nil, CodeInvalidRequest, msg, nil))
-		return true
+		return
 	}
 	m, err := ParseMessage(l.data)
-	if err != nil {
-		c.write(ErrorReply(err).Body)
-		return true
-	}
 	switch {
+	case err != nil:
+		c.write(ErrorReply(err).Body)
 	case m.Kind != KindRequest:
-		c.srv.Handle(hctx, m, c.sess, c)
-		return true
+		c.srv.Handle(ctx, m, c.sess, c) // a running request is aborted here first
+		if m.Method == "notifications/cancelled" {
+			c.cancelAdmitted(m.params.RequestID) // also reaches requests waiting for a slot
+		}
 	case m.Method == "initialize":
-		// Answered in order, so that requests sent after it see the session.
-		c.write(c.srv.Handle(hctx, m, c.sess, c).Body)
-		return true
+		c.write(c.srv.Handle(ctx, m, c.sess, c).Body)
+	default:
+		c.start(ctx, m)
 	}
+}
+
+// An admission is a request admitted on the connection, waiting or running.
+type admission struct {
+	cancel    context.CancelFunc
+	cancelled bool // by notifications/cancelled: nothing may be written for it
+}
+
+// start runs a request on its own goroutine once a slot is free, or answers "server
+// busy" when too many requests are already admitted.
+func (c *stdioConn) start(ctx context.Context, m *Message) {
 	select {
-	case c.sem <- struct{}{}:
-	case <-ctx.Done():
-		return false
+	case c.queue <- struct{}{}:
+	default:
+		c.write(ErrorResponse(m.ID, CodeInternalError, "server busy: too many requests in flight", nil))
+		return
 	}
+	ctx, a := c.admit(ctx, m.ID)
 	c.wg.Add(1)
 	go func() {
 		defer c.wg.Done()
+		defer func() { <-c.queue }()
+		defer c.release(m.ID, a)
+		select {
+		case c.sem <- struct{}{}:
+		case <-ctx.Done(): // cancelled while waiting, or the drain gave up
+			return
+		}
 		defer func() { <-c.sem }()
-		c.write(c.srv.Handle(hctx, m, c.sess, c).Body)
+		r := c.srv.Handle(ctx, m, c.sess, c)
+		if !c.wasCancelled(a) {
+			c.write(r.Body)
+		}
 	}()
-	return true
+}
+
+// admit registers a request so that a cancellation reaches it even before it runs.
+// A duplicate in-flight id is not registered (Handle rejects it).
+func (c *stdioConn) admit(ctx context.Context, id json.RawMessage) (context.Context, *admission) {
+	ctx, cancel := context.WithCancel(ctx)
+	a := &admission{cancel: cancel}
+	c.amu.Lock()
+	defer c.amu.Unlock()
+	if _, dup := c.admitted[string(id)]; !dup {
+		c.admitted[string(id)] = a
+	}
+	return ctx, a
+}
+
+// release forgets a finished request.
+func (c *stdioConn) release(id json.RawMessage, a *admission) {
+	a.cancel()
+	c.amu.Lock()
+	defer c.amu.Unlock()
+	if c.admitted[string(id)] == a {
+		delete(c.admitted, string(id))
+	}
+}
+
+// cancelAdmitted cancels an admitted request on the client's behalf.
+func (c *stdioConn) cancelAdmitted(id json.RawMessage) {
+	c.amu.Lock()
+	a := c.admitted[string(id)]
+	if a != nil {
+		a.cancelled = true
+	}
+	c.amu.Unlock()
+	if a != nil {
+		a.cancel()
+	}
+}
+
+// wasCancelled reports whether the client cancelled an admitted request.
+func (c *stdioConn) wasCancelled(a *admission) bool {
+	c.amu.Lock()
+	defer c.amu.Unlock()
+	return a.cancelled
 }
 
 // readLoop reads lines until EOF or a read error, handing each to the serve loop.

@@ -155,3 +155,60 @@ func TestStdioDuplicateInflightID(t *testing.T) {
 	c.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"dup"}}`)
 	<-cancelled
 }
+
+func TestStdioBusy(t *testing.T) {
+	started, cancelled := make(chan struct{}, 32), make(chan error, 32)
+	c := serveInMemory(t, newTestServer(t, &Options{MaxConcurrentRequests: 1}, blockTool(started, cancelled)))
+	var ids []string
+	for range queueFactor {
+		ids = append(ids, string(c.modern("tools/call", map[string]any{"name": "block"})))
+	}
+	<-started // one runs, the others wait for its slot
+	busy := c.call(false, "ping", nil)
+	if busy.errorCode() != CodeInternalError || !strings.Contains(busy.Error.Message, "busy") {
+		t.Errorf("request beyond the queue: got %s, want -32603 server busy", busy.raw)
+	}
+	// Cancelling the waiting calls first: they never run and are not answered.
+	for _, id := range ids[1:] {
+		c.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":` + id + `}}`)
+	}
+	c.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":` + ids[0] + `}}`)
+	if err := <-cancelled; !errors.Is(err, context.Canceled) {
+		t.Errorf("running call: %v, want canceled", err)
+	}
+	c.expectQuiet(200 * time.Millisecond)
+	if len(started) != 0 {
+		t.Errorf("%d cancelled waiting calls ran", len(started))
+	}
+	if m := c.call(false, "ping", nil); string(m.Result) != "{}" {
+		t.Errorf("ping after the cancellations: %s", m.raw)
+	}
+}
+
+func TestStdioAnswersReachBusyHandlers(t *testing.T) {
+	answered := make(chan error, 1)
+	asker := simpleTool("ask", func(ctx context.Context) (*ToolResult, error) {
+		c := callFrom(ctx)
+		_, err := c.sess.Request(ctx, "roots/list", nil, c.out)
+		answered <- err
+		return &ToolResult{Content: []Content{Text("asked")}}, nil
+	})
+	c := serveInMemory(t, newTestServer(t, &Options{MaxConcurrentRequests: 1}, asker))
+	initialize(t, c, "2025-11-25")
+	id := c.request("tools/call", map[string]any{"name": "ask"})
+	req := c.next() // the server's roots/list request
+	if req.Method != "roots/list" {
+		t.Fatalf("got %s, want a roots/list request", req.raw)
+	}
+	ping := c.request("ping", nil) // waits for the only slot
+	c.send(`{"jsonrpc":"2.0","id":` + string(req.ID) + `,"result":{"roots":[]}}`)
+	if err := <-answered; err != nil {
+		t.Fatalf("Request: %v", err)
+	}
+	if m, _ := c.await(id); m.Error != nil {
+		t.Errorf("tools/call: %s", m.raw)
+	}
+	if m, _ := c.await(ping); string(m.Result) != "{}" {
+		t.Errorf("ping: %s", m.raw)
+	}
+}
