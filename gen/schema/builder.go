@@ -53,7 +53,7 @@ const (
 type Builder struct {
 	fset  *token.FileSet
 	docs  *docIndex
-	local map[*types.Package]bool // packages whose constants make enums
+	roots map[*types.Package]bool // the packages given to New
 
 	cache    [2]typeutil.Map // named type -> *entry, per mode
 	cacheAny [2]typeutil.Map // same, inside an `mcp:"any"` field
@@ -84,7 +84,7 @@ func New(fset *token.FileSet, pkgs []*packages.Package) *Builder {
 	b := &Builder{
 		fset:        fset,
 		docs:        indexDocs(pkgs),
-		local:       map[*types.Package]bool{},
+		roots:       map[*types.Package]bool{},
 		defs:        [2]map[string]*jsonschema.Schema{{}, {}},
 		taken:       map[string]bool{},
 		parsed:      map[string]dirResult{},
@@ -92,7 +92,7 @@ func New(fset *token.FileSet, pkgs []*packages.Package) *Builder {
 	}
 	for _, p := range pkgs {
 		if p.Types != nil {
-			b.local[p.Types] = true
+			b.roots[p.Types] = true
 		}
 	}
 	return b
@@ -106,6 +106,22 @@ type fieldKey struct {
 }
 
 func keyOf(v *types.Var) fieldKey { return fieldKey{v.Origin(), types.TypeString(v.Type(), nil)} }
+
+// isLocal reports whether a package is the user's: one given to New, or
+// any package outside the standard library. Only local packages supply
+// descriptions and enums: the standard library's doc comments speak Go,
+// and its constants (fs.FileMode bits, time.Duration units) are not
+// exhaustive value sets.
+func (b *Builder) isLocal(p *types.Package) bool {
+	return p != nil && (b.roots[p] || !isStd(p.Path()))
+}
+
+// isStd reports whether an import path is in the standard library: its
+// first element has no dot.
+func isStd(path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	return !strings.Contains(first, ".")
+}
 
 // A run holds the state of one Input or Output call.
 type run struct {
@@ -261,7 +277,7 @@ func (r *run) named(n *types.Named, w where, build func() *jsonschema.Schema) *j
 	outerNeeds, outerDiags := r.needs, r.diags
 	r.needs, r.diags = map[string]bool{}, nil
 	s := build()
-	if doc := r.b.docs.typeDoc(n); doc != "" && s.Description == "" {
+	if doc := r.b.typeDoc(n); doc != "" && s.Description == "" {
 		c := *s
 		c.Description = doc
 		s = &c

@@ -76,7 +76,7 @@
 //	TextMarshaler types      {"type":"string"} (output: MarshalText; input: UnmarshalText)
 //	named type with consts   the underlying schema plus "enum": the values of the constants of
 //	                         that type declared in its package, in declaration order, without
-//	                         repeats; only for packages passed to New (so time.Month or
+//	                         repeats; not for the standard library (time.Month and
 //	                         fs.FileMode keep their plain schema)
 //	                         (the enum restricts output too: the author promises to return only
 //	                         those values; a //mcp:schema directive lifts it)
@@ -113,6 +113,8 @@
 // A property's description is the doc comment of its field, else its line
 // comment, else the doc comment of its named type (the text from
 // go/ast.CommentGroup.Text: directives dropped, trimmed; nothing added).
+// Comments are read from the syntax of the packages given to New (and of
+// their imports when loaded with syntax), except the standard library's.
 //
 // # Constraints
 //

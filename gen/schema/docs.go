@@ -141,6 +141,22 @@ func (d *docIndex) typeDoc(n *types.Named) string {
 	return d.types[n.Origin().Obj()]
 }
 
+// typeDoc returns the doc comment of a named type from a local package.
+func (b *Builder) typeDoc(n *types.Named) string {
+	if !b.isLocal(n.Obj().Pkg()) {
+		return ""
+	}
+	return b.docs.typeDoc(n)
+}
+
+// fieldDoc returns the doc of a struct field from a local package.
+func (b *Builder) fieldDoc(v *types.Var) string {
+	if !b.isLocal(v.Pkg()) {
+		return ""
+	}
+	return b.docs.fieldDoc(v)
+}
+
 // fieldDoc returns the doc or line comment of a struct field.
 func (d *docIndex) fieldDoc(v *types.Var) string {
 	return d.fields[v.Origin()]

@@ -30,7 +30,7 @@ func (b *Builder) enumValues(n *types.Named) []any {
 
 func (b *Builder) findEnum(n *types.Named) []any {
 	obj := n.Obj()
-	if obj.Pkg() == nil || !b.local[obj.Pkg()] || n.TypeArgs().Len() > 0 {
+	if !b.isLocal(obj.Pkg()) || n.TypeArgs().Len() > 0 {
 		return nil
 	}
 	if _, ok := n.Underlying().(*types.Basic); !ok {

@@ -49,7 +49,7 @@ func (r *run) field(f *jsonField, parent where) (*jsonschema.Schema, bool) {
 	} else {
 		s = r.typ(f.typ, w)
 	}
-	if doc := r.b.docs.fieldDoc(v); doc != "" {
+	if doc := r.b.fieldDoc(v); doc != "" {
 		c := *s
 		c.Description = doc
 		s = &c

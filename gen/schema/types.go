@@ -241,11 +241,6 @@ func intSchema(k types.BasicKind) *jsonschema.Schema {
 	return &jsonschema.Schema{Type: "integer", Minimum: json.Number(lo), Maximum: json.Number(hi)}
 }
 
-func isUnsigned(t types.Type) bool {
-	b, ok := t.Underlying().(*types.Basic)
-	return ok && b.Info()&types.IsUnsigned != 0
-}
-
 // isByte reports whether t is a byte-like element type that encoding/json
 // encodes, as a slice, in base64.
 func (r *run) isByte(t types.Type) bool {
