@@ -29,6 +29,10 @@ type options struct {
 	check    bool
 	server   string
 	debug    string
+	strict   string
+	lint     string
+	compat   string
+	toolsOut string
 	patterns []string
 }
 
@@ -41,6 +45,10 @@ func parseArgs(args []string, stderr io.Writer) (options, error) {
 	fl.BoolVar(&o.check, "check", false, "write nothing; exit 1 listing every stale or missing file")
 	fl.StringVar(&o.server, "server", "", "also write `dir`/main.go serving all tools of the packages")
 	fl.StringVar(&o.debug, "debug", "", "print the analyzed `model` as JSON on stdout")
+	fl.StringVar(&o.strict, "strict", "", "emit every input schema in a provider's strict `form` (openai), unless a tool says strict=none")
+	fl.StringVar(&o.lint, "lint", "", "report as errors what the comma-separated `profiles` (openai,anthropic,gemini) would reject")
+	fl.StringVar(&o.compat, "compat", "", "compare the tool contracts with `base` (a git revision or a tools.json) and exit 1 on a breaking change")
+	fl.StringVar(&o.toolsOut, "tools-json", "", "also write the tool contracts to `file` (- for stdout), for a later -compat")
 	fl.Usage = func() {
 		fmt.Fprintln(stderr, "usage: mcpgen [flags] [packages]")
 		fl.PrintDefaults()
@@ -54,6 +62,12 @@ func parseArgs(args []string, stderr io.Writer) (options, error) {
 		return o, usageError(stderr, "-debug accepts only \"model\", got %q", o.debug)
 	case o.output == "" || strings.ContainsAny(o.output, `/\`) || !strings.HasSuffix(o.output, ".go"):
 		return o, usageError(stderr, "-o must be a file name ending in .go, got %q", o.output)
+	}
+	if err := gen.CheckStrict(o.strict); err != nil {
+		return o, usageError(stderr, "-strict: %v", err)
+	}
+	if err := gen.CheckLint(o.lintNames()); err != nil {
+		return o, usageError(stderr, "-lint: %v", err)
 	}
 	return o, nil
 }
@@ -79,7 +93,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcpgen: %v\n", err)
 		return exitError
 	}
-	res, err := gen.Generate(ctx, gen.Config{Dir: cwd, Patterns: o.patterns, Output: o.output, ServerDir: o.server})
+	res, err := gen.Generate(ctx, o.config(cwd))
 	if err != nil {
 		fmt.Fprintf(stderr, "mcpgen: %v\n", err)
 		return exitError
@@ -96,6 +110,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, d)
 		}
 		return exitError
+	}
+	if status := contracts(ctx, o, cwd, res, stdout, stderr); status >= 0 {
+		return status
 	}
 	if o.check {
 		return check(cwd, res, stderr)

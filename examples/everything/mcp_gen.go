@@ -25,6 +25,7 @@ var _ func(context.Context) ([]runtime.Content, error) = InputRequiredMultipleIn
 var _ func(context.Context) ([]runtime.Content, error) = InputRequiredMultiRound
 var _ func(context.Context) ([]runtime.Content, error) = InputRequiredTamperedState
 var _ func(context.Context) ([]runtime.Content, error) = InputRequiredCapabilities
+var _ func(context.Context) ([]runtime.Content, error) = MissingCapability
 var _ func(context.Context) ([]runtime.Content, error) = SimpleText
 var _ func(context.Context) ([]runtime.Content, error) = ImageContent
 var _ func(context.Context) ([]runtime.Content, error) = AudioContent
@@ -113,6 +114,11 @@ var mcpInputRequiredTamperedStateInputSchema = json.RawMessage(`{
 }`)
 
 var mcpInputRequiredCapabilitiesInputSchema = json.RawMessage(`{
+  "type": "object",
+  "additionalProperties": false
+}`)
+
+var mcpMissingCapabilityInputSchema = json.RawMessage(`{
   "type": "object",
   "additionalProperties": false
 }`)
@@ -320,6 +326,18 @@ func RegisterMCP(s *runtime.Server) {
 		InputSchema: mcpInputRequiredCapabilitiesInputSchema,
 		Handler: func(ctx context.Context, req *runtime.ToolRequest) (*runtime.ToolResult, error) {
 			out, err := InputRequiredCapabilities(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return &runtime.ToolResult{Content: out}, nil
+		},
+	})
+	s.AddTool(&runtime.Tool{
+		Name:        "test_missing_capability",
+		Description: "MissingCapability needs the client's sampling capability: without it the\nrequest fails with -32021 and data.requiredCapabilities {\"sampling\":{}}.",
+		InputSchema: mcpMissingCapabilityInputSchema,
+		Handler: func(ctx context.Context, req *runtime.ToolRequest) (*runtime.ToolResult, error) {
+			out, err := MissingCapability(ctx)
 			if err != nil {
 				return nil, err
 			}

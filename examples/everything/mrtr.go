@@ -171,3 +171,14 @@ func InputRequiredCapabilities(ctx context.Context) ([]mcpruntime.Content, error
 	}
 	return nil, mcpruntime.RequireCapability(ctx, "elicitation")
 }
+
+// MissingCapability needs the client's sampling capability: without it the
+// request fails with -32021 and data.requiredCapabilities {"sampling":{}}.
+//
+//mcp:tool name=test_missing_capability
+func MissingCapability(ctx context.Context) ([]mcpruntime.Content, error) {
+	if err := mcpruntime.RequireCapability(ctx, "sampling"); err != nil {
+		return nil, err
+	}
+	return text("The client can sample."), nil
+}

@@ -21,7 +21,7 @@ func openAIKeyword(k string) bool {
 	case "type", "description", "title", "properties", "required",
 		"additionalProperties", "items", "enum", "const", "anyOf", "$ref", "$defs",
 		"pattern", "format", "multipleOf", "maximum", "exclusiveMaximum", "minimum",
-		"exclusiveMinimum", "minItems", "maxItems":
+		"exclusiveMinimum", "minLength", "maxLength", "minItems", "maxItems":
 		return true
 	}
 	return false
