@@ -46,7 +46,8 @@ func importNames(f *jen.File, taken map[string]bool, t *model.Type) {
 	if t == nil {
 		return
 	}
-	if t.Kind == model.Named && t.Path != "" && t.PkgName != "" && !avoidTaken(f, taken, t.Path, t.PkgName) {
+	named := t.Kind == model.Named && t.Path != "" && t.PkgName != "" && t.Path != model.RuntimePath
+	if named && !avoidTaken(f, taken, t.Path, t.PkgName) {
 		importName(f, t.Path, t.PkgName)
 	}
 	for _, a := range t.Args {
