@@ -144,6 +144,12 @@ func caseConfig(t *testing.T, comment []byte) gen.Config {
 			case "-o":
 				i++
 				cfg.Output = fields[i]
+			case "-strict":
+				i++
+				cfg.Strict = fields[i]
+			case "-lint":
+				i++
+				cfg.Lint = strings.Split(fields[i], ",")
 			default:
 				cfg.Patterns = append(cfg.Patterns, fields[i])
 			}
