@@ -51,7 +51,7 @@ func checkNotesErrors(t *testing.T, c *testClient, modern bool) {
 	if _, m := callTool(t, c, modern, "search_everything", nil); m.errorCode() != CodeInvalidParams {
 		t.Errorf("unknown tool: %s", m.raw)
 	}
-	if m := c.call(modern, "prompts/list", nil); m.errorCode() != CodeMethodNotFound {
+	if m := c.call(modern, "no/such/method", nil); m.errorCode() != CodeMethodNotFound {
 		t.Errorf("unknown method: %s", m.raw)
 	}
 }
