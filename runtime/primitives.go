@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"sync/atomic"
 )
@@ -83,6 +84,35 @@ func (s *Server) RemoveTool(name string) bool {
 		s.listChanged(kindTools)
 	}
 	return ok
+}
+
+// PutTool registers t, replacing a tool of the same name (AddTool panics on a
+// duplicate instead); listeners are told the tool list changed. It panics on
+// the other programmer errors AddTool panics on.
+func (s *Server) PutTool(t *Tool) {
+	e, err := newToolEntry(t)
+	if err != nil {
+		panic(fmt.Sprintf("mcpgen runtime: PutTool: %v", err))
+	}
+	s.mu.Lock()
+	old := s.tools.Load()
+	next := &toolSet{byName: make(map[string]*toolEntry, len(old.list)+1)}
+	replaced := false
+	for _, x := range old.list {
+		if x.tool.Name == t.Name {
+			x, replaced = e, true
+		}
+		next.list = append(next.list, x)
+	}
+	if !replaced {
+		next.list = append(next.list, e)
+	}
+	for _, x := range next.list {
+		next.byName[x.tool.Name] = x
+	}
+	s.tools.Store(next)
+	s.mu.Unlock()
+	s.listChanged(kindTools)
 }
 
 // primitiveCapabilities adds the capabilities of what is registered: tools

@@ -65,6 +65,24 @@ func newPromptEntry(p *Prompt) (*promptEntry, error) {
 	return &promptEntry{prompt: p, wire: mustMarshal(w)}, nil
 }
 
+// PutPrompt registers p, replacing a prompt of the same name (AddPrompt
+// panics on a duplicate instead); listeners are told the prompt list changed.
+func (s *Server) PutPrompt(p *Prompt) {
+	e, err := newPromptEntry(p)
+	if err != nil {
+		panic(fmt.Sprintf("mcpgen runtime: PutPrompt: %v", err))
+	}
+	s.register(kindPrompts, func(ps *primitives) bool {
+		cur := ps.prompts.Load()
+		if _, ok := cur.get(p.Name); ok {
+			cur, _ = cur.without(p.Name) // replaced entries move to the end
+		}
+		next, _ := cur.with(p.Name, e)
+		ps.prompts.Store(next)
+		return true
+	}, "")
+}
+
 // RemovePrompt unregisters the named prompt, reporting whether there was
 // one; listeners are told the prompt list changed.
 func (s *Server) RemovePrompt(name string) bool {
