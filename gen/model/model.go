@@ -47,6 +47,11 @@ type Package struct {
 	Sources []string
 	// Tools are the annotated handlers, in source order.
 	Tools []*Tool
+	// Resources are the //mcp:resource handlers (direct resources and
+	// templates), in source order.
+	Resources []*Resource `json:",omitempty"`
+	// Prompts are the //mcp:prompt handlers, in source order.
+	Prompts []*Prompt `json:",omitempty"`
 	// Receivers are the receiver types of method handlers, sorted by TypeName.
 	// RegisterMCP takes one parameter per receiver, in this order.
 	Receivers []*Receiver
