@@ -38,7 +38,7 @@ func analyze(cfg Config, fset *token.FileSet, pkgs []*packages.Package) (*model.
 	for _, p := range sorted {
 		mp := a.pkg(p)
 		switch {
-		case len(mp.Tools) > 0:
+		case len(mp.Tools) > 0 || len(mp.Resources) > 0 || len(mp.Prompts) > 0:
 			prog.Packages = append(prog.Packages, mp)
 		case isGenerated(mp.Output):
 			prog.Obsolete = append(prog.Obsolete, mp.Output)
@@ -131,6 +131,9 @@ func (a *analyzer) misplaced(doc *ast.CommentGroup) {
 // funcDecl analyzes the directives of one function declaration.
 func (a *analyzer) funcDecl(s *pkgScan, d *ast.FuncDecl) {
 	ds := directives(d.Doc)
+	if a.primitiveDecl(s, d, ds) { // resources, prompts, completers (primitive.go)
+		return
+	}
 	if len(ds) == 0 {
 		if pos := spacedDirective(d.Doc); pos.IsValid() {
 			a.errorf(pos, "\"// mcp:\" is not a directive: write //mcp: with no space after the slashes")
@@ -206,6 +209,7 @@ func (a *analyzer) finishPkg(s *pkgScan) {
 	if len(s.mp.Tools) > 0 {
 		s.mp.Pos = s.mp.Tools[0].Pos
 	}
+	finishPrimitives(s.mp)
 }
 
 // isGenerated reports whether path is a file mcpgen wrote (it starts with

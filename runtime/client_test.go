@@ -246,7 +246,7 @@ func (c *testClient) validateResponse(req sentRequest, m *msg) error {
 		}
 		return c.spec.validate(req.rev, "JSONRPCErrorResponse", m.raw)
 	}
-	def := resultDef(req.rev, req.method)
+	def := mrtrResultDef(req.rev, resultDef(req.rev, req.method), m.Result)
 	if def == "" {
 		return fmt.Errorf("a result for %s, which %s does not have", req.method, req.rev)
 	}
@@ -272,7 +272,7 @@ func checkResultEra(rev string, result json.RawMessage) error {
 		}
 		return nil
 	}
-	if r.ResultType == nil || *r.ResultType != "complete" {
+	if r.ResultType == nil || *r.ResultType != "complete" && *r.ResultType != "input_required" {
 		return fmt.Errorf("2026-07-28 result without resultType complete")
 	}
 	if r.Meta["io.modelcontextprotocol/serverInfo"] == nil {

@@ -311,7 +311,7 @@ func (c *httpClient) validate(rev, method string, raw []byte) {
 		err = c.schemas.validate(rev, "JSONRPCErrorResponse", raw)
 	default:
 		err = c.schemas.validate(rev, "JSONRPCResultResponse", raw)
-		if def := httpResultDef(rev, method); err == nil && def != "" {
+		if def := mrtrResultDef(rev, httpResultDef(rev, method), env.Result); err == nil && def != "" {
 			err = c.schemas.validate(rev, def, env.Result)
 		}
 	}
