@@ -37,6 +37,7 @@ func Package(p *model.Package) ([]byte, error) {
 		importNames(f, taken, t.In)
 		importNames(f, taken, t.Out)
 	}
+	primitiveImports(f, taken, p)
 	guards(f, p)
 	for _, t := range p.Tools {
 		schemaVars(f, t)
@@ -84,6 +85,7 @@ func guards(f *jen.File, p *model.Package) {
 	for _, t := range p.Tools {
 		f.Var().Id("_").Add(signature(t)).Op("=").Add(handlerExpr(t))
 	}
+	primitiveGuards(f, p)
 	f.Line()
 }
 

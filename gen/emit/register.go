@@ -30,6 +30,7 @@ func registerFunc(f *jen.File, p *model.Package) {
 		for _, t := range p.Tools {
 			g.Id("s").Dot("AddTool").Call(jen.Op("&").Add(rt("Tool")).Add(toolFields(t)))
 		}
+		registerPrimitives(g, p)
 	})
 }
 

@@ -55,14 +55,16 @@ type Builder struct {
 	docs  *docIndex
 	roots map[*types.Package]bool // the packages given to New
 
-	cache    [2]typeutil.Map // named type -> *entry, per mode
-	cacheAny [2]typeutil.Map // same, inside an `mcp:"any"` field
-	defs     [2]map[string]*jsonschema.Schema
-	defNames typeutil.Map // recursive named type -> $defs name
-	taken    map[string]bool
-	enums    typeutil.Map         // named type -> []any (nil: none)
-	builds   int                  // named types built (not from the cache), for tests
-	parsed   map[string]dirResult // //mcp:schema text -> parsed schema
+	// cache maps named types to *entry, per mode, `mcp:"any"` context and
+	// addressability (see addrSensitive): index mode*4 + any*2 + addr.
+	cache     [8]typeutil.Map
+	sensitive typeutil.Map // named type -> bool, see addrSensitive
+	defs      [2]map[string]*jsonschema.Schema
+	defNames  [2]typeutil.Map // recursive named type -> $defs name, per addr
+	taken     map[string]bool
+	enums     typeutil.Map         // named type -> []any (nil: none)
+	builds    int                  // named types built (not from the cache), for tests
+	parsed    map[string]dirResult // //mcp:schema text -> parsed schema
 	// defaultJSON holds the input defaults of fields.
 	defaultJSON map[fieldKey]string
 }
@@ -137,6 +139,17 @@ type where struct {
 	path  string    // Go path for messages: SearchInput.Opts.Callback
 	pos   token.Pos // innermost field declaration
 	anyOK bool      // inside a field tagged `mcp:"any"`
+	// addr reports whether json.Marshal sees the value as addressable
+	// (behind a pointer, in a slice, in a field of such a value), so that
+	// methods with pointer receivers apply.
+	addr bool
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func (r *run) errorf(w where, format string, args ...any) {
@@ -174,7 +187,9 @@ func (b *Builder) Input(t types.Type, at token.Pos) (*jsonschema.Schema, []Defau
 // adapter never marshals a nil result.
 func (b *Builder) Output(t types.Type, at token.Pos) (*jsonschema.Schema, []Diagnostic) {
 	r := b.newRun(modeOutput, t)
-	s := r.assemble(r.typ(derefRoot(t), where{path: r.root, pos: at}))
+	// A pointer result is marshaled through the pointer: addressable.
+	w := where{path: r.root, pos: at, addr: isPointer(t)}
+	s := r.assemble(r.typ(derefRoot(t), w))
 	r.checkSize(s, t, at)
 	return s, r.finishDiags()
 }
@@ -256,14 +271,13 @@ func compareDiag(a, b Diagnostic) int {
 // named returns the schema of a named type, from the cache when possible.
 // build computes it on a miss. Recursive references become $refs.
 func (r *run) named(n *types.Named, w where, build func() *jsonschema.Schema) *jsonschema.Schema {
-	cache := &r.b.cache[r.mode]
-	if w.anyOK && !isStruct(n) {
-		cache = &r.b.cacheAny[r.mode]
-	}
+	anyKey := w.anyOK && !isStruct(n)
+	addrKey := r.mode == modeOutput && w.addr && r.b.addrSensitive(n)
+	cache := &r.b.cache[int(r.mode)*4+b2i(anyKey)*2+b2i(addrKey)]
 	if e, ok := cache.At(n).(*entry); ok {
 		if e.building {
 			e.recursive = true
-			e.name = r.b.defName(n)
+			e.name = r.b.defName(n, addrKey)
 			r.needs[e.name] = true
 			return &jsonschema.Schema{Ref: defsPrefix + e.name}
 		}
@@ -276,12 +290,7 @@ func (r *run) named(n *types.Named, w where, build func() *jsonschema.Schema) *j
 	r.b.builds++
 	outerNeeds, outerDiags := r.needs, r.diags
 	r.needs, r.diags = map[string]bool{}, nil
-	s := build()
-	if doc := r.b.typeDoc(n); doc != "" && s.Description == "" {
-		c := *s
-		c.Description = doc
-		s = &c
-	}
+	s := r.withTypeDoc(build(), n)
 	e.building = false
 	e.needs, e.diags = r.needs, r.diags
 	if e.recursive {
@@ -296,8 +305,9 @@ func (r *run) named(n *types.Named, w where, build func() *jsonschema.Schema) *j
 
 // defName returns the stable $defs name of a recursive named type: its name
 // with type arguments, qualified by its package name on a clash.
-func (b *Builder) defName(n *types.Named) string {
-	if name, ok := b.defNames.At(n).(string); ok {
+func (b *Builder) defName(n *types.Named, addr bool) string {
+	names := &b.defNames[b2i(addr)]
+	if name, ok := names.At(n).(string); ok {
 		return name
 	}
 	name := sanitize(typeNameWithArgs(n, false))
@@ -308,7 +318,7 @@ func (b *Builder) defName(n *types.Named) string {
 		name = fmt.Sprintf("%s%d", strings.TrimRight(name, "0123456789"), i)
 	}
 	b.taken[name] = true
-	b.defNames.Set(n, name)
+	names.Set(n, name)
 	return name
 }
 

@@ -77,7 +77,7 @@ func (d *defaultWalk) fields(st *types.Struct, path []string, gopath string, dir
 func (r *run) opaque(n *types.Named) bool {
 	if obj := n.Obj(); obj.Pkg() != nil {
 		switch obj.Pkg().Path() + "." + obj.Name() {
-		case "time.Time", "time.Duration", "encoding/json.Number", "encoding/json.RawMessage":
+		case "time.Time", "time.Duration", "encoding/json.Number", "encoding/json.RawMessage", "math/big.Int":
 			return true
 		}
 	}

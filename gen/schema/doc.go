@@ -73,6 +73,9 @@
 //	time.Time                {"type":"string","format":"date-time"}
 //	time.Duration            integer nanoseconds (int64 bounds)
 //	json.Number              {"type":"number"}
+//	*big.Int                 {"type":"integer"} (unbounded; a big.Int value that json.Marshal
+//	                         cannot address is an error: its MarshalJSON has a pointer receiver)
+//	*big.Float, *big.Rat     {"type":"string"} (MarshalText)
 //	TextMarshaler types      {"type":"string"} (output: MarshalText; input: UnmarshalText)
 //	named type with consts   the underlying schema plus "enum": the values of the constants of
 //	                         that type declared in its package, in declaration order, without
@@ -95,9 +98,16 @@
 //
 // The JSON is parsed and checked against the 2020-12 metaschema; it must be
 // a self-contained object (no $ref). The directive works on any named type
-// and the author answers for it. A MarshalJSON or MarshalText declared on
-// the pointer receiver only is an error: json.Marshal ignores it for values
-// that are not addressable, so the JSON would depend on where the value is.
+// and the author answers for it.
+//
+// Methods on the pointer receiver: json.Marshal calls them only for
+// addressable values. Output schemas track addressability as encoding/json
+// does: a pointer result, anything behind a pointer, slice elements, and
+// fields and array elements of addressable values are addressable; a result
+// passed by value and map values are not. A MarshalJSON or MarshalText
+// declared on the pointer receiver only, reached where the value is not
+// addressable, is an error (declare it on the value receiver, or use a
+// pointer).
 //
 // The ",string" json option makes a string of the value: booleans get
 // {"enum":["true","false"]}, integers a decimal pattern, floats the JSON

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"go/types"
 	"os"
 	"path/filepath"
 	"strings"
@@ -102,13 +103,18 @@ func runGolden(t *testing.T, file string) {
 
 // build runs the builder for one root.
 func (p *testPkg) build(t *testing.T, dir, name string) (s *jsonschema.Schema, ds []Diagnostic, defs []Default) {
-	typ := p.lookup(t, name)
+	base := strings.TrimPrefix(name, "*")
+	typ := p.lookup(t, base)
+	if base != name {
+		typ = types.NewPointer(typ)
+	}
+	pos := p.pkg.Types.Scope().Lookup(base).Pos()
 	switch dir {
 	case "input":
-		s, defs, ds := p.b.Input(typ, p.pkg.Types.Scope().Lookup(name).Pos())
+		s, defs, ds := p.b.Input(typ, pos)
 		return s, ds, defs
 	case "output":
-		s, ds := p.b.Output(typ, p.pkg.Types.Scope().Lookup(name).Pos())
+		s, ds := p.b.Output(typ, pos)
 		return s, ds, nil
 	}
 	t.Fatalf("bad root direction %q", dir)

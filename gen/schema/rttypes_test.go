@@ -6,7 +6,9 @@ package schema
 
 import (
 	"encoding/json"
+	"math/big"
 	"net/netip"
+	"strconv"
 	"time"
 )
 
@@ -116,8 +118,21 @@ type RTMore struct {
 	Pages   []rtPage[rtPriority]
 	Blob    rtBlob
 	Named   rtNames `json:"named,omitempty"`
+	SP      *rtStamp
+	SL      []rtStamp
+	SD      []rtStamped
+	BI      *big.Int
+	BIs     []big.Int
+	BF      *big.Float
 }
 
 type rtBlob []byte
+
+// rtStamp marshals as text through its pointer receiver only.
+type rtStamp struct{ N int }
+
+func (s *rtStamp) MarshalText() ([]byte, error) { return []byte("s" + strconv.Itoa(s.N)), nil }
+
+type rtStamped struct{ S rtStamp }
 
 type rtNames map[string]rtLevel

@@ -38,7 +38,7 @@ func goPath(f *jsonField) string {
 // field returns the schema of one property and whether it is required.
 func (r *run) field(f *jsonField, parent where) (*jsonschema.Schema, bool) {
 	v := f.last()
-	w := where{path: parent.path + "." + goPath(f), pos: v.Pos()}
+	w := where{path: parent.path + "." + goPath(f), pos: v.Pos(), addr: parent.addr || f.viaPointer}
 	w.anyOK = r.mcpTag(f, w)
 	if r.mode == modeInput && f.viaUnexportedPointer {
 		r.errorf(w, "the field is promoted through an embedded pointer to an unexported struct type, which encoding/json cannot allocate when decoding: export the type or embed it without a pointer")

@@ -25,7 +25,7 @@ const (
 func (r *run) typ(t types.Type, w where) *jsonschema.Schema {
 	switch t := types.Unalias(t).(type) {
 	case *types.Pointer:
-		return nullable(r.typ(t.Elem(), w))
+		return nullable(r.typ(t.Elem(), w.addressable(true)))
 	case *types.Named:
 		return r.namedType(t, w)
 	case *types.Basic:
@@ -75,7 +75,39 @@ func (r *run) namedType(n *types.Named, w where) *jsonschema.Schema {
 	if s, ok := r.wellKnown(n, w); ok {
 		return s
 	}
+	if s, ok := r.selfDescribed(n, w); ok {
+		return r.withTypeDoc(s, n)
+	}
 	return r.named(n, w, func() *jsonschema.Schema { return r.buildNamed(n, w) })
+}
+
+// selfDescribed handles the named types whose JSON is not made of their
+// structure: a //mcp:schema directive, marshal methods, or an interface.
+// It is not cached, so that a problem with such a type is reported at each
+// use.
+func (r *run) selfDescribed(n *types.Named, w where) (*jsonschema.Schema, bool) {
+	if d, ok := r.b.docs.directives[n.Origin().Obj()]; ok {
+		return r.directiveSchema(n, d, w), true
+	}
+	if s, ok := r.marshalerSchema(n, w); ok {
+		return s, true
+	}
+	if it, ok := n.Underlying().(*types.Interface); ok && !it.Empty() {
+		r.errorf(w, "interface type %s is not JSON-serializable: its JSON depends on the dynamic type", typeString(n))
+		return &jsonschema.Schema{}, true
+	}
+	return nil, false
+}
+
+// withTypeDoc adds the doc comment of n to s when s has no description.
+func (r *run) withTypeDoc(s *jsonschema.Schema, n *types.Named) *jsonschema.Schema {
+	doc := r.b.typeDoc(n)
+	if doc == "" || s.Description != "" || isEmpty(s) {
+		return s
+	}
+	c := *s
+	c.Description = doc
+	return &c
 }
 
 // wellKnown returns the schemas of standard types with their own JSON form.
@@ -91,6 +123,11 @@ func (r *run) wellKnown(n *types.Named, w where) (*jsonschema.Schema, bool) {
 		return intSchema(types.Int64), true
 	case "encoding/json.Number":
 		return &jsonschema.Schema{Type: "number"}, true
+	case "math/big.Int": // MarshalJSON writes the decimal integer
+		if r.mode == modeOutput && r.pointerOnly(n, "MarshalJSON", w) {
+			return &jsonschema.Schema{}, true
+		}
+		return &jsonschema.Schema{Type: "integer"}, true
 	case "encoding/json.RawMessage":
 		if w.anyOK {
 			return &jsonschema.Schema{}, true
@@ -103,16 +140,6 @@ func (r *run) wellKnown(n *types.Named, w where) (*jsonschema.Schema, bool) {
 
 // buildNamed derives the schema of a named type that is not well known.
 func (r *run) buildNamed(n *types.Named, w where) *jsonschema.Schema {
-	if d, ok := r.b.docs.directives[n.Origin().Obj()]; ok {
-		return r.directiveSchema(n, d, w)
-	}
-	if s, ok := r.marshalerSchema(n, w); ok {
-		return s
-	}
-	if it, ok := n.Underlying().(*types.Interface); ok && !it.Empty() {
-		r.errorf(w, "interface type %s is not JSON-serializable: its JSON depends on the dynamic type", typeString(n))
-		return &jsonschema.Schema{}
-	}
 	if vals := r.b.enumValues(n); len(vals) > 0 {
 		s := r.typ(n.Underlying(), w)
 		c := *s
@@ -131,11 +158,11 @@ func (r *run) marshalerSchema(n *types.Named, w where) (*jsonschema.Schema, bool
 		if r.pointerOnly(n, "MarshalJSON", w) || r.pointerOnly(n, "MarshalText", w) {
 			return &jsonschema.Schema{}, true
 		}
-		if hasMethod(n, false, "MarshalJSON") {
-			r.errorf(w, "type %s has a MarshalJSON method%s, so its JSON cannot be derived: describe it with a `//mcp:schema {...}` line in the doc comment of %s", name, promoted(n, false, "MarshalJSON"), n.Obj().Name())
+		if hasMethod(n, w.addr, "MarshalJSON") {
+			r.errorf(w, "type %s has a MarshalJSON method%s, so its JSON cannot be derived: describe it with a `//mcp:schema {...}` line in the doc comment of %s", name, promoted(n, w.addr, "MarshalJSON"), n.Obj().Name())
 			return &jsonschema.Schema{}, true
 		}
-		if hasMethod(n, false, "MarshalText") {
+		if hasMethod(n, w.addr, "MarshalText") {
 			return &jsonschema.Schema{Type: "string"}, true
 		}
 		return nil, false
@@ -155,11 +182,53 @@ func (r *run) marshalerSchema(n *types.Named, w where) (*jsonschema.Schema, bool
 // not for others (a value passed to json.Marshal, a map element), so the
 // JSON of the type depends on where the value sits.
 func (r *run) pointerOnly(n *types.Named, method string, w where) bool {
-	if !hasMethod(n, true, method) || hasMethod(n, false, method) {
+	if w.addr || !ptrOnly(n, method) {
 		return false
 	}
 	r.errorf(w, "type %s declares %s on the pointer receiver, which json.Marshal ignores for values that are not addressable: declare it on the value receiver", typeString(n), method)
 	return true
+}
+
+// ptrOnly reports whether *t has the method and t does not.
+func ptrOnly(t types.Type, method string) bool {
+	return hasMethod(t, true, method) && !hasMethod(t, false, method)
+}
+
+// addressable returns w with the given addressability.
+func (w where) addressable(addr bool) where {
+	w.addr = addr
+	return w
+}
+
+// addrSensitive reports whether the output schema of t depends on whether
+// the value is addressable: t, or a type reached from it through struct
+// fields and array elements (which keep the addressability of their
+// container), declares MarshalJSON or MarshalText on the pointer receiver
+// only. Pointers and slices always make their elements addressable, and map
+// values never are, so the search stops there.
+func (b *Builder) addrSensitive(t types.Type) bool {
+	switch u := types.Unalias(t).(type) {
+	case *types.Named:
+		if v, ok := b.sensitive.At(u).(bool); ok {
+			return v
+		}
+		b.sensitive.Set(u, false) // value types cannot contain themselves
+		res := ptrOnly(u, "MarshalJSON") || ptrOnly(u, "MarshalText")
+		if !res && !hasMethod(u, false, "MarshalJSON") && !hasMethod(u, false, "MarshalText") {
+			res = b.addrSensitive(u.Underlying())
+		}
+		b.sensitive.Set(u, res)
+		return res
+	case *types.Array:
+		return b.addrSensitive(u.Elem())
+	case *types.Struct:
+		for _, f := range structFields(u) {
+			if !f.viaPointer && b.addrSensitive(f.typ) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // promoted describes where a method promoted through embedding comes from,
@@ -262,7 +331,7 @@ func (r *run) slice(t *types.Slice, w where) *jsonschema.Schema {
 	if r.isByte(t.Elem()) {
 		return nullable(bytesSchema())
 	}
-	return nullable(&jsonschema.Schema{Type: "array", Items: r.typ(t.Elem(), w)})
+	return nullable(&jsonschema.Schema{Type: "array", Items: r.typ(t.Elem(), w.addressable(true))})
 }
 
 func (r *run) array(t *types.Array, w where) *jsonschema.Schema {
@@ -272,7 +341,7 @@ func (r *run) array(t *types.Array, w where) *jsonschema.Schema {
 
 // mapType describes a map: the one kind of open object.
 func (r *run) mapType(t *types.Map, w where) *jsonschema.Schema {
-	s := &jsonschema.Schema{Type: "object", AdditionalProperties: r.typ(t.Elem(), w)}
+	s := &jsonschema.Schema{Type: "object", AdditionalProperties: r.typ(t.Elem(), w.addressable(false))}
 	names, ok := r.mapKey(t.Key())
 	if !ok {
 		r.errorf(w, "map key type %s is not JSON-serializable: keys must be strings, integers or implement encoding.TextMarshaler and encoding.TextUnmarshaler", typeString(t.Key()))
