@@ -32,17 +32,13 @@ func (s *Server) HTTPHandler(opts *HTTPOptions) http.Handler {
 
 // ListenAndServe serves the Streamable HTTP transport on addr (default
 // 127.0.0.1:8080) at opts.Path (default /mcp) until ctx is cancelled, then
-// shuts down gracefully: new connections are refused, GET streams end,
+// shuts down gracefully: new connections are refused, GET and listen streams end,
 // in-flight requests get opts.ShutdownTimeout to finish. It returns nil
 // after a clean shutdown.
 func (s *Server) ListenAndServe(ctx context.Context, addr string, opts *HTTPOptions) error {
 	o := opts.withDefaults()
 	h := newHTTPHandler(s, o)
-	endStreams := func() {
-		h.sessions.endStreams()
-		s.EndSubscriptions(nil) // modern listen streams end with their final result
-	}
-	err := serveHTTP(ctx, addr, h, o, endStreams, s.logger)
+	err := serveHTTP(ctx, addr, h, o, h.endStreams, s.logger)
 	return errors.Join(err, h.drain(ctx, o))
 }
 
@@ -59,6 +55,14 @@ type httpHandler struct {
 // newHTTPHandler returns a handler with resolved options.
 func newHTTPHandler(s *Server, o HTTPOptions) *httpHandler {
 	return &httpHandler{srv: s, opts: o, sessions: newSessionStore(o.MaxSessions, o.SessionIdleTimeout)}
+}
+
+// endStreams ends the long-lived streams, which would otherwise hold up a
+// graceful shutdown: the sessions' GET streams, and 2026-07-28
+// subscriptions/listen responses (they end with their final result).
+func (h *httpHandler) endStreams() {
+	h.sessions.endStreams()
+	h.srv.EndSubscriptions(nil)
 }
 
 // drain waits (bounded by opts.ShutdownTimeout) for background handlers,

@@ -163,7 +163,7 @@ func TestHTTPGracefulShutdown(t *testing.T) {
 	h := newHTTPHandler(s, opts)
 	ctx, cancel := context.WithCancel(context.Background())
 	served := make(chan error, 1)
-	go func() { served <- serveListener(ctx, ln, h, opts, h.sessions.endStreams, nil) }()
+	go func() { served <- serveListener(ctx, ln, h, opts, h.endStreams, nil) }()
 
 	c := &httpClient{t: t, url: "http://" + ln.Addr().String() + opts.Path}
 	c.schemas, err = loadHTTPSpec()
@@ -258,5 +258,46 @@ func TestHTTPServerToClientRequest(t *testing.T) {
 	msgs := c.messages(resp, versionLegacy, "tools/call")
 	if resp.StatusCode != 200 || len(msgs) != 1 || !strings.Contains(string(msgs[0]), `"isError":true`) {
 		t.Fatalf("JSON-only client: got status %d, %s; want an isError result", resp.StatusCode, msgs)
+	}
+}
+
+// TestHTTPShutdownEndsListen checks that a graceful shutdown ends an open
+// 2026-07-28 subscriptions/listen stream at once instead of waiting out the
+// shutdown timeout.
+func TestHTTPShutdownEndsListen(t *testing.T) {
+	s := NewServer(Implementation{Name: "httptest", Version: "1.0.0"},
+		&Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	httpTestTools(s, newHTTPProbe())
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("listen: %v", err)
+	}
+	opts := (&HTTPOptions{ShutdownTimeout: 5 * time.Second}).withDefaults()
+	h := newHTTPHandler(s, opts)
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- serveListener(ctx, ln, h, opts, h.endStreams, nil) }()
+
+	c := &httpClient{t: t, url: "http://" + ln.Addr().String() + opts.Path}
+	if c.schemas, err = loadHTTPSpec(); err != nil {
+		t.Fatalf("load spec schemas: %v", err)
+	}
+	params := map[string]any{"_meta": modernMetaFor(nil), "notifications": map[string]any{"toolsListChanged": true}}
+	resp := c.post(context.Background(), modernHeaders("subscriptions/listen", ""), rpcRequest(1, "subscriptions/listen", params))
+	defer resp.Body.Close()
+	evs, err := readEvents(resp.Body, func(sseEvent) bool { return true })
+	if err != nil || len(evs) != 1 || !strings.Contains(evs[0].data, "notifications/subscriptions/acknowledged") {
+		t.Fatalf("got events %+v, err %v; want the acknowledgement", evs, err)
+	}
+	start := time.Now()
+	cancel()
+	if _, err := readEvents(resp.Body, nil); err != nil {
+		t.Fatalf("listen stream after shutdown: %v", err)
+	}
+	if err := waitFor(t, served, "the server to stop"); err != nil {
+		t.Fatalf("serve: got %v, want nil", err)
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Fatalf("shutdown took %v; the listen stream held it up", d)
 	}
 }

@@ -1,0 +1,236 @@
+package emit
+
+import (
+	"github.com/dave/jennifer/jen"
+
+	"github.com/mcpgen/mcpgen/gen/model"
+)
+
+// primitiveImports registers the package names of the types the resource
+// and prompt adapters spell.
+func primitiveImports(f *jen.File, taken map[string]bool, p *model.Package) {
+	for _, r := range p.Resources {
+		for _, prm := range r.Params {
+			importNames(f, taken, prm.Type)
+		}
+	}
+	for _, pr := range p.Prompts {
+		importNames(f, taken, pr.In)
+	}
+}
+
+// primitiveGuards emits one signature assertion per resource and prompt
+// handler.
+func primitiveGuards(f *jen.File, p *model.Package) {
+	for _, r := range p.Resources {
+		params := []jen.Code{jen.Qual("context", "Context")}
+		for _, prm := range r.Params {
+			params = append(params, Type(prm.Type))
+		}
+		f.Var().Id("_").Func().Params(params...).Params(Type(r.Out), jen.Error()).Op("=").Id(r.Func)
+	}
+	for _, pr := range p.Prompts {
+		params := []jen.Code{jen.Qual("context", "Context")}
+		if pr.In != nil {
+			params = append(params, Type(pr.In))
+		}
+		f.Var().Id("_").Func().Params(params...).Params(Type(pr.Out), jen.Error()).Op("=").Id(pr.Func)
+	}
+}
+
+// registerPrimitives adds the statements registering p's resources,
+// templates and prompts to RegisterMCP's body.
+func registerPrimitives(g *jen.Group, p *model.Package) {
+	for _, r := range p.Resources {
+		if r.Template {
+			g.Id("s").Dot("AddResourceTemplate").Call(jen.Op("&").Add(rt("ResourceTemplate")).Add(templateFields(r)))
+		} else {
+			g.Id("s").Dot("AddResource").Call(jen.Op("&").Add(rt("Resource")).Add(resourceFields(r)))
+		}
+	}
+	for _, pr := range p.Prompts {
+		g.Id("s").Dot("AddPrompt").Call(jen.Op("&").Add(rt("Prompt")).Add(promptFields(pr)))
+	}
+}
+
+// describe appends Name, Title (when set) and Description.
+func describe(fs []jen.Code, name, title, desc string) []jen.Code {
+	fs = append(fs, field("Name", jen.Lit(name)))
+	if title != "" {
+		fs = append(fs, field("Title", jen.Lit(title)))
+	}
+	return append(fs, field("Description", jen.Lit(desc)))
+}
+
+// resourceFields are the fields of a direct resource's literal.
+func resourceFields(r *model.Resource) jen.Code {
+	fs := describe([]jen.Code{field("URI", jen.Lit(r.URI))}, r.Name, r.Title, r.Description)
+	if r.MIMEType != "" {
+		fs = append(fs, field("MIMEType", jen.Lit(r.MIMEType)))
+	}
+	return fields(append(fs, field("Handler", resourceAdapter(r)))...)
+}
+
+// templateFields are the fields of a resource template's literal.
+func templateFields(r *model.Resource) jen.Code {
+	fs := describe([]jen.Code{field("URITemplate", jen.Lit(r.URI))}, r.Name, r.Title, r.Description)
+	if r.MIMEType != "" {
+		fs = append(fs, field("MIMEType", jen.Lit(r.MIMEType)))
+	}
+	var values, comps []jen.Code
+	for _, prm := range r.Params {
+		if prm.Values != nil {
+			values = append(values, jen.Lit(prm.Name).Op(":").Add(stringsLit(prm.Values)))
+		}
+		if prm.Completer != "" {
+			comps = append(comps, jen.Lit(prm.Name).Op(":").Add(rt("CompleteFunc").Call(jen.Id(prm.Completer))))
+		}
+	}
+	if values != nil {
+		fs = append(fs, field("Values", jen.Map(jen.String()).Index().String().Add(fields(values...))))
+	}
+	if comps != nil {
+		fs = append(fs, field("Complete", jen.Map(jen.String()).Add(rt("Completer")).Add(fields(comps...))))
+	}
+	return fields(append(fs, field("Handler", resourceAdapter(r)))...)
+}
+
+// stringsLit is a []string literal on one line.
+func stringsLit(vals []string) jen.Code {
+	elems := make([]jen.Code, len(vals))
+	for i, v := range vals {
+		elems[i] = jen.Lit(v)
+	}
+	return jen.Index().String().Values(elems...)
+}
+
+// resourceAdapter is the mcpruntime.ResourceHandler calling r's handler.
+func resourceAdapter(r *model.Resource) *jen.Statement {
+	return jen.Func().
+		Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("req").Op("*").Add(rt("ResourceRequest"))).
+		Params(jen.Op("*").Add(rt("ResourceResult")), jen.Error()).
+		BlockFunc(func(g *jen.Group) {
+			args := []jen.Code{jen.Id("ctx")}
+			for _, prm := range r.Params {
+				args = append(args, parseParam(g, prm))
+			}
+			g.List(jen.Id("out"), jen.Err()).Op(":=").Id(r.Func).Call(args...)
+			g.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err()))
+			g.Return(resourceResult(r), jen.Nil())
+		})
+}
+
+// localName is the adapter's local variable for a template parameter; it
+// avoids the adapter's own names.
+func localName(name string) string {
+	switch name {
+	case "ctx", "req", "out", "err", "s":
+		return name + "Var"
+	}
+	return name
+}
+
+// parseParam converts one template variable to its parameter type and
+// returns the expression to pass; a variable that does not parse makes the
+// URI name no resource.
+func parseParam(g *jen.Group, prm *model.Param) jen.Code {
+	raw := jen.Id("req").Dot("Vars").Index(jen.Lit(prm.Name))
+	if prm.Parse == model.ParseString {
+		if prm.Type.Kind == model.Basic {
+			return raw
+		}
+		return Type(prm.Type).Call(raw)
+	}
+	name := localName(prm.Name)
+	fn := "ParseInt"
+	if prm.Parse == model.ParseUint {
+		fn = "ParseUint"
+	}
+	g.List(jen.Id(name), jen.Err()).Op(":=").Qual("strconv", fn).Call(raw, jen.Lit(10), jen.Lit(prm.Bits))
+	g.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(),
+		jen.Qual("fmt", "Errorf").Call(jen.Lit("%w: "+prm.Name+": %v"), rt("ErrResourceNotFound"), jen.Err())))
+	return Type(prm.Type).Call(jen.Id(name))
+}
+
+// resourceResult converts the handler's out to a *mcpruntime.ResourceResult.
+func resourceResult(r *model.Resource) jen.Code {
+	out := jen.Id("out")
+	switch r.Contents {
+	case model.ContentsBlob:
+		return rt("BlobResource").Call(out)
+	case model.ContentsOne:
+		return rt("ContentsResource").Call(out)
+	case model.ContentsSlice:
+		return rt("ContentsResource").Call(out.Op("..."))
+	case model.ContentsResult:
+		return out
+	}
+	return rt("TextResource").Call(out)
+}
+
+// promptFields are the fields of a prompt's literal.
+func promptFields(pr *model.Prompt) jen.Code {
+	fs := describe(nil, pr.Name, pr.Title, pr.Description)
+	if len(pr.Args) > 0 {
+		args := make([]jen.Code, len(pr.Args))
+		for i, a := range pr.Args {
+			args[i] = promptArg(a)
+		}
+		fs = append(fs, field("Arguments", jen.Index().Add(rt("PromptArgument")).Add(fields(args...))))
+	}
+	return fields(append(fs, field("Handler", promptAdapter(pr)))...)
+}
+
+// promptArg is one mcpruntime.PromptArgument literal.
+func promptArg(a *model.PromptArg) jen.Code {
+	fs := []jen.Code{field("Name", jen.Lit(a.Name))}
+	if a.Description != "" {
+		fs = append(fs, field("Description", jen.Lit(a.Description)))
+	}
+	if a.Required {
+		fs = append(fs, field("Required", jen.True()))
+	}
+	if a.Values != nil {
+		fs = append(fs, field("Values", stringsLit(a.Values)))
+	}
+	if a.Completer != "" {
+		fs = append(fs, field("Complete", rt("CompleteFunc").Call(jen.Id(a.Completer))))
+	}
+	return fields(fs...)
+}
+
+// promptAdapter is the mcpruntime.PromptHandler calling pr's handler.
+func promptAdapter(pr *model.Prompt) *jen.Statement {
+	return jen.Func().
+		Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("req").Op("*").Add(rt("PromptRequest"))).
+		Params(jen.Op("*").Add(rt("PromptResult")), jen.Error()).
+		BlockFunc(func(g *jen.Group) {
+			args := []jen.Code{jen.Id("ctx")}
+			if pr.In != nil {
+				target := jen.Op("&").Id("in")
+				if pr.In.Kind == model.Pointer {
+					g.Id("in").Op(":=").New(Type(pr.In.Elem))
+					target = jen.Id("in")
+				} else {
+					g.Var().Id("in").Add(Type(pr.In))
+				}
+				g.If(jen.Err().Op(":=").Id("req").Dot("Decode").Call(target), jen.Err().Op("!=").Nil()).Block(
+					jen.Return(jen.Nil(), jen.Err()))
+				args = append(args, jen.Id("in"))
+			}
+			g.List(jen.Id("out"), jen.Err()).Op(":=").Id(pr.Func).Call(args...)
+			g.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err()))
+			g.Return(promptResult(pr), jen.Nil())
+		})
+}
+
+// promptResult converts the handler's out to a *mcpruntime.PromptResult.
+func promptResult(pr *model.Prompt) jen.Code {
+	switch pr.Kind {
+	case model.PromptResult:
+		return jen.Id("out")
+	case model.PromptText:
+		return rt("Messages").Call(rt("UserMessage").Call(rt("Text").Call(jen.Id("out"))))
+	}
+	return rt("Messages").Call(jen.Id("out").Op("..."))
+}
