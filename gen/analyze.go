@@ -108,22 +108,26 @@ func (a *analyzer) file(s *pkgScan, f *ast.File) {
 		case *ast.FuncDecl:
 			a.funcDecl(s, d)
 		case *ast.GenDecl:
-			a.misplaced(d.Doc)
+			a.misplaced(d.Doc, d.Tok == token.TYPE)
 			for _, spec := range d.Specs {
 				switch sp := spec.(type) {
 				case *ast.TypeSpec:
-					a.misplaced(sp.Doc)
+					a.misplaced(sp.Doc, true)
 				case *ast.ValueSpec:
-					a.misplaced(sp.Doc)
+					a.misplaced(sp.Doc, false)
 				}
 			}
 		}
 	}
 }
 
-// misplaced reports //mcp: directives on declarations other than functions.
-func (a *analyzer) misplaced(doc *ast.CommentGroup) {
+// misplaced reports //mcp: directives on declarations other than functions,
+// except //mcp:schema on a type declaration (read by gen/schema).
+func (a *analyzer) misplaced(doc *ast.CommentGroup, typeDecl bool) {
 	for _, d := range directives(doc) {
+		if typeDecl && d.word == "schema" {
+			continue
+		}
 		a.errorf(d.pos, "//mcp:%s must annotate a function declaration", d.word)
 	}
 }
