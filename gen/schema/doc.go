@@ -32,8 +32,9 @@
 // properties in the order json.Marshal writes them (Go field order after
 // embedding). Maps are the only open objects. Everything is inlined except
 // recursive types, which get a local "$defs" entry named after the type
-// (with type arguments, e.g. Tree_int for Tree[int]; qualified by package name on a
-// clash) and "$ref": "#/$defs/Name". A recursive root is written out in
+// (with type arguments, e.g. Tree_int for Tree[int]; qualified by package
+// name on a clash, in the order the Builder meets them) and
+// "$ref": "#/$defs/Name". A recursive root is written out in
 // full at the root, so the root is always a plain schema with "type".
 // No "$schema" keyword is written (2020-12 is the MCP default).
 // Inlining repeats a shared type at each use; a root whose inlined schema
@@ -79,10 +80,9 @@
 //	TextMarshaler types      {"type":"string"} (output: MarshalText; input: UnmarshalText)
 //	named type with consts   the underlying schema plus "enum": the values of the constants of
 //	                         that type declared in its package, in declaration order, without
-//	                         repeats; not for the standard library (time.Month and
-//	                         fs.FileMode keep their plain schema)
-//	                         (the enum restricts output too: the author promises to return only
-//	                         those values; a //mcp:schema directive lifts it)
+//	                         repeats; not for the standard library (time.Month and fs.FileMode
+//	                         keep their plain schema). The enum restricts output too: the author
+//	                         promises to return only those values (a //mcp:schema lifts it).
 //	generic instantiation    its instantiated fields
 //	any, json.RawMessage     {} only with the field tag `mcp:"any"` (it also covers elements:
 //	                         map[string]any); an error otherwise
@@ -129,11 +129,14 @@
 // # Constraints
 //
 // The `jsonschema:"..."` field tag uses invopop/jsonschema's grammar:
-// comma-separated key=value pairs, `\,` for a comma inside a value. Keys:
-// title, description, required (flag), default, example, enum (repeat for
-// each value), minimum, maximum, exclusiveMinimum, exclusiveMaximum,
-// multipleOf, minLength, maxLength, pattern, format, minItems, maxItems,
-// uniqueItems (flag). On an array of scalars, element keys (enum, minimum,
+// comma-separated key=value pairs, with `\,` for a comma inside a value
+// (written `\\,` in the tag source, which is a quoted Go string; a tag
+// that does not unquote is an error). Keys: title, description, required
+// (flag; input only), default, example, enum (repeat for each value),
+// minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf,
+// minLength, maxLength, pattern, format (one of the 2020-12 formats),
+// minItems, maxItems, uniqueItems (flag). On a ",string" field only title,
+// description and required apply. On an array of scalars, element keys (enum, minimum,
 // pattern, ...) apply to the items and default/example list elements, as in
 // invopop. Checked at generate time, each a positioned error at the field:
 // an unknown key; a key that does not apply to the type; a malformed
