@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -56,7 +57,7 @@ func TestGoSDKHTTP(t *testing.T) {
 				hl := &httpLog{base: http.DefaultTransport}
 				tr := &mcp.StreamableClientTransport{
 					Endpoint:   url,
-					HTTPClient: &http.Client{Timeout: 30 * time.Second, Transport: hl},
+					HTTPClient: &http.Client{Transport: hl}, // no Timeout: the standalone SSE stream is long-lived
 					MaxRetries: -1,
 				}
 				defer func() {
@@ -82,6 +83,7 @@ func TestGoSDKHTTP(t *testing.T) {
 
 // Progress notifications by token, for every Go SDK client of the tests.
 var (
+	tokenSeq   atomic.Int64
 	onProgress sync.Map // token -> progressWatch
 	progressMu sync.Mutex
 	progressBy = map[string][]progress{}
@@ -161,7 +163,7 @@ func goSDKConverse(t *testing.T, cs *mcp.ClientSession, example, rev string) *co
 	for i, c := range expectations[example].calls {
 		params := &mcp.CallToolParams{Name: c.Name, Arguments: c.Args}
 		callCtx, cancelCall := context.WithCancel(ctx)
-		token := fmt.Sprintf("%s#%d", t.Name(), i) // unique across parallel tests
+		token := fmt.Sprintf("%s#%d#%d", t.Name(), i, tokenSeq.Add(1)) // unique across tests and -count runs
 		if c.Progress || c.CancelOnProgress {
 			params.SetProgressToken(token)
 			onProgress.Store(token, progressWatch{cancel: c.CancelOnProgress, cancelCall: cancelCall})
