@@ -371,7 +371,8 @@ type rpcMessage struct {
 	Error  json.RawMessage `json:"error"`
 }
 
-// checkAnswers checks that every request got a result (no JSON-RPC error),
+// checkAnswers checks that every request got a result (no JSON-RPC error,
+// except for ids starting with "internal-error", which want -32603),
 // that tools/list lists exactly the model's tools and that every tools/call
 // succeeded, with structuredContent when the tool has an outputSchema,
 // wrapped for 2025-11-25 requests (those without _meta) when it must be.
@@ -402,6 +403,8 @@ func checkAnswers(t *testing.T, label string, prog *model.Program, requests, ans
 		switch {
 		case !ok:
 			t.Errorf("%s: no answer to %s", label, line)
+		case bytes.HasPrefix(req.ID, []byte(`"internal-error`)):
+			checkInternalError(t, label, line, ans)
 		case ans.Error != nil || ans.Result == nil:
 			t.Errorf("%s: %s got error %s", label, line, ans.Error)
 		case req.Method == "tools/list":
@@ -409,6 +412,17 @@ func checkAnswers(t *testing.T, label string, prog *model.Program, requests, ans
 		case req.Method == "tools/call":
 			checkCall(t, label, tools[req.Params.Name], req.Params.Meta == nil, ans.Result)
 		}
+	}
+}
+
+// checkInternalError checks the answer to a request whose id starts with
+// "internal-error": a JSON-RPC error -32603 (e.g. a nil pointer result).
+func checkInternalError(t *testing.T, label string, req []byte, ans rpcMessage) {
+	var e struct {
+		Code int `json:"code"`
+	}
+	if ans.Error == nil || json.Unmarshal(ans.Error, &e) != nil || e.Code != -32603 {
+		t.Errorf("%s: %s: got result %s, error %s; want error -32603", label, req, ans.Result, ans.Error)
 	}
 }
 
