@@ -28,18 +28,31 @@ type toolEntry struct {
 	output     lazySchema
 }
 
-// A lazySchema compiles its schema on first use, once.
+// A lazySchema compiles its schema on first use, once: for the full validator and,
+// when the schema allows, for the allocation-free fast path (fastschema.go).
 type lazySchema struct {
 	raw  json.RawMessage
 	once sync.Once
 	sch  *jsonschema.Schema
+	fast *fastSchema // nil: no fast path
 	err  error
 }
 
 // get returns the compiled schema, compiling it on the first call.
 func (l *lazySchema) get(name string) (*jsonschema.Schema, error) {
-	l.once.Do(func() { l.sch, l.err = compileSchema(name, l.raw) })
+	l.once.Do(func() {
+		if l.sch, l.err = compileSchema(name, l.raw); l.err == nil {
+			l.fast, _ = compileFast(l.raw) // an unsupported schema has no fast path
+		}
+	})
 	return l.sch, l.err
+}
+
+// fastValid reports whether the fast path proves the JSON value raw valid; false
+// means "ask the full validator". raw must be valid JSON.
+func (l *lazySchema) fastValid(raw []byte) bool {
+	raw = trimSpace(raw)
+	return l.fast != nil && len(raw) > 0 && l.fast.validate(raw, 0) == vValid
 }
 
 // compileSchema compiles a 2020-12 schema that may reference only itself: external

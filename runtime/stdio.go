@@ -197,6 +197,9 @@ func (c *stdioConn) start(ctx context.Context, m *Message) {
 			return
 		}
 		defer func() { <-c.sem }()
+		if ctx.Err() != nil { // select picks at random when both were ready
+			return
+		}
 		r := c.srv.Handle(ctx, m, c.sess, c)
 		if !c.wasCancelled(a) {
 			c.write(r.Body)
