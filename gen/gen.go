@@ -6,13 +6,15 @@
 //
 // A tool is a function or method whose doc comment holds the directive
 //
-//	//mcp:tool [NAME] [title="..."] [readonly] [destructive] [idempotent] [openworld]
+//	//mcp:tool [NAME] [title="..."] [readonly] [destructive] [idempotent] [openworld] [strict=openai|none]
 //
 // NAME defaults to the function's name in snake_case and must be 1-128
 // characters of A-Z a-z 0-9 _ - . (also accepted as name=NAME). The rest of
 // the doc comment is the tool's description; it must not be empty. The flags
 // become the tool's annotations (readOnlyHint, destructiveHint,
-// idempotentHint, openWorldHint).
+// idempotentHint, openWorldHint). strict=openai emits the tool's input schema
+// in OpenAI's strict form and strict=none keeps the precise one, whatever
+// Config.Strict says (see package gen/profile and docs/profiles.md).
 //
 // A handler has one of the shapes
 //

@@ -17,6 +17,15 @@
 //	-check        write nothing; exit 1 listing every stale or missing file
 //	-server DIR   also write DIR/main.go, a runnable server for all tools
 //	-debug=model  print the analyzed model as JSON on stdout
+//	-lint=LIST    check input schemas against provider profiles (openai,anthropic,gemini);
+//	              each finding is an error at the Go field responsible
+//	-strict=openai  emit input schemas in OpenAI's strict form (optional fields
+//	              required and nullable); //mcp:tool strict=none opts a tool out
+//	-tools-json FILE  also write the tool contracts (name, inputSchema, outputSchema) to FILE
+//	-compat BASE  compare the tool contracts with BASE, a git revision or a -tools-json
+//	              file; print every change and exit 1 on a breaking one (writes nothing)
+//
+// See docs/profiles.md for the profiles' rules and the compatibility rules.
 //
 // Problems in the handlers are printed one per line as file:line:col: message,
 // all of them, sorted; nothing is written and the exit status is 1. Usage
