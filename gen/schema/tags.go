@@ -3,6 +3,7 @@ package schema
 import (
 	"encoding/json"
 	"fmt"
+	"go/types"
 	"math/big"
 	"regexp"
 	"slices"
@@ -100,6 +101,9 @@ func (r *run) applyTag(f *jsonField, s *jsonschema.Schema, w where) (*jsonschema
 		ts.entry(key, val, hasVal, &tr)
 	}
 	ts.finish(&tr)
+	if tr.hasDefault && !ts.bad && !defaultable(f.typ) {
+		ts.errorf("default is not supported for type %s: the generated code pre-fills defaults as Go values, which needs a basic type (or a slice or array of one) without unmarshal methods", typeString(f.typ))
+	}
 	if r.mode == modeInput && tr.hasDefault && !ts.bad {
 		r.b.defaultJSON[keyOf(f.last())] = r.defaultLiteral(ts)
 	}
@@ -477,6 +481,25 @@ func (ts *tagState) value(key string, target *jsonschema.Schema, raw string) any
 		ts.errorf("%s=%s: %v", key, raw, err)
 	}
 	return v
+}
+
+// defaultable reports whether a default of type t can be written as a Go
+// literal that means what decoding its JSON would: a basic type, or a slice
+// or array of one, with no UnmarshalJSON or UnmarshalText method.
+func defaultable(t types.Type) bool {
+	switch u := types.Unalias(t).(type) {
+	case *types.Slice:
+		return defaultable(u.Elem())
+	case *types.Array:
+		return defaultable(u.Elem())
+	case *types.Pointer:
+		return defaultable(u.Elem()) // reported as a pointer field
+	}
+	if hasMethod(t, true, "UnmarshalJSON") || hasMethod(t, true, "UnmarshalText") {
+		return false
+	}
+	_, ok := t.Underlying().(*types.Basic)
+	return ok
 }
 
 // defaultLiteral returns the JSON of the field's default.
