@@ -146,8 +146,10 @@
 // enum, default or example values of the wrong type, outside the bounds,
 // lengths or pattern, or outside the type's own enum. A default applies only
 // to fields reached from the root through non-pointer struct fields (the
-// generated code can pre-fill those); elsewhere, and on pointer fields, it
-// is an error.
+// generated code can pre-fill those), of a basic type or a slice or array
+// of one, without UnmarshalJSON or UnmarshalText (so that the Go value
+// means what decoding the JSON would); elsewhere, and on pointer fields,
+// it is an error.
 //
 // # Known inexactness
 //
