@@ -33,6 +33,7 @@ type call struct {
 	progress   []float64         // Progress: the progress values of the notifications, in order
 	logs       []string          // the data of the log messages the call must bring, in order (nil: any)
 	noLogs     bool              // the call must bring no log message
+	asks       int               // how many times the server asks the client mid-call
 }
 
 type outcome int
@@ -125,6 +126,12 @@ var expectations = map[string]expectation{
 			{Name: "test_error_handling", want: isError, mentions: []string{"intentionally"}},
 			{Name: "test_tool_with_progress", Progress: true, want: ok, content: []string{"text"}, progress: []float64{0, 50, 100}},
 			{Name: "test_tool_with_logging", LogLevel: "debug", want: ok, content: []string{"text"}, logs: []string{"Tool execution started", "Tool processing data", "Tool execution completed"}},
+			// The server asks mid-call; the clients answer as a pretend user (name Ada,
+			// colour teal, confirm yes) and model ("interop model says hi").
+			{Name: "test_input_required_result_elicitation", want: ok, asks: 1, content: []string{"text"}, mentions: []string{"Hello, Ada!"}},
+			{Name: "test_input_required_result_multi_round", want: ok, asks: 2, content: []string{"text"}, mentions: []string{"Ada", "teal"}},
+			{Name: "test_input_required_result_request_state", want: ok, asks: 1, content: []string{"text"}, mentions: []string{"state-ok: confirmed"}},
+			{Name: "test_sampling", Args: map[string]any{"prompt": "Say hi"}, want: ok, asks: 1, content: []string{"text"}, mentions: []string{"LLM response: interop model says hi"}},
 			// A tool without arguments has a closed, empty input schema.
 			{Name: "test_simple_text", Args: map[string]any{"unexpected": 1}, want: isError, mentions: []string{"unexpected"}},
 			{Name: unknownTool, want: rpcError, code: -32602},
@@ -252,11 +259,18 @@ func checkConversation(t *testing.T, example, rev string, c *conversation) {
 		t.Fatalf("%d call results for %d calls", len(c.Calls), len(exp.calls))
 	}
 	// The ids of the tools/call requests on the wire: the clients send the calls one
-	// after another, each once.
+	// after another, each once, but for the retries that answer an input_required result.
 	var callIDs []string
 	for _, m := range c.Wire {
-		var r rpc
-		if m.Dir == "send" && json.Unmarshal(m.Msg, &r) == nil && r.Method == "tools/call" {
+		var r struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct {
+				RequestState   *string         `json:"requestState"`
+				InputResponses json.RawMessage `json:"inputResponses"`
+			} `json:"params"`
+		}
+		if m.Dir == "send" && json.Unmarshal(m.Msg, &r) == nil && r.Method == "tools/call" && r.Params.RequestState == nil && r.Params.InputResponses == nil {
 			callIDs = append(callIDs, string(r.ID))
 		}
 	}
@@ -264,6 +278,7 @@ func checkConversation(t *testing.T, example, rev string, c *conversation) {
 		t.Errorf("%d tools/call requests on the wire for %d calls", len(callIDs), len(exp.calls))
 	}
 	logsByCall := logMessagesByCall(c.Wire, callIDs)
+	checkAsks(t, rev, c.Wire, exp.calls)
 	for i, want := range exp.calls {
 		got := c.Calls[i]
 		label := fmt.Sprintf("call %d: %s %s", i, want.Name, mustJSON(want.Args))
@@ -412,6 +427,46 @@ func checkOK(t *testing.T, label, rev string, td toolDef, want call, res toolRes
 		}
 		if !reflect.DeepEqual(structured, w) {
 			t.Errorf("%s: structuredContent %s, want %s", label, res.StructuredContent, exact)
+		}
+	}
+}
+
+// checkAsks checks that the server asked the client mid-call the way the era
+// prescribes, as often as the calls ask: 2026-07-28 with input_required results,
+// 2025-11-25 with server-to-client requests.
+func checkAsks(t *testing.T, rev string, wire []wireMsg, calls []call) {
+	t.Helper()
+	want := 0
+	for _, c := range calls {
+		want += c.asks
+	}
+	inputRequired, requests := 0, 0
+	for _, m := range wire {
+		var r struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Result struct {
+				ResultType string `json:"resultType"`
+			} `json:"result"`
+		}
+		if m.Dir != "recv" || json.Unmarshal(m.Msg, &r) != nil {
+			continue
+		}
+		switch {
+		case r.Method != "" && r.ID != nil:
+			requests++
+		case r.Result.ResultType == "input_required":
+			inputRequired++
+		}
+	}
+	switch rev {
+	case "2026-07-28":
+		if inputRequired != want || requests != 0 {
+			t.Errorf("2026-07-28: %d input_required results and %d server-to-client requests, want %d and 0", inputRequired, requests, want)
+		}
+	case "2025-11-25":
+		if requests != want || inputRequired != 0 {
+			t.Errorf("2025-11-25: %d server-to-client requests and %d input_required results, want %d and 0", requests, inputRequired, want)
 		}
 	}
 }

@@ -119,12 +119,57 @@ func progressSeen(token string, want int) []progress {
 	}
 }
 
+// The answers of the pretend user and model when the server asks mid-call, as in
+// ts/client.mjs: 2025-11-25 sends a server-to-client request, 2026-07-28 an
+// input_required result that the SDK's multi-round-trip middleware fulfils.
+var formValues = map[string]any{"name": "Ada", "color": "teal", "username": "ada", "email": "ada@example.com"}
+
+func elicit(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+	raw, err := json.Marshal(req.Params.RequestedSchema)
+	if err != nil {
+		return nil, err
+	}
+	var schema struct {
+		Properties map[string]struct {
+			Type string `json:"type"`
+			Enum []any  `json:"enum"`
+		} `json:"properties"`
+	}
+	if err := json.Unmarshal(raw, &schema); err != nil {
+		return nil, err
+	}
+	content := map[string]any{}
+	for key, prop := range schema.Properties {
+		switch {
+		case len(prop.Enum) > 0:
+			content[key] = prop.Enum[0]
+		case prop.Type == "boolean":
+			content[key] = true
+		case prop.Type == "integer" || prop.Type == "number":
+			content[key] = 1
+		case formValues[key] != nil:
+			content[key] = formValues[key]
+		default:
+			content[key] = "x"
+		}
+	}
+	return &mcp.ElicitResult{Action: "accept", Content: content}, nil
+}
+
+func sample(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+	return &mcp.CreateMessageResult{Role: "assistant", Model: "interop-model", Content: &mcp.TextContent{Text: "interop model says hi"}}, nil
+}
+
 // goSDKConnect connects a Go SDK client over tr asking for revision rev, recording
 // every message in the returned buffer.
 func goSDKConnect(t *testing.T, tr mcp.Transport, rev string) (*mcp.ClientSession, *syncBuffer) {
 	t.Helper()
 	wire := new(syncBuffer)
-	c := mcp.NewClient(&mcp.Implementation{Name: "mcpgen-interop-go", Version: "1.0.0"}, &mcp.ClientOptions{ProgressNotificationHandler: handleProgress})
+	c := mcp.NewClient(&mcp.Implementation{Name: "mcpgen-interop-go", Version: "1.0.0"}, &mcp.ClientOptions{
+		ProgressNotificationHandler: handleProgress,
+		ElicitationHandler:          elicit,
+		CreateMessageHandler:        sample,
+	})
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	cs, err := c.Connect(ctx, &mcp.LoggingTransport{Transport: tr, Writer: wire}, &mcp.ClientSessionOptions{ProtocolVersion: rev})
@@ -161,7 +206,10 @@ func goSDKConverse(t *testing.T, cs *mcp.ClientSession, example, rev string) *co
 		conv.Tools = append(conv.Tools, raw)
 	}
 	for i, c := range expectations[example].calls {
-		params := &mcp.CallToolParams{Name: c.Name, Arguments: c.Args}
+		params := &mcp.CallToolParams{Name: c.Name}
+		if c.Args != nil {
+			params.Arguments = c.Args // a nil map would go out as "arguments": null
+		}
 		callCtx, cancelCall := context.WithCancel(ctx)
 		token := fmt.Sprintf("%s#%d#%d", t.Name(), i, tokenSeq.Add(1)) // unique across tests and -count runs
 		if c.Progress || c.CancelOnProgress {

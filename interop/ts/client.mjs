@@ -83,13 +83,35 @@ function packageVersion(name) {
   return JSON.parse(readFileSync(entry.replace(/\/dist\/.*$/, '/package.json'), 'utf8')).version;
 }
 
+// The answers of the pretend user and model, when the server asks mid-call (2025-11-25:
+// a server-to-client request; 2026-07-28: an input_required result the client fulfils
+// and retries). The Go tests use the same answers.
+const formValues = { name: 'Ada', color: 'teal', username: 'ada', email: 'ada@example.com' };
+function elicit(request) {
+  const schema = request.params?.requestedSchema ?? {};
+  const content = {};
+  for (const [key, prop] of Object.entries(schema.properties ?? {})) {
+    if (prop.enum) content[key] = prop.enum[0];
+    else if (prop.type === 'boolean') content[key] = true;
+    else if (prop.type === 'integer' || prop.type === 'number') content[key] = 1;
+    else content[key] = formValues[key] ?? 'x';
+  }
+  return { action: 'accept', content };
+}
+function sample() {
+  return { role: 'assistant', model: 'interop-model', content: { type: 'text', text: 'interop model says hi' } };
+}
+const capabilities = { elicitation: {}, sampling: {} };
+
 async function main() {
   const info = { name: 'mcpgen-interop', version: '1.0.0' };
   let client, transport;
   if (plan.sdk === 'client') {
     const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
     const mode = !plan.mode || plan.mode === 'legacy' || plan.mode === 'auto' ? plan.mode || 'legacy' : { pin: plan.mode };
-    client = new Client(info, { capabilities: {}, versionNegotiation: { mode } });
+    client = new Client(info, { capabilities, versionNegotiation: { mode } });
+    client.setRequestHandler('elicitation/create', elicit);
+    client.setRequestHandler('sampling/createMessage', sample);
     if (plan.transport === 'stdio') {
       const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
       transport = new StdioClientTransport({ command: plan.command, args: plan.args ?? [], stderr: 'inherit' });
@@ -99,7 +121,10 @@ async function main() {
     out.sdkVersion = packageVersion('@modelcontextprotocol/client');
   } else if (plan.sdk === 'sdk') {
     const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-    client = new Client(info, { capabilities: {} });
+    const { ElicitRequestSchema, CreateMessageRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
+    client = new Client(info, { capabilities });
+    client.setRequestHandler(ElicitRequestSchema, elicit);
+    client.setRequestHandler(CreateMessageRequestSchema, sample);
     if (plan.transport === 'stdio') {
       const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
       transport = new StdioClientTransport({ command: plan.command, args: plan.args ?? [], stderr: 'inherit' });
