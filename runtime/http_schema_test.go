@@ -106,6 +106,22 @@ func httpResultDef(rev, method string) string {
 		return "InitializeResult"
 	case "server/discover":
 		return "DiscoverResult"
+	case "resources/list":
+		return "ListResourcesResult"
+	case "resources/templates/list":
+		return "ListResourceTemplatesResult"
+	case "resources/read":
+		return "ReadResourceResult"
+	case "prompts/list":
+		return "ListPromptsResult"
+	case "prompts/get":
+		return "GetPromptResult"
+	case "completion/complete":
+		return "CompleteResult"
+	case "subscriptions/listen":
+		if rev != "2025-11-25" {
+			return "SubscriptionsListenResult"
+		}
 	case "ping", "logging/setLevel":
 		if rev == "2025-11-25" {
 			return "EmptyResult"
@@ -123,6 +139,12 @@ func httpNotificationDef(method string) string {
 		return "LoggingMessageNotification"
 	case "notifications/cancelled":
 		return "CancelledNotification"
+	case "notifications/resources/updated":
+		return "ResourceUpdatedNotification"
+	case "notifications/tools/list_changed":
+		return "ToolListChangedNotification"
+	case "notifications/prompts/list_changed":
+		return "PromptListChangedNotification"
 	}
 	return "JSONRPCNotification"
 }

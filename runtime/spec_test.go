@@ -133,15 +133,24 @@ func (s *specSchemas) validate(rev, def string, raw []byte) error {
 // does not exist there).
 func resultDef(rev, method string) string {
 	defs := map[string]string{
-		"tools/list": "ListToolsResult",
-		"tools/call": "CallToolResult",
+		"tools/list":               "ListToolsResult",
+		"tools/call":               "CallToolResult",
+		"resources/list":           "ListResourcesResult",
+		"resources/templates/list": "ListResourceTemplatesResult",
+		"resources/read":           "ReadResourceResult",
+		"prompts/list":             "ListPromptsResult",
+		"prompts/get":              "GetPromptResult",
+		"completion/complete":      "CompleteResult",
 	}
 	if rev == revLegacy {
 		defs["initialize"] = "InitializeResult"
 		defs["ping"] = "EmptyResult"
 		defs["logging/setLevel"] = "EmptyResult"
+		defs["resources/subscribe"] = "EmptyResult"
+		defs["resources/unsubscribe"] = "EmptyResult"
 	} else {
 		defs["server/discover"] = "DiscoverResult"
+		defs["subscriptions/listen"] = "SubscriptionsListenResult"
 	}
 	return defs[method]
 }
@@ -155,6 +164,14 @@ func notificationDef(method string) string {
 		return "LoggingMessageNotification"
 	case "notifications/cancelled":
 		return "CancelledNotification"
+	case "notifications/resources/updated":
+		return "ResourceUpdatedNotification"
+	case "notifications/tools/list_changed":
+		return "ToolListChangedNotification"
+	case "notifications/prompts/list_changed":
+		return "PromptListChangedNotification"
+	case "notifications/resources/list_changed":
+		return "ResourceListChangedNotification"
 	}
 	return "JSONRPCNotification"
 }
