@@ -31,6 +31,7 @@ type toolEntry struct {
 // A lazySchema compiles its schema on first use, once: for the full validator and,
 // when the schema allows, for the allocation-free fast path (fastschema.go).
 type lazySchema struct {
+	name string // for messages, e.g. "echo/input"
 	raw  json.RawMessage
 	once sync.Once
 	sch  *jsonschema.Schema
@@ -39,9 +40,9 @@ type lazySchema struct {
 }
 
 // get returns the compiled schema, compiling it on the first call.
-func (l *lazySchema) get(name string) (*jsonschema.Schema, error) {
+func (l *lazySchema) get() (*jsonschema.Schema, error) {
 	l.once.Do(func() {
-		if l.sch, l.err = compileSchema(name, l.raw); l.err == nil {
+		if l.sch, l.err = compileSchema(l.name, l.raw); l.err == nil {
 			l.fast, _ = compileFast(l.raw) // an unsupported schema has no fast path
 		}
 	})
@@ -164,7 +165,8 @@ func buildToolEntry(t *Tool) (*toolEntry, error) {
 		return nil, fmt.Errorf("tool %q: input schema: %w", t.Name, err)
 	}
 	return &toolEntry{tool: t, modernJSON: modern, legacyJSON: legacy, argNames: names,
-		input: lazySchema{raw: t.InputSchema}, output: lazySchema{raw: t.OutputSchema}}, nil
+		input:  lazySchema{name: t.Name + "/input", raw: t.InputSchema},
+		output: lazySchema{name: t.Name + "/output", raw: t.OutputSchema}}, nil
 }
 
 // propertyNames returns the keys of the schema's top-level "properties", in document

@@ -159,11 +159,11 @@ func TestStdioDuplicateInflightID(t *testing.T) {
 func TestStdioBusy(t *testing.T) {
 	started, cancelled := make(chan struct{}, 32), make(chan error, 32)
 	c := serveInMemory(t, newTestServer(t, &Options{MaxConcurrentRequests: 1}, blockTool(started, cancelled)))
-	var ids []string
-	for range queueFactor {
+	ids := []string{string(c.modern("tools/call", map[string]any{"name": "block"}))}
+	<-started // the first runs, the others wait for its slot
+	for range queueFactor - 1 {
 		ids = append(ids, string(c.modern("tools/call", map[string]any{"name": "block"})))
 	}
-	<-started // one runs, the others wait for its slot
 	busy := c.call(false, "ping", nil)
 	if busy.errorCode() != CodeInternalError || !strings.Contains(busy.Error.Message, "busy") {
 		t.Errorf("request beyond the queue: got %s, want -32603 server busy", busy.raw)

@@ -240,7 +240,7 @@ func (s *Server) resultMeta(c *call, meta map[string]any) (json.RawMessage, erro
 // checkArgs validates arguments against the input schema. It returns "" when they are
 // valid, else a text for the model naming each failure and the valid argument names.
 func (e *toolEntry) checkArgs(args json.RawMessage) (string, error) {
-	sch, err := e.input.get(e.tool.Name + "/input")
+	sch, err := e.input.get()
 	if err != nil {
 		return "", err
 	}
@@ -262,7 +262,7 @@ func (e *toolEntry) checkArgs(args json.RawMessage) (string, error) {
 
 // checkOutput validates structured output against the output schema.
 func (e *toolEntry) checkOutput(sc json.RawMessage) error {
-	sch, err := e.output.get(e.tool.Name + "/output")
+	sch, err := e.output.get()
 	if err != nil {
 		return err
 	}
