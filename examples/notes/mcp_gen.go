@@ -6,6 +6,7 @@ package notes
 import (
 	"context"
 	"encoding/json"
+
 	mcpruntime "github.com/mcpgen/mcpgen/runtime"
 )
 

@@ -9,10 +9,10 @@ package emit
 import (
 	"bytes"
 	"fmt"
-	"go/format"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
+	"golang.org/x/tools/imports"
 
 	"github.com/mcpgen/mcpgen/gen/model"
 )
@@ -42,6 +42,7 @@ func Package(p *model.Package) ([]byte, error) {
 	for _, t := range p.Tools {
 		schemaVars(f, t)
 	}
+	formVars(f, p)
 	registerFunc(f, p)
 	return render(f)
 }
@@ -56,13 +57,17 @@ func newFile(path, name, source string) *jen.File {
 	return f
 }
 
-// render formats f in memory.
+// formatOnly makes imports.Process gofmt the source and group the imports
+// (standard library first) without looking for missing packages.
+var formatOnly = &imports.Options{FormatOnly: true, Comments: true, TabIndent: true, TabWidth: 8}
+
+// render formats f in memory, grouping the imports as goimports does.
 func render(f *jen.File) ([]byte, error) {
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {
 		return nil, fmt.Errorf("render: %w", err)
 	}
-	out, err := format.Source(buf.Bytes())
+	out, err := imports.Process("mcp_gen.go", buf.Bytes(), formatOnly)
 	if err != nil {
 		return nil, fmt.Errorf("format generated source: %w\n%s", err, numbered(buf.Bytes()))
 	}
