@@ -32,6 +32,10 @@ func TestGoSDKStdio(t *testing.T) {
 				cmd := serverCmd(t, example)
 				cs, wire := goSDKConnect(t, &mcp.CommandTransport{Command: cmd, TerminateDuration: 10 * time.Second}, rev)
 				conv := goSDKConverse(t, cs, example, rev)
+				var seen *primitivesSeen
+				if p := primitiveExpectations[example]; p != nil {
+					seen = goSDKPrimitives(t, cs, p)
+				}
 				// Closing the session closes the server's stdin; Close waits for the
 				// exit (SIGTERM after 10s): the server must exit 0 on its own.
 				if err := cs.Close(); err != nil {
@@ -40,6 +44,9 @@ func TestGoSDKStdio(t *testing.T) {
 				conv.Wire = parseGoSDKLog(t, wire.String())
 				checkGoSDKWire(t, rev, conv.Wire)
 				checkConversation(t, example, rev, conv)
+				if p := primitiveExpectations[example]; p != nil {
+					checkPrimitives(t, p, seen)
+				}
 				if t.Failed() {
 					t.Logf("wire:\n%s", dumpWire(conv.Wire))
 				}
@@ -67,12 +74,19 @@ func TestGoSDKHTTP(t *testing.T) {
 				}()
 				cs, wire := goSDKConnect(t, tr, rev)
 				conv := goSDKConverse(t, cs, example, rev)
+				var seen *primitivesSeen
+				if p := primitiveExpectations[example]; p != nil {
+					seen = goSDKPrimitives(t, cs, p)
+				}
 				if err := cs.Close(); err != nil {
 					t.Errorf("close session: %v", err)
 				}
 				conv.Wire = parseGoSDKLog(t, wire.String())
 				checkGoSDKWire(t, rev, conv.Wire)
 				checkConversation(t, example, rev, conv)
+				if p := primitiveExpectations[example]; p != nil {
+					checkPrimitives(t, p, seen)
+				}
 				if t.Failed() {
 					t.Logf("wire:\n%s", dumpWire(conv.Wire))
 				}

@@ -44,6 +44,7 @@ type tsOutput struct {
 	Ping            json.RawMessage        `json:"ping"`
 	Tools           []json.RawMessage      `json:"tools"`
 	Calls           []callResult           `json:"calls"`
+	Primitives      *primitivesSeen        `json:"primitives"`
 	Trace           []wireMsg              `json:"trace"`
 	Error           json.RawMessage        `json:"error"`
 }
@@ -81,6 +82,9 @@ func runTS(t *testing.T, example string, tc tsClient, plan map[string]any) {
 	plan["ping"] = tc.rev == "2025-11-25" // the 2.x client refuses ping on 2026-07-28
 	plan["calls"] = expectations[example].calls
 	plan["timeoutMs"] = 60000
+	if p := primitiveExpectations[example]; p != nil {
+		plan["primitives"] = p
+	}
 	planJSON, err := json.Marshal(plan)
 	if err != nil {
 		t.Fatal(err)
@@ -122,6 +126,9 @@ func runTS(t *testing.T, example string, tc tsClient, plan map[string]any) {
 	}
 	checkWire(t, tc.rev, out.Trace)
 	checkConversation(t, example, tc.rev, conv)
+	if p := primitiveExpectations[example]; p != nil {
+		checkPrimitives(t, p, out.Primitives)
+	}
 }
 
 // initializeVersion returns the protocolVersion of the initialize result on the wire.

@@ -64,6 +64,13 @@ var resultDefs = map[string]string{
 	"server/discover": "DiscoverResult",
 	"tools/list":      "ListToolsResult",
 	"tools/call":      "CallToolResult",
+
+	"resources/list":           "ListResourcesResult",
+	"resources/templates/list": "ListResourceTemplatesResult",
+	"resources/read":           "ReadResourceResult",
+	"prompts/list":             "ListPromptsResult",
+	"prompts/get":              "GetPromptResult",
+	"completion/complete":      "CompleteResult",
 }
 
 var schemas struct {

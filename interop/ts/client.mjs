@@ -13,11 +13,14 @@
 //              and record them; cancelOnProgress: also abort the call on the first one;
 //              logLevel: ask for log messages (2026-07-28: in _meta; else logging/setLevel first)
 //   ping       true to send a ping after connecting (the 2.x client refuses ping on 2026-07-28)
+//   primitives {reads: [uri], gets: [{name, arguments}], completions: [{ref, argument}]}:
+//              list resources, templates and prompts, then read, get and complete these
 //
 // It prints exactly one JSON object on stdout and exits 0 when the script itself ran
 // to the end (protocol errors of single calls are data, not failures):
 //   {ok, sdk, sdkVersion, protocolVersion, era, serverInfo, capabilities, instructions,
-//    ping, tools, calls: [{name, arguments, progress?, result | error}], trace}
+//    ping, tools, calls: [{name, arguments, progress?, result | error}],
+//    primitives?: {resources, templates, prompts, reads, gets, completions}, trace}
 // On a fatal error (connect or tools/list failed, timeout) it prints {ok: false, error, trace}
 // and exits 1. trace holds every JSON-RPC message of the main connection, in order.
 // The script asserts nothing: the Go test that runs it does.
@@ -183,8 +186,43 @@ async function main() {
     }
     out.calls.push(entry);
   }
+  if (plan.primitives) out.primitives = await primitives(client, plan.primitives);
   await client.close();
   out.ok = true;
+}
+
+// primitives lists resources, resource templates and prompts (every page), then reads,
+// gets and completes what p asks for. A failed read, get or completion is data.
+async function primitives(client, p) {
+  const all = async (list, key) => {
+    const items = [];
+    let cursor;
+    do {
+      const page = await list(cursor ? { cursor } : undefined);
+      items.push(...page[key]);
+      cursor = page.nextCursor;
+    } while (cursor);
+    return items;
+  };
+  const attempt = async (entry, f) => {
+    try {
+      entry.result = await f();
+    } catch (e) {
+      entry.error = errorJSON(e);
+    }
+    return entry;
+  };
+  const r = {};
+  r.resources = await all((q) => client.listResources(q), 'resources');
+  r.templates = await all((q) => client.listResourceTemplates(q), 'resourceTemplates');
+  r.prompts = await all((q) => client.listPrompts(q), 'prompts');
+  r.reads = [];
+  for (const uri of p.reads ?? []) r.reads.push(await attempt({ uri }, () => client.readResource({ uri })));
+  r.gets = [];
+  for (const g of p.gets ?? []) r.gets.push(await attempt({ name: g.name }, () => client.getPrompt({ name: g.name, arguments: g.arguments })));
+  r.completions = [];
+  for (const c of p.completions ?? []) r.completions.push(await attempt({ ref: c.ref }, () => client.complete({ ref: c.ref, argument: c.argument })));
+  return r;
 }
 
 const watchdog = setTimeout(() => {
