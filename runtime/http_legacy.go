@@ -63,9 +63,11 @@ func (h *httpHandler) initialize(w http.ResponseWriter, r *http.Request, m *Mess
 func (h *httpHandler) legacyRequest(w http.ResponseWriter, r *http.Request, hs *httpSession, m *Message) {
 	x := hs.newStream(acceptsStream(r))
 	ctx := context.WithValue(context.WithoutCancel(r.Context()), streamKey{}, x)
+	leave := hs.enter()
 	h.background.Add(1)
 	go func() {
 		defer h.background.Done()
+		defer leave()
 		x.finish(h.srv.Handle(ctx, m, hs.ss, x))
 	}()
 	p := &pump{x: x, w: w, retry: h.opts.SSERetry, keepAlive: h.opts.KeepAlive}
@@ -85,6 +87,7 @@ func (h *httpHandler) serveGet(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusNotAcceptable, nil, CodeInvalidRequest, "GET needs Accept: text/event-stream")
 		return
 	}
+	defer hs.enter()()
 	p := &pump{x: hs.standalone, w: w, retry: h.opts.SSERetry, keepAlive: h.opts.KeepAlive}
 	after := hs.standalone.deliveredSeq()
 	if last := strings.TrimSpace(r.Header.Get(headerLastEventID)); last != "" {

@@ -30,6 +30,7 @@ type httpSession struct {
 	order    []string             // stream ids, oldest first
 	next     int                  // last stream number handed out
 	lastUsed time.Time
+	active   int // running requests and open GET streams; an active session is never idle
 }
 
 // newStream registers a resumable exchange for one request.
@@ -84,11 +85,26 @@ func (hs *httpSession) touch(now time.Time) {
 	hs.lastUsed = now
 }
 
-// idleSince reports whether the session saw no activity since t.
+// idleSince reports whether the session has nothing running and saw no
+// activity since t.
 func (hs *httpSession) idleSince(t time.Time) bool {
 	hs.mu.Lock()
 	defer hs.mu.Unlock()
-	return hs.lastUsed.Before(t)
+	return hs.active == 0 && hs.lastUsed.Before(t)
+}
+
+// enter records the start of a request or stream; the returned func records
+// its end.
+func (hs *httpSession) enter() (leave func()) {
+	hs.mu.Lock()
+	hs.active++
+	hs.mu.Unlock()
+	return func() {
+		hs.mu.Lock()
+		defer hs.mu.Unlock()
+		hs.active--
+		hs.lastUsed = time.Now()
+	}
 }
 
 // close ends the session: in-flight requests are cancelled and streams end.

@@ -301,3 +301,36 @@ func TestHTTPShutdownEndsListen(t *testing.T) {
 		t.Fatalf("shutdown took %v; the listen stream held it up", d)
 	}
 }
+
+// TestHTTPSessionIdle checks that idle sessions end, and that a session with
+// a request still running does not.
+func TestHTTPSessionIdle(t *testing.T) {
+	ts, p := newHTTPTest(t, &HTTPOptions{SessionIdleTimeout: 100 * time.Millisecond})
+	busy, idle := newHTTPClient(t, ts), newHTTPClient(t, ts)
+	busy.initialize()
+	idle.initialize()
+	done := make(chan int, 1)
+	go func() {
+		resp := busy.post(context.Background(), legacyHeaders(), rpcRequest(2, "tools/call", map[string]any{"name": "wait"}))
+		resp.Body.Close()
+		done <- resp.StatusCode
+	}()
+	waitFor(t, p.started, "the busy session's call to start")
+	time.Sleep(300 * time.Millisecond)
+	newHTTPClient(t, ts).initialize() // opening a session sweeps idle ones
+
+	resp := idle.post(context.Background(), legacyHeaders(), rpcRequest(3, "tools/list", nil))
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound {
+		t.Errorf("idle session: got status %d, want 404", resp.StatusCode)
+	}
+	resp = busy.post(context.Background(), legacyHeaders(), rpcRequest(4, "tools/list", nil))
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("busy session: got status %d, want 200", resp.StatusCode)
+	}
+	close(p.release)
+	if status := waitFor(t, done, "the busy call"); status != http.StatusOK {
+		t.Errorf("busy call: got status %d, want 200", status)
+	}
+}
