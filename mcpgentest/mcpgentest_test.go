@@ -14,8 +14,10 @@ import (
 // recorder is a TB that keeps the failures instead of reporting them.
 type recorder struct{ errs []string }
 
-func (r *recorder) Helper()                           {}
-func (r *recorder) Errorf(format string, args ...any) { r.errs = append(r.errs, fmt.Sprintf(format, args...)) }
+func (r *recorder) Helper() {}
+func (r *recorder) Errorf(format string, args ...any) {
+	r.errs = append(r.errs, fmt.Sprintf(format, args...))
+}
 func (r *recorder) Fatalf(format string, args ...any) { r.Errorf(format, args...) }
 
 func TestCheckUpToDate(t *testing.T) {

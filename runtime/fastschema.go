@@ -410,6 +410,30 @@ func (fc *fastCompiler) lookup(ref string) (any, error) {
 	return target, nil
 }
 
+// closedTree reports whether every object the schema admits, at any depth, is closed
+// (additionalProperties: false), so that a valid instance has no unknown members.
+func (s *fastSchema) closedTree(seen map[*fastSchema]bool) bool {
+	if s == nil || s.never || seen[s] {
+		return true
+	}
+	seen[s] = true
+	if s.allows(tObject) && s.anyOf == nil && s.ref == nil && !s.closed {
+		return false
+	}
+	for _, p := range s.props {
+		if p.schema == nil && p.declared || !p.schema.closedTree(seen) {
+			return false
+		}
+	}
+	subs := append([]*fastSchema{s.items, s.extra, s.ref}, s.anyOf...)
+	for _, sub := range subs {
+		if !sub.closedTree(seen) {
+			return false
+		}
+	}
+	return true
+}
+
 // validate checks one raw JSON value (valid JSON, no surrounding space).
 func (s *fastSchema) validate(v []byte, depth int) verdict {
 	if depth > maxFastDepth {

@@ -196,3 +196,34 @@ func FuzzFastSchema(f *testing.F) {
 		}
 	})
 }
+
+func TestFastSchemaClosedTree(t *testing.T) {
+	want := map[string]bool{"echo": true, "notes-output": true, "tree": true, "scalars": false,
+		"required-undeclared": false, "int-root": true}
+	for name, raw := range fastTestSchemas {
+		fast, err := compileFast(json.RawMessage(raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fast.closedTree(map[*fastSchema]bool{}); got != want[name] {
+			t.Errorf("%s: closedTree = %v, want %v", name, got, want[name])
+		}
+	}
+}
+
+func TestDecodeClosedFastPath(t *testing.T) {
+	var in echoIn
+	req := &ToolRequest{Name: "echo", Arguments: json.RawMessage(`{"text":"a","repeat":2}`), closed: true}
+	if err := req.Decode(&in); err != nil || in.Text != "a" || in.Repeat != 2 {
+		t.Errorf("Decode = %+v, %v", in, err)
+	}
+	strict := &ToolRequest{Name: "echo", Arguments: req.Arguments}
+	fast := testing.AllocsPerRun(50, func() { _ = req.Decode(&in) })
+	slow := testing.AllocsPerRun(50, func() { _ = strict.Decode(&in) })
+	if fast >= slow {
+		t.Errorf("closed Decode allocates %v times, strict %v: want fewer", fast, slow)
+	}
+	if err := (&ToolRequest{Name: "echo", Arguments: json.RawMessage(`{"text":5}`), closed: true}).Decode(&in); err == nil {
+		t.Errorf("closed Decode accepted a number for a string")
+	}
+}

@@ -31,12 +31,13 @@ type toolEntry struct {
 // A lazySchema compiles its schema on first use, once: for the full validator and,
 // when the schema allows, for the allocation-free fast path (fastschema.go).
 type lazySchema struct {
-	name string // for messages, e.g. "echo/input"
-	raw  json.RawMessage
-	once sync.Once
-	sch  *jsonschema.Schema
-	fast *fastSchema // nil: no fast path
-	err  error
+	name   string // for messages, e.g. "echo/input"
+	raw    json.RawMessage
+	once   sync.Once
+	sch    *jsonschema.Schema
+	fast   *fastSchema // nil: no fast path
+	closed bool        // fast path exists and every object it admits is closed
+	err    error
 }
 
 // get returns the compiled schema, compiling it on the first call.
@@ -44,6 +45,7 @@ func (l *lazySchema) get() (*jsonschema.Schema, error) {
 	l.once.Do(func() {
 		if l.sch, l.err = compileSchema(l.name, l.raw); l.err == nil {
 			l.fast, _ = compileFast(l.raw) // an unsupported schema has no fast path
+			l.closed = l.fast != nil && l.fast.closedTree(map[*fastSchema]bool{})
 		}
 	})
 	return l.sch, l.err

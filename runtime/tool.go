@@ -59,6 +59,8 @@ type ToolRequest struct {
 	Name string
 	// Arguments are the call's arguments, already validated against the InputSchema.
 	Arguments json.RawMessage
+
+	closed bool // the InputSchema admits no unknown member at any depth (fastschema.go)
 }
 
 // Decode decodes the arguments into v, rejecting unknown fields. Absent or empty
@@ -67,6 +69,12 @@ func (r *ToolRequest) Decode(v any) error {
 	args := r.Arguments
 	if len(bytes.TrimSpace(args)) == 0 || string(args) == "null" {
 		args = json.RawMessage("{}")
+	}
+	if r.closed { // validation already rejected unknown members: decode without a Decoder
+		if err := json.Unmarshal(args, v); err != nil {
+			return fmt.Errorf("decode arguments of %s: %w", r.Name, err)
+		}
+		return nil
 	}
 	dec := json.NewDecoder(bytes.NewReader(args))
 	dec.DisallowUnknownFields()

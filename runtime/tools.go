@@ -98,7 +98,7 @@ func (s *Server) runTool(ctx context.Context, e *toolEntry, args json.RawMessage
 	if msg != "" {
 		return errorResult(msg), nil
 	}
-	res, err := s.invoke(ctx, e.tool, args)
+	res, err := s.invoke(ctx, e.tool, &ToolRequest{Name: e.tool.Name, Arguments: args, closed: e.input.closed})
 	switch {
 	case errors.Is(err, errPanic):
 		return errorResult(fmt.Sprintf("internal error in tool %s", e.tool.Name)), nil
@@ -118,14 +118,14 @@ func errorResult(text string) *ToolResult {
 
 // invoke calls the handler, recovering a panic into errPanic (details go to the log
 // only).
-func (s *Server) invoke(ctx context.Context, t *Tool, args json.RawMessage) (res *ToolResult, err error) {
+func (s *Server) invoke(ctx context.Context, t *Tool, req *ToolRequest) (res *ToolResult, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			s.logger.Error("tool handler panicked", "tool", t.Name, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
 			res, err = nil, errPanic
 		}
 	}()
-	return t.Handler(ctx, &ToolRequest{Name: t.Name, Arguments: args})
+	return t.Handler(ctx, req)
 }
 
 // encodeToolResult validates structured output against the output schema and encodes
