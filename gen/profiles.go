@@ -37,11 +37,11 @@ func (a *analyzer) profileInput(t *model.Tool, sch *jsonschema.Schema, typ types
 		sch, loc.origin, findings = profile.OpenAIStrict(sch)
 		t.Strict = strictOpenAI
 		a.findings(loc, label+": strict=openai", findings)
-		a.lint(t, sch, loc, label, "strict=openai", strictOpenAI)
+		a.lint(sch, loc, label, "strict=openai", strictOpenAI)
 	}
 	for _, name := range a.cfg.Lint {
 		if name != mode {
-			a.lint(t, sch, loc, label, "-lint="+name, name)
+			a.lint(sch, loc, label, "-lint="+name, name)
 		}
 	}
 	return sch
@@ -49,7 +49,7 @@ func (a *analyzer) profileInput(t *model.Tool, sch *jsonschema.Schema, typ types
 
 // lint reports what profile name rejects in sch, prefixing messages with
 // label and what asked for the check.
-func (a *analyzer) lint(t *model.Tool, sch *jsonschema.Schema, loc locator, label, by, name string) {
+func (a *analyzer) lint(sch *jsonschema.Schema, loc locator, label, by, name string) {
 	p, ok := profile.Lookup(name)
 	if !ok {
 		return // Config is checked by the caller (cmd/mcpgen)

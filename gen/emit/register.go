@@ -31,7 +31,6 @@ func registerFunc(f *jen.File, p *model.Package) {
 			g.Id("s").Dot("AddTool").Call(jen.Op("&").Add(rt("Tool")).Add(toolFields(t)))
 		}
 		registerPrimitives(g, p)
-		registerForms(g, p)
 	})
 }
 
