@@ -89,6 +89,7 @@ func (a *analyzer) pkg(p *packages.Package) *model.Package {
 		}
 		a.file(s, f)
 	}
+	a.elicitForms(s) // elicit.go
 	a.finishPkg(s)
 	return s.mp
 }

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -32,20 +33,30 @@ type ElicitResult struct {
 	Content json.RawMessage `json:"content,omitempty"`
 }
 
-// A Form is a struct type a handler can ask the user to fill in with Elicit. mcpgen
-// implements it for every type marked //mcp:elicit: MCPElicitationSchema returns the
-// requestedSchema (a flat object of primitive properties, enums and defaults).
-type Form interface {
-	MCPElicitationSchema() json.RawMessage
+// AddForm registers the elicitation requestedSchema of the struct type T, which
+// Elicit sends when a handler asks for a T. mcpgen generates the call in
+// RegisterMCP for every type a package passes to Elicit; schema must be the
+// restricted subset (a flat object of primitive and enum properties).
+func AddForm[T any](s *Server, schema json.RawMessage) {
+	s.forms.Store(reflect.TypeFor[T](), schema)
 }
 
 // Elicit asks the user to fill in a form of type T under key (unique within the
 // request, stable across rounds). With Accept it returns the decoded form; with
-// Decline or Cancel the zero T. See Ask for the errors, ErrInputRequired above all.
-func Elicit[T Form](ctx context.Context, key, message string) (T, Action, error) {
+// Decline or Cancel the zero T. T's schema comes from AddForm (mcpgen generates it).
+// See Ask for the errors, ErrInputRequired above all.
+func Elicit[T any](ctx context.Context, key, message string) (T, Action, error) {
 	var v T
+	c := callFrom(ctx)
+	if c == nil {
+		return v, "", ErrNoInput
+	}
+	schema, ok := c.srv.forms.Load(reflect.TypeFor[T]())
+	if !ok {
+		return v, "", fmt.Errorf("%w: %v (run mcpgen on the package that calls Elicit)", ErrNoForm, reflect.TypeFor[T]())
+	}
 	var res ElicitResult
-	if err := Ask(ctx, AskElicitation(key, message, v.MCPElicitationSchema(), &res)); err != nil {
+	if err := Ask(ctx, AskElicitation(key, message, schema.(json.RawMessage), &res)); err != nil {
 		return v, "", err
 	}
 	if res.Action != Accept {

@@ -289,6 +289,7 @@ func TestHTTPShutdownEndsListen(t *testing.T) {
 	if err != nil || len(evs) != 1 || !strings.Contains(evs[0].data, "notifications/subscriptions/acknowledged") {
 		t.Fatalf("got events %+v, err %v; want the acknowledgement", evs, err)
 	}
+	c.validate(versionModern, "subscriptions/listen", []byte(evs[0].data))
 	start := time.Now()
 	cancel()
 	if _, err := readEvents(resp.Body, nil); err != nil {
@@ -312,7 +313,7 @@ func TestHTTPSessionIdle(t *testing.T) {
 	done := make(chan int, 1)
 	go func() {
 		resp := busy.post(context.Background(), legacyHeaders(), rpcRequest(2, "tools/call", map[string]any{"name": "wait"}))
-		resp.Body.Close()
+		busy.messages(resp, versionLegacy, "tools/call")
 		done <- resp.StatusCode
 	}()
 	waitFor(t, p.started, "the busy session's call to start")
@@ -320,13 +321,11 @@ func TestHTTPSessionIdle(t *testing.T) {
 	newHTTPClient(t, ts).initialize() // opening a session sweeps idle ones
 
 	resp := idle.post(context.Background(), legacyHeaders(), rpcRequest(3, "tools/list", nil))
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusNotFound {
+	if msgs := idle.messages(resp, versionLegacy, "tools/list"); resp.StatusCode != http.StatusNotFound || len(msgs) != 1 {
 		t.Errorf("idle session: got status %d, want 404", resp.StatusCode)
 	}
 	resp = busy.post(context.Background(), legacyHeaders(), rpcRequest(4, "tools/list", nil))
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
+	if msgs := busy.messages(resp, versionLegacy, "tools/list"); resp.StatusCode != http.StatusOK || len(msgs) != 1 {
 		t.Errorf("busy session: got status %d, want 200", resp.StatusCode)
 	}
 	close(p.release)

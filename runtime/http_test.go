@@ -180,8 +180,7 @@ func TestHTTPLegacySession(t *testing.T) {
 		t.Fatalf("tools/list: got status %d, messages %s", resp.StatusCode, msgs)
 	}
 	resp = c.post(context.Background(), http.Header{"Mcp-Protocol-Version": {"2099-01-01"}, "Mcp-Method": {"tools/list"}}, rpcRequest(4, "tools/list", nil))
-	resp.Body.Close()
-	if resp.StatusCode != 400 {
+	if msgs := c.messages(resp, versionModern, "tools/list"); resp.StatusCode != 400 || len(msgs) != 1 {
 		t.Fatalf("wrong version header: got status %d, want 400", resp.StatusCode)
 	}
 
@@ -195,8 +194,7 @@ func TestHTTPLegacySession(t *testing.T) {
 	}
 
 	del := c.do(http.MethodDelete, nil)
-	del.Body.Close()
-	if del.StatusCode/100 != 2 {
+	if msgs := c.messages(del, versionLegacy, ""); del.StatusCode/100 != 2 || len(msgs) != 0 {
 		t.Fatalf("DELETE: got status %d, want 2xx", del.StatusCode)
 	}
 	if _, err := readEvents(get.Body, nil); err != nil {
@@ -205,8 +203,7 @@ func TestHTTPLegacySession(t *testing.T) {
 	get.Body.Close()
 	for _, method := range []string{http.MethodGet, http.MethodDelete} {
 		resp := c.do(method, nil)
-		resp.Body.Close()
-		if resp.StatusCode != 404 {
+		if msgs := c.messages(resp, versionLegacy, ""); resp.StatusCode != 404 || len(msgs) != 1 {
 			t.Fatalf("%s on ended session: got status %d, want 404", method, resp.StatusCode)
 		}
 	}
@@ -272,8 +269,7 @@ func TestHTTPSlowBody(t *testing.T) {
 	if resp == nil {
 		return
 	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusBadRequest {
+	if msgs := newHTTPClient(t, ts).messages(resp, versionModern, ""); resp.StatusCode != http.StatusBadRequest || len(msgs) != 1 {
 		t.Fatalf("got status %d, want 400", resp.StatusCode)
 	}
 }
@@ -311,13 +307,11 @@ func TestHTTPMalformed(t *testing.T) {
 	}
 	c.t = t
 	resp := c.do(http.MethodPut, nil)
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusMethodNotAllowed {
+	if msgs := c.messages(resp, versionModern, ""); resp.StatusCode != http.StatusMethodNotAllowed || len(msgs) != 1 {
 		t.Fatalf("PUT: got status %d, want 405", resp.StatusCode)
 	}
 	resp = c.post(context.Background(), nil, []byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`))
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusAccepted {
+	if msgs := c.messages(resp, versionLegacy, ""); resp.StatusCode != http.StatusAccepted || len(msgs) != 0 {
 		t.Fatalf("notification without session or headers: got status %d, want 202", resp.StatusCode)
 	}
 	c.session = "stale-session"

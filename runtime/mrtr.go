@@ -41,6 +41,8 @@ var (
 	// ErrInvalidAnswer reports a 2025-11-25 answer that does not match the question
 	// (e.g. form content that breaks the requested schema).
 	ErrInvalidAnswer = errors.New("invalid answer from the client")
+	// ErrNoForm reports an Elicit of a type without a registered schema (AddForm).
+	ErrNoForm = errors.New("no elicitation schema registered for the form type")
 )
 
 // roundKey is the context key of the request's input round.

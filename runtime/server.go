@@ -70,6 +70,7 @@ type Server struct {
 	ttlMs          int64
 
 	sealer *stateSealer // requestState keys
+	forms  sync.Map     // reflect.Type of a form -> its requestedSchema (AddForm)
 
 	// mu serialises AddTool; readers load tools without locking.
 	mu    sync.Mutex

@@ -42,6 +42,7 @@ func Package(p *model.Package) ([]byte, error) {
 	for _, t := range p.Tools {
 		schemaVars(f, t)
 	}
+	formVars(f, p)
 	registerFunc(f, p)
 	return render(f)
 }

@@ -31,6 +31,7 @@ func registerFunc(f *jen.File, p *model.Package) {
 			g.Id("s").Dot("AddTool").Call(jen.Op("&").Add(rt("Tool")).Add(toolFields(t)))
 		}
 		registerPrimitives(g, p)
+		registerForms(g, p)
 	})
 }
 

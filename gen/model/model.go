@@ -52,6 +52,8 @@ type Package struct {
 	Resources []*Resource `json:",omitempty"`
 	// Prompts are the //mcp:prompt handlers, in source order.
 	Prompts []*Prompt `json:",omitempty"`
+	// Forms are the struct types passed to mcpruntime.Elicit, in order of first use.
+	Forms []*Form `json:",omitempty"`
 	// Receivers are the receiver types of method handlers, sorted by TypeName.
 	// RegisterMCP takes one parameter per receiver, in this order.
 	Receivers []*Receiver
