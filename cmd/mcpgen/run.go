@@ -33,6 +33,8 @@ type options struct {
 	lint     string
 	compat   string
 	toolsOut string
+	docs     string // -docs: catalog file (docs.go)
+	client   string // -client-config: client name (clientconfig.go)
 	patterns []string
 }
 
@@ -49,8 +51,10 @@ func parseArgs(args []string, stderr io.Writer) (options, error) {
 	fl.StringVar(&o.lint, "lint", "", "report as errors what the comma-separated `profiles` (openai,anthropic,gemini) would reject")
 	fl.StringVar(&o.compat, "compat", "", "compare the tool contracts with `base` (a git revision or a tools.json) and exit 1 on a breaking change")
 	fl.StringVar(&o.toolsOut, "tools-json", "", "also write the tool contracts to `file` (- for stdout), for a later -compat")
+	fl.StringVar(&o.docs, "docs", "", "also write a Markdown catalog of the tools, resources and prompts to `file` (- for stdout)")
+	fl.StringVar(&o.client, "client-config", "", "print the JSON that makes `client` (claude-desktop, claude-code, vscode) launch the -server main; writes nothing")
 	fl.Usage = func() {
-		fmt.Fprintln(stderr, "usage: mcpgen [flags] [packages]")
+		fmt.Fprintln(stderr, "usage: mcpgen [flags] [packages]\n       mcpgen init [dir]")
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
@@ -62,6 +66,9 @@ func parseArgs(args []string, stderr io.Writer) (options, error) {
 		return o, usageError(stderr, "-debug accepts only \"model\", got %q", o.debug)
 	case o.output == "" || strings.ContainsAny(o.output, `/\`) || !strings.HasSuffix(o.output, ".go"):
 		return o, usageError(stderr, "-o must be a file name ending in .go, got %q", o.output)
+	}
+	if o.client != "" && (!knownClient(o.client) || o.server == "") {
+		return o, usageError(stderr, "-client-config needs -server DIR and one of %v, got %q", clients, o.client)
 	}
 	if err := gen.CheckStrict(o.strict); err != nil {
 		return o, usageError(stderr, "-strict: %v", err)
@@ -81,6 +88,9 @@ func usageError(stderr io.Writer, format string, args ...any) error {
 
 // run is mcpgen's main, returning the exit status.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "init" {
+		return runInit(ctx, args[1:], stderr) // init.go
+	}
 	o, err := parseArgs(args, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return exitOK
@@ -110,6 +120,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, d)
 		}
 		return exitError
+	}
+	if status := extras(o, cwd, res, stdout, stderr); status >= 0 {
+		return status
 	}
 	if status := contracts(ctx, o, cwd, res, stdout, stderr); status >= 0 {
 		return status
@@ -226,4 +239,23 @@ func writeAtomic(path string, data []byte) (err error) {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
+}
+
+// extras handles -client-config (which ends the run) and -docs after a
+// successful generation; it returns the exit status, or -1 to go on.
+func extras(o options, cwd string, res *gen.Result, stdout, stderr io.Writer) int {
+	if o.client != "" {
+		if err := clientConfig(o.client, res.Model.Server, stdout); err != nil {
+			fmt.Fprintf(stderr, "mcpgen: -client-config: %v\n", err)
+			return exitError
+		}
+		return exitOK
+	}
+	if o.docs != "" {
+		if err := writeCatalog(o.docs, cwd, res.Model, stdout); err != nil {
+			fmt.Fprintf(stderr, "mcpgen: -docs: %v\n", err)
+			return exitError
+		}
+	}
+	return -1
 }
