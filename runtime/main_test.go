@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	goruntime "runtime"
 	"testing"
 	"time"
 
@@ -60,9 +59,12 @@ func runTests(m *testing.M) int {
 	return code
 }
 
-// goBuild builds a package into out with the toolchain running the tests.
+// goBuild builds a package into out with the go command on PATH.
 func goBuild(out, pkg string) error {
-	goTool := filepath.Join(goruntime.GOROOT(), "bin", "go")
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		return fmt.Errorf("go build %s: %w", pkg, err)
+	}
 	cmd := exec.Command(goTool, "build", "-o", out, pkg)
 	cmd.Stderr = os.Stderr
 	if err := cmd.Run(); err != nil {
