@@ -30,7 +30,7 @@ func TestGoSDKStdio(t *testing.T) {
 			t.Run(example+"/"+rev, func(t *testing.T) {
 				t.Parallel()
 				cmd := serverCmd(t, example)
-				cs, wire := goSDKConnect(t, &mcp.CommandTransport{Command: cmd, TerminateDuration: 10 * time.Second}, rev)
+				cs, wire := goSDKConnect(t, &mcp.CommandTransport{Command: cmd, TerminateDuration: 10 * time.Second}, rev, true)
 				conv := goSDKConverse(t, cs, example, rev)
 				var seen *primitivesSeen
 				if p := primitiveExpectations[example]; p != nil {
@@ -72,7 +72,8 @@ func TestGoSDKHTTP(t *testing.T) {
 						t.Logf("HTTP exchanges:\n%s", hl.buf.String())
 					}
 				}()
-				cs, wire := goSDKConnect(t, tr, rev)
+				// The wire comes from hl: see httpLog for why not mcp.LoggingTransport.
+				cs, _ := goSDKConnect(t, tr, rev, false)
 				conv := goSDKConverse(t, cs, example, rev)
 				var seen *primitivesSeen
 				if p := primitiveExpectations[example]; p != nil {
@@ -81,7 +82,7 @@ func TestGoSDKHTTP(t *testing.T) {
 				if err := cs.Close(); err != nil {
 					t.Errorf("close session: %v", err)
 				}
-				conv.Wire = parseGoSDKLog(t, wire.String())
+				conv.Wire = hl.messages()
 				checkGoSDKWire(t, rev, conv.Wire)
 				checkConversation(t, example, rev, conv)
 				if p := primitiveExpectations[example]; p != nil {
@@ -174,11 +175,14 @@ func sample(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResul
 	return &mcp.CreateMessageResult{Role: "assistant", Model: "interop-model", Content: &mcp.TextContent{Text: "interop model says hi"}}, nil
 }
 
-// goSDKConnect connects a Go SDK client over tr asking for revision rev, recording
-// every message in the returned buffer.
-func goSDKConnect(t *testing.T, tr mcp.Transport, rev string) (*mcp.ClientSession, *syncBuffer) {
+// goSDKConnect connects a Go SDK client over tr asking for revision rev; with
+// logWire, it records every message in the returned buffer (mcp.LoggingTransport).
+func goSDKConnect(t *testing.T, tr mcp.Transport, rev string, logWire bool) (*mcp.ClientSession, *syncBuffer) {
 	t.Helper()
 	wire := new(syncBuffer)
+	if logWire {
+		tr = &mcp.LoggingTransport{Transport: tr, Writer: wire}
+	}
 	c := mcp.NewClient(&mcp.Implementation{Name: "mcpgen-interop-go", Version: "1.0.0"}, &mcp.ClientOptions{
 		ProgressNotificationHandler: handleProgress,
 		ElicitationHandler:          elicit,
@@ -186,7 +190,7 @@ func goSDKConnect(t *testing.T, tr mcp.Transport, rev string) (*mcp.ClientSessio
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	cs, err := c.Connect(ctx, &mcp.LoggingTransport{Transport: tr, Writer: wire}, &mcp.ClientSessionOptions{ProtocolVersion: rev})
+	cs, err := c.Connect(ctx, tr, &mcp.ClientSessionOptions{ProtocolVersion: rev})
 	if err != nil {
 		t.Fatalf("connect asking for %s: %v\nwire:\n%s", rev, err, wire)
 	}

@@ -2,6 +2,7 @@ package interop
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -120,12 +122,36 @@ func exitError(err error) string {
 	return err.Error()
 }
 
-// httpLog is an http.RoundTripper that records each exchange (MCP headers, bodies of
-// requests and of error responses) for failure messages: the JSON-RPC log alone does
-// not show what an HTTP status answered.
+// httpLog is an http.RoundTripper that records each exchange: the MCP headers and
+// the bodies of requests and of error responses as text for failure messages, and
+// the JSON-RPC messages of requests and responses (JSON bodies and SSE streams, as the
+// client reads them) as wire messages. The Go SDK's HTTP tests record the wire here,
+// not with mcp.LoggingTransport: wrapping the connection hides the negotiated session
+// from the SDK's HTTP layer, which then sends no MCP-Protocol-Version header and opens
+// no standalone SSE stream, unlike a real client.
 type httpLog struct {
 	base http.RoundTripper
 	buf  syncBuffer
+
+	mu   sync.Mutex
+	wire []wireMsg
+}
+
+func (l *httpLog) record(dir string, msg []byte) {
+	msg = bytes.TrimSpace(msg)
+	if len(msg) == 0 {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.wire = append(l.wire, wireMsg{dir, json.RawMessage(bytes.Clone(msg))})
+}
+
+// messages returns the JSON-RPC messages recorded so far.
+func (l *httpLog) messages() []wireMsg {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.wire)
 }
 
 func (l *httpLog) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -151,19 +177,60 @@ func (l *httpLog) RoundTrip(req *http.Request) (*http.Response, error) {
 		l.buf.Write([]byte(b.String()))
 		return nil, err
 	}
+	l.record("send", body)
 	fmt.Fprintf(&b, "\n  < %s", resp.Status)
 	for k, v := range resp.Header {
 		if strings.HasPrefix(strings.ToLower(k), "mcp-") || k == "Content-Type" {
 			fmt.Fprintf(&b, " %s=%q", k, strings.Join(v, ","))
 		}
 	}
-	if resp.StatusCode >= 300 {
+	ct := resp.Header.Get("Content-Type")
+	switch {
+	case resp.StatusCode >= 300:
 		rb, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		resp.Body = io.NopCloser(bytes.NewReader(rb))
 		fmt.Fprintf(&b, "\n  < %s", rb)
+	case strings.HasPrefix(ct, "application/json"):
+		rb, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		resp.Body = io.NopCloser(bytes.NewReader(rb))
+		l.record("recv", rb)
+	case strings.HasPrefix(ct, "text/event-stream"):
+		resp.Body = &sseTee{ReadCloser: resp.Body, log: l}
 	}
 	b.WriteString("\n")
 	l.buf.Write([]byte(b.String()))
 	return resp, nil
+}
+
+// sseTee records the data of each server-sent event as the client reads it.
+type sseTee struct {
+	io.ReadCloser
+	log  *httpLog
+	line []byte // the unfinished line
+	data []byte // the data lines of the current event
+}
+
+func (s *sseTee) Read(p []byte) (int, error) {
+	n, err := s.ReadCloser.Read(p)
+	for _, c := range p[:n] {
+		if c != '\n' {
+			s.line = append(s.line, c)
+			continue
+		}
+		line := strings.TrimSuffix(string(s.line), "\r")
+		s.line = s.line[:0]
+		switch {
+		case line == "":
+			s.log.record("recv", s.data)
+			s.data = s.data[:0]
+		case strings.HasPrefix(line, "data:"):
+			if len(s.data) > 0 {
+				s.data = append(s.data, '\n')
+			}
+			s.data = append(s.data, strings.TrimPrefix(strings.TrimPrefix(line, "data:"), " ")...)
+		}
+	}
+	return n, err
 }
