@@ -21,10 +21,14 @@ import (
 //	-version          print the server's name and version and exit
 //
 // SIGINT and SIGTERM stop reading, let in-flight requests finish within
-// Options.DrainTimeout, then cancel them.
+// Options.DrainTimeout, then cancel them; a second signal ends the process at once.
 func Main(s *Server) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	go func() {
+		<-ctx.Done()
+		stop() // a second signal during the drain kills the process at once
+	}()
 	return s.main(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 }
 

@@ -260,3 +260,27 @@ func TestProcessFlags(t *testing.T) {
 		t.Errorf("unknown flag: %v, want exit status 2", err)
 	}
 }
+
+func TestProcessSecondSignalKills(t *testing.T) {
+	p := startProcess(t, testServerBin)
+	meta := modernMeta()
+	meta["progressToken"] = 1
+	p.request("tools/call", map[string]any{"name": "block", "_meta": meta})
+	if m := p.next(); m.Method != "notifications/progress" {
+		t.Fatalf("got %s, want progress", m.raw)
+	}
+	start := time.Now()
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(200 * time.Millisecond) // the drain (10s by default) is under way
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	p.drain()
+	<-p.exited
+	if p.err == nil || time.Since(start) > 5*time.Second {
+		t.Errorf("after a second SIGTERM: exit %v after %v, want killed at once", p.err, time.Since(start))
+	}
+	p.err = nil // finish expects a clean exit; this test wanted the signal's
+}
