@@ -6,6 +6,7 @@ package policy
 import (
 	"context"
 	"encoding/json"
+
 	mcpruntime "github.com/mcpgen/mcpgen/runtime"
 )
 
