@@ -50,7 +50,11 @@ func runInit(ctx context.Context, args []string, stderr io.Writer) int {
 		usageError(stderr, "init takes at most one directory, got %q", fl.Args())
 		return exitUsage
 	}
-	dir, err := filepath.Abs(cmp(fl.Arg(0), "."))
+	target := fl.Arg(0)
+	if target == "" {
+		target = "."
+	}
+	dir, err := filepath.Abs(target)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcpgen: %v\n", err)
 		return exitError
@@ -60,14 +64,6 @@ func runInit(ctx context.Context, args []string, stderr io.Writer) int {
 		return exitError
 	}
 	return exitOK
-}
-
-// cmp returns s, or def when s is empty.
-func cmp(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
 
 // initPackage scaffolds dir; it writes nothing when a file it would write exists.
@@ -160,8 +156,8 @@ func packageName(dir string) string {
 
 // nextSteps tells the user what to run now.
 func nextSteps(w io.Writer, dir, gomod string, d initData) {
-	fmt.Fprintf(w, "mcpgen: wrote a %s package with the tool greet in %s\n", d.Package, dir)
-	fmt.Fprintln(w, "next:")
+	fmt.Fprintf(w, "mcpgen: wrote package %s with the tool greet, its test and a server main\n", d.Package)
+	fmt.Fprintf(w, "next, in %s:\n", dir)
 	if data, err := os.ReadFile(gomod); err != nil || !bytes.Contains(data, []byte("github.com/mcpgen/mcpgen/cmd/mcpgen")) {
 		fmt.Fprintln(w, "  go get -tool github.com/mcpgen/mcpgen/cmd/mcpgen   # for go:generate's go tool mcpgen")
 	}
