@@ -6,6 +6,7 @@ package everything
 import (
 	"context"
 	"encoding/json"
+
 	mcpruntime "github.com/mcpgen/mcpgen/runtime"
 )
 
@@ -44,6 +45,7 @@ var _ func(context.Context) (string, error) = StaticText
 var _ func(context.Context) ([]byte, error) = StaticBinary
 var _ func(context.Context) (string, error) = WatchedResource
 var _ func(context.Context, string) (string, error) = TemplateData
+var _ func(context.Context) ([]mcpruntime.PromptMessage, error) = InputRequiredPrompt
 var _ func(context.Context) ([]mcpruntime.PromptMessage, error) = SimplePrompt
 var _ func(context.Context, PromptArgs) ([]mcpruntime.PromptMessage, error) = PromptWithArguments
 var _ func(context.Context, EmbeddedResourceArgs) ([]mcpruntime.PromptMessage, error) = PromptWithEmbeddedResource
@@ -202,6 +204,45 @@ var mcpStreamingElicitationInputSchema = json.RawMessage(`{
 var mcpReconnectionInputSchema = json.RawMessage(`{
   "type": "object",
   "additionalProperties": false
+}`)
+
+var mcpNameFormElicitationSchema = json.RawMessage(`{
+  "type": "object",
+  "properties": {
+    "name": {
+      "description": "Name is how the user wants to be called.",
+      "type": "string"
+    }
+  },
+  "required": [
+    "name"
+  ]
+}`)
+
+var mcpContextFormElicitationSchema = json.RawMessage(`{
+  "type": "object",
+  "properties": {
+    "context": {
+      "description": "Context is what the conversation should be about.",
+      "type": "string"
+    }
+  },
+  "required": [
+    "context"
+  ]
+}`)
+
+var mcpColorFormElicitationSchema = json.RawMessage(`{
+  "type": "object",
+  "properties": {
+    "color": {
+      "description": "Color is the user's favorite color.",
+      "type": "string"
+    }
+  },
+  "required": [
+    "color"
+  ]
 }`)
 
 // RegisterMCP registers the tools of package everything with s.
@@ -591,6 +632,17 @@ func RegisterMCP(s *mcpruntime.Server) {
 		},
 	})
 	s.AddPrompt(&mcpruntime.Prompt{
+		Name:        "test_input_required_result_prompt",
+		Description: "InputRequiredPrompt asks the user for context before it renders: the same\ninput_required rounds as tools, on prompts/get.",
+		Handler: func(ctx context.Context, req *mcpruntime.PromptRequest) (*mcpruntime.PromptResult, error) {
+			out, err := InputRequiredPrompt(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return mcpruntime.Messages(out...), nil
+		},
+	})
+	s.AddPrompt(&mcpruntime.Prompt{
 		Name:        "test_simple_prompt",
 		Title:       "Simple prompt",
 		Description: "SimplePrompt is a prompt without arguments.",
@@ -663,4 +715,7 @@ func RegisterMCP(s *mcpruntime.Server) {
 			return mcpruntime.Messages(out...), nil
 		},
 	})
+	mcpruntime.AddForm[NameForm](s, mcpNameFormElicitationSchema)
+	mcpruntime.AddForm[ContextForm](s, mcpContextFormElicitationSchema)
+	mcpruntime.AddForm[ColorForm](s, mcpColorFormElicitationSchema)
 }

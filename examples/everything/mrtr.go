@@ -13,27 +13,53 @@ import (
 // (input_required results); they serve 2025-11-25 clients too, through
 // server-to-client requests.
 
-// nameSchema asks for a name.
-const nameSchema = `{"type":"object","properties":{"name":{"type":"string","description":"Your name"}},"required":["name"]}`
+// NameForm is the form that asks for the user's name. mcpgen generates its
+// requestedSchema because handlers pass it to mcpruntime.Elicit.
+type NameForm struct {
+	// Name is how the user wants to be called.
+	Name string `json:"name"`
+}
+
+// ColorForm asks for a favourite colour.
+type ColorForm struct {
+	// Color is the user's favorite color.
+	Color string `json:"color"`
+}
 
 // InputRequiredElicitation asks for the user's name, then greets them.
 //
 //mcp:tool name=test_input_required_result_elicitation
 func InputRequiredElicitation(ctx context.Context) ([]mcpruntime.Content, error) {
-	var res mcpruntime.ElicitResult
-	if err := mcpruntime.Ask(ctx, mcpruntime.AskElicitation("user_name", "What is your name?", json.RawMessage(nameSchema), &res)); err != nil {
+	form, action, err := mcpruntime.Elicit[NameForm](ctx, "user_name", "What is your name?")
+	if err != nil {
 		return nil, err
 	}
-	if res.Action != mcpruntime.Accept {
-		return text("No name given (" + string(res.Action) + ")."), nil
-	}
-	var form struct {
-		Name string `json:"name"`
-	}
-	if err := json.Unmarshal(res.Content, &form); err != nil {
-		return nil, fmt.Errorf("decode name: %w", err)
+	if action != mcpruntime.Accept {
+		return text("No name given (" + string(action) + ")."), nil
 	}
 	return text("Hello, " + form.Name + "!"), nil
+}
+
+// ContextForm asks what a prompt should be about.
+type ContextForm struct {
+	// Context is what the conversation should be about.
+	Context string `json:"context"`
+}
+
+// InputRequiredPrompt asks the user for context before it renders: the same
+// input_required rounds as tools, on prompts/get.
+//
+//mcp:prompt test_input_required_result_prompt
+func InputRequiredPrompt(ctx context.Context) ([]mcpruntime.PromptMessage, error) {
+	form, action, err := mcpruntime.Elicit[ContextForm](ctx, "user_context", "What should this conversation be about?")
+	if err != nil {
+		return nil, err
+	}
+	topic := form.Context
+	if action != mcpruntime.Accept {
+		topic = "anything"
+	}
+	return []mcpruntime.PromptMessage{mcpruntime.UserMessage(mcpruntime.Text("Let's talk about " + topic + "."))}, nil
 }
 
 // InputRequiredSampling asks the client's model a question.
@@ -126,22 +152,24 @@ func InputRequiredMultipleInputs(ctx context.Context) ([]mcpruntime.Content, err
 	return text(fmt.Sprintf("Got %s, a completion (%q) and roots %s", name.Action, answer.Text(), describeRoots(roots))), nil
 }
 
-// colorSchema asks for a favourite colour.
-const colorSchema = `{"type":"object","properties":{"color":{"type":"string","description":"Your favorite color"}},"required":["color"]}`
+// nameSchema is NameForm's schema written by hand, for questions asked
+// together with others through mcpruntime.Ask.
+const nameSchema = `{"type":"object","properties":{"name":{"type":"string","description":"Your name"}},"required":["name"]}`
 
 // InputRequiredMultiRound asks two questions in two rounds: the second only
 // once the first is answered.
 //
 //mcp:tool name=test_input_required_result_multi_round
 func InputRequiredMultiRound(ctx context.Context) ([]mcpruntime.Content, error) {
-	var name, color mcpruntime.ElicitResult
-	if err := mcpruntime.Ask(ctx, mcpruntime.AskElicitation("step1", "What is your name?", json.RawMessage(nameSchema), &name)); err != nil {
+	name, _, err := mcpruntime.Elicit[NameForm](ctx, "step1", "What is your name?")
+	if err != nil {
 		return nil, err
 	}
-	if err := mcpruntime.Ask(ctx, mcpruntime.AskElicitation("step2", "What is your favorite color?", json.RawMessage(colorSchema), &color)); err != nil {
+	color, _, err := mcpruntime.Elicit[ColorForm](ctx, "step2", "What is your favorite color?")
+	if err != nil {
 		return nil, err
 	}
-	return text(fmt.Sprintf("Both rounds done: name %s, color %s", name.Content, color.Content)), nil
+	return text(fmt.Sprintf("Both rounds done: %s likes %s", name.Name, color.Color)), nil
 }
 
 // InputRequiredTamperedState asks for a confirmation; a retry whose
