@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 )
 
@@ -22,6 +23,11 @@ import (
 //
 // SIGINT and SIGTERM stop reading, let in-flight requests finish within
 // Options.DrainTimeout, then cancel them; a second signal ends the process at once.
+// -h prints the usage with the names of the tools served.
+//
+// Over stdio the server is meant to be launched by an MCP client. Started by hand in
+// a terminal (stdin is a TTY) it prints a hint to stderr and keeps serving, so a
+// JSON-RPC line can still be typed; Ctrl-D ends it.
 func Main(s *Server) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -57,6 +63,9 @@ func (s *Server) main(ctx context.Context, args []string, stdin io.Reader, stdou
 	if f.httpAddr != "" {
 		err = s.serveHTTPMain(ctx, f.httpAddr) // http.go
 	} else {
+		if isTerminal(stdin) {
+			s.terminalHint(stderr)
+		}
 		err = s.ServeStdio(ctx, stdin, stdout)
 	}
 	if err != nil {
@@ -75,6 +84,7 @@ func (s *Server) parseFlags(args []string, stderr io.Writer) (mainFlags, error) 
 	fs.StringVar(&f.httpAddr, "http", "", "serve Streamable HTTP on `addr` at /mcp")
 	fs.StringVar(&f.logLevel, "log-level", "info", "stderr log `level`: debug, info, warn, error")
 	fs.BoolVar(&f.version, "version", false, "print the version and exit")
+	fs.Usage = func() { s.usage(stderr, fs) }
 	if err := fs.Parse(args); err != nil {
 		return f, err
 	}
@@ -100,4 +110,44 @@ func (s *Server) commandName() string {
 		return s.info.Name
 	}
 	return "mcp-server"
+}
+
+// usage prints -h: what the command serves, then its flags.
+func (s *Server) usage(w io.Writer, fs *flag.FlagSet) {
+	name := s.commandName()
+	fmt.Fprintf(w, "usage: %s [-stdio | -http addr] [-log-level level]\n\n", name)
+	fmt.Fprintf(w, "%s is an MCP server. An MCP client launches it over stdio, or reaches it over\n", name)
+	fmt.Fprintf(w, "Streamable HTTP at http://ADDR/mcp when started with -http ADDR.\n\n")
+	if names := s.toolNames(); len(names) > 0 {
+		fmt.Fprintf(w, "tools: %s\n\n", strings.Join(names, ", "))
+	}
+	fmt.Fprintln(w, "flags:")
+	fs.PrintDefaults()
+}
+
+// toolNames lists the registered tools in tools/list order.
+func (s *Server) toolNames() []string {
+	var names []string
+	for _, e := range s.tools.Load().list {
+		names = append(names, e.tool.Name)
+	}
+	return names
+}
+
+// terminalHint tells a person who started the server in a terminal what it is
+// waiting for.
+func (s *Server) terminalHint(w io.Writer) {
+	fmt.Fprintf(w, "%s: serving MCP on stdin/stdout, waiting for a client's JSON-RPC messages.\n", s.commandName())
+	fmt.Fprintf(w, "%s: an MCP client should start this command; run it with -h for flags, or -http ADDR to serve HTTP. Ctrl-D exits.\n", s.commandName())
+}
+
+// isTerminal reports whether r is a character device such as a terminal. It
+// errs on the side of yes (/dev/null is one too): the hint goes to stderr only.
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(interface{ Stat() (os.FileInfo, error) })
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
