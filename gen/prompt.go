@@ -89,15 +89,35 @@ func (a *analyzer) promptInput(p *model.Prompt, param *types.Var, comps map[stri
 	}
 	ok := true
 	for name, prop := range sch.Properties.FromOldest() {
-		if prop.Type != "string" {
+		f := structField(param.Type(), name)
+		values, isString := enumStrings(prop), prop.Type == "string"
+		if f != nil {
+			ft := deref(f.Type())
+			values, isString = a.enumValues(ft, f.Pos()), isBasicKind(ft, types.String)
+		}
+		if !isString {
 			a.errorf(fieldPos(param.Type(), name, param.Pos()), "%s: argument %s must have a string type (prompt arguments are strings on the wire)", label, name)
 			ok = false
 			continue
 		}
 		p.Args = append(p.Args, &model.PromptArg{Name: name, Description: prop.Description,
-			Required: slices.Contains(sch.Required, name), Values: enumStrings(prop), Completer: useCompleter(comps, name)})
+			Required: slices.Contains(sch.Required, name), Values: values, Completer: useCompleter(comps, name)})
 	}
 	return ok
+}
+
+// deref returns the element type of a pointer, or t.
+func deref(t types.Type) types.Type {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		return p.Elem()
+	}
+	return t
+}
+
+// isBasicKind reports whether t's underlying type is the basic kind k.
+func isBasicKind(t types.Type, k types.BasicKind) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Kind() == k
 }
 
 // enumStrings returns a string property's enum values, or nil.
@@ -115,21 +135,27 @@ func enumStrings(prop *jsonschema.Schema) []string {
 // fieldPos finds the field of struct t (or *t) whose JSON name is name, for
 // positioned messages; def when there is none.
 func fieldPos(t types.Type, name string, def token.Pos) token.Pos {
-	if ptr, ok := types.Unalias(t).(*types.Pointer); ok {
-		t = ptr.Elem()
+	if f := structField(t, name); f != nil {
+		return f.Pos()
 	}
-	st, ok := t.Underlying().(*types.Struct)
+	return def
+}
+
+// structField returns the direct field of struct t (or *t) whose JSON name
+// is name, or nil (promoted fields are not searched).
+func structField(t types.Type, name string) *types.Var {
+	st, ok := deref(t).Underlying().(*types.Struct)
 	if !ok {
-		return def
+		return nil
 	}
 	for i := 0; i < st.NumFields(); i++ {
 		f := st.Field(i)
 		tag, _, _ := strings.Cut(reflect.StructTag(st.Tag(i)).Get("json"), ",")
-		if tag == name || tag == "" && f.Name() == name {
-			return f.Pos()
+		if !f.Embedded() && (tag == name || tag == "" && f.Name() == name) {
+			return f
 		}
 	}
-	return def
+	return nil
 }
 
 // promptResult classifies the handler's result type.

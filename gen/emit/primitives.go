@@ -80,7 +80,7 @@ func templateFields(r *model.Resource) jen.Code {
 	var values, comps []jen.Code
 	for _, prm := range r.Params {
 		if prm.Values != nil {
-			values = append(values, jen.Lit(prm.Name).Op(":").Add(stringsLit(prm.Values)))
+			values = append(values, jen.Lit(prm.Name).Op(":").Add(jen.Values(litList(prm.Values)...)))
 		}
 		if prm.Completer != "" {
 			comps = append(comps, jen.Lit(prm.Name).Op(":").Add(rt("CompleteFunc").Call(jen.Id(prm.Completer))))
@@ -96,12 +96,15 @@ func templateFields(r *model.Resource) jen.Code {
 }
 
 // stringsLit is a []string literal on one line.
-func stringsLit(vals []string) jen.Code {
+func stringsLit(vals []string) jen.Code { return jen.Index().String().Values(litList(vals)...) }
+
+// litList is one string literal per value.
+func litList(vals []string) []jen.Code {
 	elems := make([]jen.Code, len(vals))
 	for i, v := range vals {
 		elems[i] = jen.Lit(v)
 	}
-	return jen.Index().String().Values(elems...)
+	return elems
 }
 
 // resourceAdapter is the mcpruntime.ResourceHandler calling r's handler.
