@@ -51,7 +51,7 @@ func contracts(ctx context.Context, o options, cwd string, res *gen.Result, stdo
 		fmt.Fprintf(stderr, "mcpgen: -compat %s: %v\n", o.compat, err)
 		return exitError
 	}
-	return report(base, cur, stdout, stderr)
+	return report(o.compat, base, cur, stdout, stderr)
 }
 
 // writeContracts writes the tools.json file ("-" is stdout).
@@ -101,8 +101,9 @@ func baseContracts(ctx context.Context, o options, cwd string) (compat.Contracts
 	return compat.FromProgram(res.Model), nil
 }
 
-// report prints every change and returns 1 when one breaks clients.
-func report(base, cur compat.Contracts, stdout, stderr io.Writer) int {
+// report prints every change since the contracts of base (named name) and
+// returns 1 when one breaks clients.
+func report(name string, base, cur compat.Contracts, stdout, stderr io.Writer) int {
 	changes, err := compat.Diff(base, cur)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcpgen: -compat: %v\n", err)
@@ -115,7 +116,14 @@ func report(base, cur compat.Contracts, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintln(w, c)
 	}
-	if compat.Breaking(changes) {
+	n := 0
+	for _, c := range changes {
+		if c.Breaking {
+			n++
+		}
+	}
+	if n > 0 {
+		fmt.Fprintf(stderr, "mcpgen: %d breaking change(s) to the tool contracts since %s\n", n, name)
 		return exitError
 	}
 	return exitOK
