@@ -1,0 +1,216 @@
+// Package incidents is a realistic mcpgen example after the payments incident
+// of the seeds: tools that read a fixed service-health snapshot and the recent
+// deployments and create a ticket (actions); runbooks and the P1 criteria as
+// resources (addressable context the host or model reads); and a triage prompt
+// the user picks to start the work the right way. The data are fixed
+// (observed at 2026-09-01T00:00:00Z) so that runs only differ by protocol.
+//
+// The registration code in mcp_gen.go and the server in cmd/incidents-server
+// are generated: run go generate in this directory after changing a handler.
+package incidents
+
+//go:generate go run github.com/mcpgen/mcpgen/cmd/mcpgen -server ./cmd/incidents-server
+
+import (
+	"context"
+	"embed"
+	"fmt"
+	"strings"
+	"sync"
+
+	mcpruntime "github.com/mcpgen/mcpgen/runtime"
+)
+
+// runbooks holds the runbooks and the P1 criteria.
+//
+//go:embed runbooks/*.md
+var runbooks embed.FS
+
+// A Service is a service the incident desk knows.
+type Service string
+
+// The services of the fixture.
+const (
+	Payments Service = "payments"
+	Checkout Service = "checkout"
+)
+
+// observedAt is when the fixed snapshot was taken.
+const observedAt = "2026-09-01T00:00:00Z"
+
+// StatusInput selects a service-health snapshot.
+type StatusInput struct {
+	// Service is the service to look at.
+	Service Service `json:"service"`
+	// WindowMinutes is the length of the window, in minutes.
+	WindowMinutes int `json:"window_minutes" jsonschema:"minimum=1,maximum=30"`
+}
+
+// A Status is one service-health snapshot.
+type Status struct {
+	// EvidenceID identifies the snapshot when citing it.
+	EvidenceID string `json:"evidence_id"`
+	// Service is the service observed.
+	Service Service `json:"service"`
+	// ObservedAt is the end of the window (RFC 3339).
+	ObservedAt string `json:"observed_at"`
+	// ErrorRate is the share of failed requests in the window.
+	ErrorRate float64 `json:"error_rate"`
+	// CheckoutFailureRatio is the share of failed checkouts in the window.
+	CheckoutFailureRatio float64 `json:"checkout_failure_ratio"`
+}
+
+// GetServiceStatus reads the fixed health snapshot of a service.
+//
+//mcp:tool get_service_status readonly idempotent
+func GetServiceStatus(ctx context.Context, in StatusInput) (Status, error) {
+	st := Status{EvidenceID: "status-" + string(in.Service) + "-0001", Service: in.Service, ObservedAt: observedAt}
+	switch in.Service {
+	case Payments:
+		st.ErrorRate, st.CheckoutFailureRatio = 0.182, 0.21
+	case Checkout:
+		st.ErrorRate, st.CheckoutFailureRatio = 0.04, 0.21
+	}
+	return st, nil
+}
+
+// DeploymentsInput selects the deployments of a service.
+type DeploymentsInput struct {
+	// Service is the service whose deployments are listed.
+	Service Service `json:"service"`
+}
+
+// A Deployment is one release of a service.
+type Deployment struct {
+	// EvidenceID identifies the deployment when citing it.
+	EvidenceID string `json:"evidence_id"`
+	// Version is the released version.
+	Version string `json:"version"`
+	// At is when it was released (RFC 3339).
+	At string `json:"at"`
+}
+
+// ListDeployments lists the recent deployments of a service, newest first.
+//
+//mcp:tool list_deployments readonly idempotent
+func ListDeployments(ctx context.Context, in DeploymentsInput) ([]Deployment, error) {
+	if in.Service != Payments {
+		return []Deployment{}, nil
+	}
+	return []Deployment{{EvidenceID: "deploy-payments-0042", Version: "payments-3.7.0", At: "2026-08-31T23:52:00Z"}}, nil
+}
+
+// A Severity is an incident severity.
+type Severity string
+
+// The severities.
+const (
+	P1 Severity = "P1"
+	P2 Severity = "P2"
+)
+
+// TicketInput describes the incident to open.
+type TicketInput struct {
+	// Title summarises the incident.
+	Title string `json:"title" jsonschema:"minLength=1,maxLength=200"`
+	// Severity is the incident's severity.
+	Severity Severity `json:"severity"`
+	// EvidenceIDs cite the status snapshots and deployments that justify it.
+	EvidenceIDs []string `json:"evidence_ids" jsonschema:"minItems=1"`
+}
+
+// A Receipt proves that a ticket was created: the desk, not the model, fills it.
+type Receipt struct {
+	// TicketID is the created ticket, e.g. INC-0001.
+	TicketID string `json:"ticket_id"`
+	// Status is "committed" once the ticket is stored.
+	Status string `json:"status"`
+}
+
+// A Desk is the incident desk: it stores the tickets created in this process.
+type Desk struct {
+	// mu guards tickets.
+	mu      sync.Mutex
+	tickets []TicketInput
+}
+
+// NewDesk returns an empty incident desk.
+//
+//mcp:constructor
+func NewDesk() *Desk { return &Desk{} }
+
+// CreateIncidentTicket opens an incident ticket and returns its receipt. It
+// refuses evidence it does not know, so a ticket always cites real observations.
+//
+//mcp:tool create_incident_ticket
+func (d *Desk) CreateIncidentTicket(ctx context.Context, in TicketInput) (Receipt, error) {
+	for _, id := range in.EvidenceIDs {
+		if !knownEvidence(id) {
+			return Receipt{}, fmt.Errorf("unknown evidence id %q: cite ids returned by get_service_status or list_deployments", id)
+		}
+	}
+	d.mu.Lock()
+	d.tickets = append(d.tickets, in)
+	n := len(d.tickets)
+	d.mu.Unlock()
+	return Receipt{TicketID: fmt.Sprintf("INC-%04d", n), Status: "committed"}, nil
+}
+
+// knownEvidence reports whether id names a snapshot or deployment of the fixture.
+func knownEvidence(id string) bool {
+	switch id {
+	case "status-payments-0001", "status-checkout-0001", "deploy-payments-0042":
+		return true
+	}
+	return false
+}
+
+// Runbook is the incident runbook of a service.
+//
+//mcp:resource runbook://{service}/current name=runbook title="Incident runbook" mime=text/markdown
+func Runbook(ctx context.Context, service Service) (string, error) {
+	b, err := runbooks.ReadFile("runbooks/" + string(service) + ".md")
+	if err != nil {
+		return "", fmt.Errorf("%w: no runbook for %s", mcpruntime.ErrResourceNotFound, service)
+	}
+	return string(b), nil
+}
+
+// P1Criteria are the criteria an incident must meet to be P1.
+//
+//mcp:resource runbook://criteria/p1 name=p1_criteria title="P1 criteria" mime=text/markdown
+func P1Criteria(ctx context.Context) (string, error) {
+	b, err := runbooks.ReadFile("runbooks/p1.md")
+	return string(b), err
+}
+
+// TriageArgs are the arguments of the triage prompt.
+type TriageArgs struct {
+	// Service is the service that alerted.
+	Service Service `json:"service"`
+	// Symptom is what the alert said, e.g. "payment failures up".
+	Symptom string `json:"symptom,omitempty"`
+}
+
+// TriageIncident starts an incident triage for a service: it asks for
+// evidence first and embeds the service's runbook.
+//
+//mcp:prompt triage_incident title="Triage an incident"
+func TriageIncident(ctx context.Context, in TriageArgs) ([]mcpruntime.PromptMessage, error) {
+	book, err := Runbook(ctx, in.Service)
+	if err != nil {
+		return nil, err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Triage the %s incident", in.Service)
+	if in.Symptom != "" {
+		fmt.Fprintf(&b, " (%s)", in.Symptom)
+	}
+	b.WriteString(". Check the service status and the recent deployments first; create a ticket only " +
+		"when the evidence meets the P1 criteria, and report the ticket id from the receipt.")
+	return []mcpruntime.PromptMessage{
+		mcpruntime.UserMessage(mcpruntime.Text(b.String())),
+		mcpruntime.UserMessage(mcpruntime.EmbeddedResource(mcpruntime.ResourceContents{
+			URI: "runbook://" + string(in.Service) + "/current", MIMEType: "text/markdown", Text: book})),
+	}, nil
+}

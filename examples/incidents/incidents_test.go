@@ -1,0 +1,87 @@
+package incidents
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"testing"
+
+	mcpruntime "github.com/mcpgen/mcpgen/runtime"
+)
+
+// newServer returns the incidents server as the generated main builds it.
+func newServer() *mcpruntime.Server {
+	s := mcpruntime.NewServer(mcpruntime.Implementation{Name: "incidents", Version: "test"},
+		&mcpruntime.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	RegisterMCP(s, NewDesk())
+	return s
+}
+
+// call sends one 2026-07-28 request and returns its response body.
+func call(t *testing.T, s *mcpruntime.Server, method string, params map[string]any) map[string]json.RawMessage {
+	t.Helper()
+	params["_meta"] = map[string]any{
+		"io.modelcontextprotocol/protocolVersion":    "2026-07-28",
+		"io.modelcontextprotocol/clientCapabilities": map[string]any{},
+	}
+	raw, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var resp map[string]json.RawMessage
+	if err := json.Unmarshal(s.HandleRaw(context.Background(), raw, nil, nil).Body, &resp); err != nil {
+		t.Fatal(err)
+	}
+	return resp
+}
+
+func TestRunbookTemplate(t *testing.T) {
+	s := newServer()
+	resp := call(t, s, "resources/read", map[string]any{"uri": "runbook://payments/current"})
+	if !strings.Contains(string(resp["result"]), "Payments incident runbook") {
+		t.Errorf("read payments runbook: got %s", resp["result"])
+	}
+	resp = call(t, s, "resources/read", map[string]any{"uri": "runbook://billing/current"})
+	if !strings.Contains(string(resp["error"]), `-32602`) || !strings.Contains(string(resp["error"]), `"uri":"runbook://billing/current"`) {
+		t.Errorf("unknown service: got %s %s, want -32602 with data.uri", resp["result"], resp["error"])
+	}
+	resp = call(t, s, "completion/complete", map[string]any{
+		"ref":      map[string]any{"type": "ref/resource", "uri": "runbook://{service}/current"},
+		"argument": map[string]any{"name": "service", "value": "pa"}})
+	if !strings.Contains(string(resp["result"]), `"values":["payments"]`) {
+		t.Errorf("complete service: got %s %s, want payments", resp["result"], resp["error"])
+	}
+}
+
+func TestTriagePrompt(t *testing.T) {
+	s := newServer()
+	resp := call(t, s, "prompts/get", map[string]any{"name": "triage_incident",
+		"arguments": map[string]string{"service": "payments", "symptom": "payment failures up"}})
+	got := string(resp["result"])
+	for _, want := range []string{"Triage the payments incident (payment failures up)", `"type":"resource"`, "runbook://payments/current"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("triage prompt: %s lacks %q", got, want)
+		}
+	}
+	resp = call(t, s, "prompts/get", map[string]any{"name": "triage_incident", "arguments": map[string]string{"service": "billing"}})
+	if !strings.Contains(string(resp["error"]), "-32602") {
+		t.Errorf("service outside the enum: got %s %s, want -32602", resp["result"], resp["error"])
+	}
+}
+
+func TestTicketNeedsKnownEvidence(t *testing.T) {
+	d := NewDesk()
+	if _, err := d.CreateIncidentTicket(context.Background(), TicketInput{Title: "x", Severity: P1, EvidenceIDs: []string{"made-up"}}); err == nil {
+		t.Error("ticket with made-up evidence: got no error")
+	}
+	for i := 1; i <= 2; i++ {
+		r, err := d.CreateIncidentTicket(context.Background(), TicketInput{Title: "Payments timeouts", Severity: P1,
+			EvidenceIDs: []string{"status-payments-0001", "deploy-payments-0042"}})
+		if want := fmt.Sprintf("INC-%04d", i); err != nil || r.TicketID != want || r.Status != "committed" {
+			t.Errorf("ticket %d: got %+v, %v; want %s committed", i, r, err, want)
+		}
+	}
+}
