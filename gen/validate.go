@@ -31,6 +31,7 @@ func validate(prog *model.Program) []Diagnostic {
 				Msg: fmt.Sprintf("mcp:tool %s: duplicate tool name %q, also used by %s at %s", t.Func, t.Name, prev.Func, where)})
 		}
 	}
+	diags = append(diags, validatePrimitives(prog)...) // primitive.go
 	return append(diags, validateServer(prog)...)
 }
 
