@@ -43,6 +43,8 @@ type call struct {
 
 	progressToken json.RawMessage // nil when the client did not ask for progress
 	logLevel      int             // modern: from _meta; -1 none
+	clientInfo    json.RawMessage // modern: decoded into info on first RequestFrom
+	infoOnce      sync.Once
 
 	// mu guards the fields below.
 	mu           sync.Mutex
@@ -54,10 +56,16 @@ type call struct {
 
 // RequestFrom returns the request ctx belongs to, or nil outside a request handler.
 func RequestFrom(ctx context.Context) *RequestInfo {
-	if c := callFrom(ctx); c != nil {
-		return &c.info
+	c := callFrom(ctx)
+	if c == nil {
+		return nil
 	}
-	return nil
+	c.infoOnce.Do(func() {
+		if c.clientInfo != nil { // display only: ignore a bad one
+			_ = json.Unmarshal(c.clientInfo, &c.info.ClientInfo)
+		}
+	})
+	return &c.info
 }
 
 // callFrom returns the call ctx belongs to, or nil.

@@ -162,7 +162,7 @@ func (c *call) admitModern() *rpcError {
 		}
 	}
 	c.info = RequestInfo{ProtocolVersion: version, Modern: true, ClientCapabilities: meta.ClientCapabilities}
-	_ = json.Unmarshal(meta.ClientInfo, &c.info.ClientInfo) // display only: ignore a bad one
+	c.clientInfo = meta.ClientInfo // decoded only if the handler asks (RequestFrom)
 	return nil
 }
 

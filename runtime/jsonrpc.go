@@ -170,7 +170,7 @@ func ParseMessage(raw []byte) (*Message, error) {
 
 // fromEnvelope checks the frame and decides the message's kind.
 func fromEnvelope(env *envelope) (*Message, error) {
-	method, hasMethod := rawString(env.method)
+	method, hasMethod := methodName(env.method)
 	idOK := env.id == nil || validID(env.id)
 	isNotification := hasMethod && env.id == nil
 	bad := func(why string) error {
@@ -180,9 +180,8 @@ func fromEnvelope(env *envelope) (*Message, error) {
 		}
 		return e
 	}
-	version, _ := rawString(env.jsonrpc)
 	switch {
-	case version != "2.0":
+	case !isVersion20(env.jsonrpc):
 		return nil, bad(`jsonrpc must be "2.0"`)
 	case !idOK:
 		return nil, bad("id must be a string or an integer")
@@ -198,6 +197,35 @@ func fromEnvelope(env *envelope) (*Message, error) {
 		return &Message{Kind: KindResponse, ID: env.id, Result: env.result, Error: env.error}, nil
 	}
 	return nil, bad("no method")
+}
+
+// isVersion20 reports whether the raw jsonrpc member is the string "2.0".
+func isVersion20(raw []byte) bool {
+	if string(raw) == `"2.0"` {
+		return true
+	}
+	v, _ := rawString(raw)
+	return v == "2.0"
+}
+
+// methodName decodes a raw method name, reporting whether it is a string. The names
+// the runtime knows come back without allocating.
+func methodName(raw []byte) (string, bool) {
+	if len(raw) > 2 && raw[0] == '"' {
+		switch string(raw[1 : len(raw)-1]) {
+		case "tools/call":
+			return "tools/call", true
+		case "tools/list":
+			return "tools/list", true
+		case "notifications/progress":
+			return "notifications/progress", true
+		case "notifications/cancelled":
+			return "notifications/cancelled", true
+		case "ping":
+			return "ping", true
+		}
+	}
+	return rawString(raw)
 }
 
 // validID reports whether id is a JSON string or integer (never null, fractional or an
