@@ -11,13 +11,19 @@ import (
 	"time"
 )
 
-// nameForm is a Form with a hand-written schema, as mcpgen would generate it.
+// nameForm is a form; its schema is registered by hand, as mcpgen's RegisterMCP would.
 type nameForm struct {
 	Name string `json:"name"`
 }
 
-func (nameForm) MCPElicitationSchema() json.RawMessage {
-	return json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","minLength":1}},"required":["name"]}`)
+// nameFormSchema is nameForm's requestedSchema.
+const nameFormSchema = `{"type":"object","properties":{"name":{"type":"string","minLength":1}},"required":["name"]}`
+
+// greetServer is a server with greetTool (plus tools) and nameForm's schema.
+func greetServer(t *testing.T, opts *Options, tools ...*Tool) *Server {
+	s := newTestServer(t, opts, append([]*Tool{greetTool()}, tools...)...)
+	AddForm[nameForm](s, json.RawMessage(nameFormSchema))
+	return s
 }
 
 // greetTool asks for a name and greets; decline and cancel are reported as such.
@@ -91,7 +97,7 @@ func accepted(name any) map[string]any {
 }
 
 func TestMRTRStdioModern(t *testing.T) {
-	c := serveInMemory(t, newTestServer(t, nil, greetTool()))
+	c := serveInMemory(t, greetServer(t, nil))
 	ir := firstRound(t, c)
 	if !strings.Contains(string(ir.InputRequests["user_name"].Params), `"requestedSchema":{"type":"object"`) {
 		t.Errorf("params = %s, want the form's requestedSchema", ir.InputRequests["user_name"].Params)
@@ -122,7 +128,7 @@ func callResultOf(t *testing.T, m *msg) (callResult, *msg) {
 }
 
 func TestMRTRStdioLegacy(t *testing.T) {
-	c := serveInMemory(t, newTestServer(t, nil, greetTool()))
+	c := serveInMemory(t, greetServer(t, nil))
 	initialize(t, c, "2025-11-25") // declares {elicitation:{}}
 	id := c.request("tools/call", map[string]any{"name": "greet", "arguments": map[string]any{"greeting": "Hi"}})
 	ask := c.next()
@@ -148,7 +154,7 @@ func TestMRTRStdioLegacy(t *testing.T) {
 }
 
 func TestMRTRAnswerValidation(t *testing.T) {
-	c := serveInMemory(t, newTestServer(t, nil, greetTool()))
+	c := serveInMemory(t, greetServer(t, nil))
 	ir := firstRound(t, c)
 	// Content that breaks the schema is asked again.
 	again := modernGreet(c, elicitCaps, map[string]any{"inputResponses": map[string]any{"user_name": accepted(12)}, "requestState": ir.RequestState})
@@ -172,7 +178,7 @@ func TestMRTRAnswerValidation(t *testing.T) {
 }
 
 func TestMRTRCapabilities(t *testing.T) {
-	c := serveInMemory(t, newTestServer(t, nil, greetTool()))
+	c := serveInMemory(t, greetServer(t, nil))
 	for _, caps := range []map[string]any{{}, {"sampling": map[string]any{}}, {"elicitation": map[string]any{"url": map[string]any{}}}} {
 		m := modernGreet(c, caps, nil)
 		if m.errorCode() != CodeMissingClientCapability || !strings.Contains(string(m.Error.Data), `"requiredCapabilities":{"elicitation":{}}`) {
@@ -189,7 +195,7 @@ func TestMRTRCapabilities(t *testing.T) {
 }
 
 func TestRequestStateRejected(t *testing.T) {
-	c := serveInMemory(t, newTestServer(t, nil, greetTool(), echoTool()))
+	c := serveInMemory(t, greetServer(t, nil, echoTool()))
 	ir := firstRound(t, c)
 	answer := map[string]any{"user_name": accepted("Eve")}
 	tests := []struct {
@@ -273,7 +279,7 @@ func TestStateKeyFromEnv(t *testing.T) {
 }
 
 func TestRoundLimit(t *testing.T) {
-	s := newTestServer(t, &Options{MaxInputRounds: 2}, greetTool())
+	s := greetServer(t, &Options{MaxInputRounds: 2})
 	c := serveInMemory(t, s)
 	ir := firstRound(t, c)
 	resp := modernGreet(c, elicitCaps, map[string]any{"requestState": ir.RequestState})
@@ -288,9 +294,17 @@ func TestAskOutsideRound(t *testing.T) {
 	}
 }
 
+func TestElicitUnregisteredForm(t *testing.T) {
+	c := serveInMemory(t, newTestServer(t, nil, greetTool())) // no AddForm
+	res, m := callResultOf(t, modernGreet(c, elicitCaps, nil))
+	if !res.IsError || !strings.Contains(res.Content[0].Text, "no elicitation schema") {
+		t.Errorf("unregistered form = %s, want an isError result naming the missing schema", m.raw)
+	}
+}
+
 // httpGreetServer serves greetTool over Streamable HTTP.
 func httpGreetServer(t *testing.T) *httpClient {
-	s := newTestServer(t, nil, greetTool())
+	s := greetServer(t, nil)
 	ts := httptest.NewServer(s.HTTPHandler(nil))
 	t.Cleanup(ts.Close)
 	return newHTTPClient(t, ts)
