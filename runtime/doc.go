@@ -27,4 +27,23 @@
 // A tool handler learns about its request through RequestFrom, reports progress with
 // Progress and sends log messages with Log. Its context is cancelled when the client
 // cancels the request or the connection ends.
+//
+// A handler of tools/call, prompts/get or resources/read can ask the client mid-call
+// (mrtr.go): Elicit, ElicitURL, Sample, ListRoots, or several questions at once with
+// Ask. The same code serves both eras: a 2025-11-25 client gets server-to-client
+// requests and the handler waits; a 2026-07-28 client gets an input_required result
+// with a sealed requestState, and on its retry the handler runs again from the start
+// with the answers available. So a handler must do nothing it cannot repeat before
+// its last question:
+//
+//	func GetPolicy(ctx context.Context, in PolicyIn) (Policy, error) {
+//		market, action, err := mcpruntime.Elicit[Market](ctx, "market", "Which market?")
+//		if err != nil {
+//			return Policy{}, err // ErrInputRequired ends a 2026-07-28 round
+//		}
+//		if action != mcpruntime.Accept {
+//			return Policy{}, errNoMarket
+//		}
+//		return lookup(in.ProductID, market.Region), nil
+//	}
 package runtime
