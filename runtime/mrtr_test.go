@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -392,4 +393,49 @@ func mrtrResultDef(rev, def string, result json.RawMessage) string {
 		return "InputRequiredResult"
 	}
 	return def
+}
+
+// rootsResource is a resource that lists the client's roots.
+func rootsResource(uri string) *Resource {
+	return &Resource{URI: uri, Name: uri, MIMEType: "text/plain",
+		Handler: func(ctx context.Context, req *ResourceRequest) (*ResourceResult, error) {
+			roots, err := ListRoots(ctx, "roots")
+			if err != nil {
+				return nil, err
+			}
+			return &ResourceResult{Contents: []ResourceContents{{Text: fmt.Sprintf("%d roots, first %s", len(roots), roots[0].URI)}}}, nil
+		}}
+}
+
+func TestMRTRResourceRead(t *testing.T) {
+	s := newTestServer(t, nil)
+	s.AddResource(rootsResource("test://roots"))
+	s.AddResource(rootsResource("test://other"))
+	c := serveInMemory(t, s)
+	read := func(uri string, extra map[string]any) *msg {
+		p := map[string]any{"_meta": metaWithCaps(map[string]any{"roots": map[string]any{}}), "uri": uri}
+		for k, v := range extra {
+			p[k] = v
+		}
+		resp, _ := c.await(c.request("resources/read", p))
+		return resp
+	}
+	var ir inputRequired
+	read("test://roots", nil).decodeResult(t, &ir)
+	if ir.ResultType != "input_required" || ir.InputRequests["roots"].Method != "roots/list" {
+		t.Fatalf("round 1 = %+v, want input_required asking roots/list", ir)
+	}
+	answer := map[string]any{"roots": map[string]any{"roots": []any{map[string]any{"uri": "file:///w", "name": "w"}}}}
+	done := read("test://roots", map[string]any{"inputResponses": answer, "requestState": ir.RequestState})
+	if done.Error != nil || !strings.Contains(string(done.Result), "1 roots, first file:///w") {
+		t.Fatalf("round 2 = %s, want the contents", done.raw)
+	}
+	if other := read("test://other", map[string]any{"inputResponses": answer, "requestState": ir.RequestState}); other.errorCode() != CodeInvalidParams {
+		t.Errorf("state of another URI = %s, want -32602", other.raw)
+	}
+	// resources/list is never answered with input_required.
+	resp, _ := c.await(c.request("resources/list", map[string]any{"_meta": metaWithCaps(map[string]any{"roots": map[string]any{}})}))
+	if strings.Contains(string(resp.Result), "input_required") {
+		t.Errorf("resources/list = %s", resp.raw)
+	}
 }
