@@ -169,8 +169,13 @@ func validateContent(schema, content json.RawMessage) error {
 		return fmt.Errorf("%w: %v", errMalformed, err)
 	}
 	var verr *jsonschema.ValidationError
-	if err := sch.Validate(v); errors.As(err, &verr) {
+	if outOfRange(v) {
+		return fmt.Errorf("%w: a number is out of range", ErrInvalidAnswer)
+	}
+	if err := validate(sch, v); errors.As(err, &verr) {
 		return fmt.Errorf("%w: %s", ErrInvalidAnswer, verr.Error())
+	} else if errors.Is(err, errNumberRange) {
+		return fmt.Errorf("%w: a number is out of range", ErrInvalidAnswer)
 	} else if err != nil {
 		return fmt.Errorf("validate answer: %w", err)
 	}

@@ -44,7 +44,11 @@ type lazySchema struct {
 func (l *lazySchema) get() (*jsonschema.Schema, error) {
 	l.once.Do(func() {
 		if l.sch, l.err = compileSchema(l.name, l.raw); l.err == nil {
-			l.fast, _ = compileFast(l.raw) // an unsupported schema has no fast path
+			// An unsupported schema has no fast path: compileFast returns a partly
+			// filled node with its error, which must never validate anything.
+			if fast, err := compileFast(l.raw); err == nil {
+				l.fast = fast
+			}
 			l.closed = l.fast != nil && l.fast.closedTree(map[*fastSchema]bool{})
 		}
 	})

@@ -251,13 +251,58 @@ func (e *toolEntry) checkArgs(args json.RawMessage) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("decode arguments: %w", err)
 	}
+	if outOfRange(v) {
+		return fmt.Sprintf("invalid arguments for tool %s: a number is out of range", e.tool.Name), nil
+	}
 	var verr *jsonschema.ValidationError
-	if err := sch.Validate(v); errors.As(err, &verr) {
+	if err := validate(sch, v); errors.As(err, &verr) {
 		return e.describeInvalid(verr), nil
+	} else if errors.Is(err, errNumberRange) {
+		return fmt.Sprintf("invalid arguments for tool %s: a number is out of range", e.tool.Name), nil
 	} else if err != nil {
 		return "", fmt.Errorf("validate arguments: %w", err)
 	}
 	return "", nil
+}
+
+// errNumberRange reports a number the validator could not handle.
+var errNumberRange = errors.New("number out of range")
+
+// validate runs the full validator on a decoded instance. santhosh-tekuri/jsonschema
+// v6.0.3 dereferences nil on numbers math/big refuses (e.g. 0.0000001e1000010) when
+// the schema bounds them: such a panic becomes errNumberRange, so that arguments a
+// client chose never crash the server.
+func validate(sch *jsonschema.Schema, v any) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = errNumberRange
+		}
+	}()
+	return sch.Validate(v)
+}
+
+// outOfRange reports whether v (as jsonschema.UnmarshalJSON decodes it) holds a
+// number beyond float64 (such as 1e400): validators disagree on those, and no Go
+// handler can decode them.
+func outOfRange(v any) bool {
+	switch v := v.(type) {
+	case json.Number:
+		_, err := strconv.ParseFloat(string(v), 64)
+		return err != nil
+	case []any:
+		for _, x := range v {
+			if outOfRange(x) {
+				return true
+			}
+		}
+	case map[string]any:
+		for _, x := range v {
+			if outOfRange(x) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // checkOutput validates structured output against the output schema.
@@ -273,7 +318,7 @@ func (e *toolEntry) checkOutput(sc json.RawMessage) error {
 	if err != nil {
 		return fmt.Errorf("decode structured output: %w", err)
 	}
-	return sch.Validate(v)
+	return validate(sch, v)
 }
 
 // describeInvalid explains a validation failure to the model: one line per failing
