@@ -66,6 +66,11 @@ func (h *hub) addSession(ss *Session) {
 	if h.sessions == nil {
 		h.sessions = map[*Session]map[string]bool{}
 	}
+	for old := range h.sessions { // forget ended sessions, so the map stays bounded
+		if old.isClosed() {
+			delete(h.sessions, old)
+		}
+	}
 	if h.sessions[ss] == nil {
 		h.sessions[ss] = map[string]bool{}
 	}

@@ -115,3 +115,15 @@ func TestListenHonoursCapabilities(t *testing.T) {
 	}
 	// Stdin EOF (the test's cleanup) ends the open subscription with its result.
 }
+
+func TestHubForgetsClosedSessions(t *testing.T) {
+	s := newTestServer(t, nil)
+	var h hub
+	a, b := s.NewSession(nil), s.NewSession(nil)
+	h.addSession(a)
+	a.Close()
+	h.addSession(b)
+	if _, ok := h.sessions[a]; ok || len(h.sessions) != 1 {
+		t.Errorf("sessions after closing one: %d entries, closed one kept: %v", len(h.sessions), ok)
+	}
+}
