@@ -31,6 +31,22 @@
 // returning *T or T (optionally followed by an error), supplies the receiver of
 // type T to a generated server main; without one the main uses the zero value.
 //
+// Resources, resource templates and prompts are package functions:
+//
+//	//mcp:resource URI [name=NAME] [title="..."] [mime=TYPE]
+//	func(ctx context.Context, <one parameter per URI variable>) (T, error)
+//	//mcp:prompt [NAME] [title="..."]
+//	func(ctx context.Context[, in Args]) (T, error)
+//
+// A URI with RFC 6570 level-1 variables ({name}) is a template: each variable
+// is the parameter of the same name, of a string or integer type (an enum type
+// restricts and completes it). A resource returns string, []byte,
+// mcpruntime.ResourceContents, []mcpruntime.ResourceContents or
+// *mcpruntime.ResourceResult. A prompt's Args struct has string-kinded fields,
+// its arguments; it returns []mcpruntime.PromptMessage, *mcpruntime.PromptResult
+// or string. //mcp:complete ARG FUNC, beside either, names a
+// func(context.Context, string) ([]string, error) suggesting values for ARG.
+//
 // # Output
 //
 // Generate returns one file per package (default name mcp_gen.go) declaring
