@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -56,6 +57,8 @@ type round struct {
 	answers map[string]json.RawMessage // from the state and inputResponses
 	fromSt  map[string]bool            // answers that came sealed (already validated)
 
+	// mu guards the fields below: a handler may ask from several goroutines.
+	mu    sync.Mutex
 	used  map[string]json.RawMessage // validated answers the handler consumed
 	asked []Question                 // questions without an answer, in ask order
 	keys  map[string]bool            // keys of asked
@@ -132,6 +135,8 @@ func withRound(ctx context.Context, r *round) context.Context {
 // error found while asking, an input_required result when questions are open
 // (2026-07-28), or nothing (handled false) to let the method encode its own result.
 func (s *Server) closeRound(c *call, r *round) (result []byte, rerr *rpcError, handled bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	switch {
 	case r.fail != nil:
 		return nil, r.fail, true
@@ -231,6 +236,8 @@ func (r *round) check(c *call, q Question) error {
 	}
 	e := errorf(CodeMissingClientCapability, "Server requires the %s capability for this request", q.need.name())
 	e.data = map[string]any{"requiredCapabilities": q.need.required()}
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	if r.fail == nil {
 		r.fail = e
 	}
@@ -240,6 +247,8 @@ func (r *round) check(c *call, q Question) error {
 // askModern answers the questions from this round's answers, records the others as
 // open, and reports ErrInputRequired when any is.
 func (r *round) askModern(qs []Question) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	open := 0
 	for _, q := range qs {
 		raw, ok := r.answers[q.key]
