@@ -13,6 +13,8 @@
 //	if !schema.IsObjectRoot(out) {
 //		legacy := schema.LegacyWrap(out) // {"result": ...} for 2025-11-25 clients
 //	}
+//	pos := b.Positions(in, inType, paramPos) // JSON pointer -> Go field, for
+//	field := pos.Lookup("/properties/limit") // diagnostics about the schema
 //
 // Input requires a struct or a pointer to one (or a type whose
 // //mcp:schema describes an object). Output accepts any type; a
