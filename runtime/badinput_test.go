@@ -1,0 +1,541 @@
+package runtime_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpgen/mcpgen/examples/everything"
+	mcpruntime "github.com/mcpgen/mcpgen/runtime"
+)
+
+// The bad-input matrix: malformed and hostile messages sent to the everything
+// example server over stdio and Streamable HTTP, in both eras. Each case states
+// the exact answer owed (JSON-RPC code, HTTP status, isError, or no answer at
+// all), and every case is followed by a normal call that must still succeed.
+
+// A want is the answer owed to one bad input.
+type want struct {
+	none    bool // no JSON-RPC message in answer (stdio: nothing written)
+	code    int  // JSON-RPC error code; 0 with !none means a result
+	isError bool // the result is a tool error
+	status  int  // HTTP only: the response status
+}
+
+// A badCase is one line (stdio) or body (HTTP).
+type badCase struct {
+	name string
+	body string
+	want want
+	// HTTP only: headers set on top of the defaults for the era (a "" value deletes).
+	header map[string]string
+	method string // HTTP method; "" is POST
+	http   *want  // HTTP only: the answer when it differs from want
+}
+
+// Shorthands.
+const (
+	simpleCallLegacy = `{"jsonrpc":"2.0","id":"ok","method":"tools/call","params":{"name":"test_simple_text","arguments":{}}}`
+	simpleCallModern = `{"jsonrpc":"2.0","id":"ok","method":"tools/call","params":{"name":"test_simple_text","arguments":{}` + modernMetaParams + `}}`
+)
+
+// call builds a tools/call line for the era.
+func callLine(modern bool, id, name, args string) string {
+	meta := ""
+	if modern {
+		meta = modernMetaParams
+	}
+	return `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"` + name + `","arguments":` + args + meta + `}}`
+}
+
+// reqLine builds a request line with raw params (the era's _meta added to an object).
+func reqLine(modern bool, id, method, params string) string {
+	if modern && strings.HasPrefix(params, "{") {
+		if params == "{}" {
+			params = `{"_meta":` + modernMeta + `}`
+		} else {
+			params = strings.TrimSuffix(params, "}") + modernMetaParams + "}"
+		}
+	}
+	p := ""
+	if params != "" {
+		p = `,"params":` + params
+	}
+	return `{"jsonrpc":"2.0","id":` + id + `,"method":"` + method + `"` + p + `}`
+}
+
+// nested returns n nested arrays.
+func nested(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
+
+// commonCases are the cases for both transports in one era.
+func commonCases(modern bool) []badCase {
+	res := want{}
+	modernOnly := func(modernWant, legacyWant want) want {
+		if modern {
+			return modernWant
+		}
+		return legacyWant
+	}
+	return []badCase{
+		{name: "invalid JSON", body: `{"jsonrpc":"2.0",`, want: want{code: -32700}},
+		{name: "truncated line", body: reqLine(modern, "1", "tools/list", "{}")[:30], want: want{code: -32700}},
+		{name: "not an object", body: `"hello"`, want: want{code: -32600}},
+		{name: "batch", body: `[` + reqLine(modern, "1", "ping", "{}") + `]`, want: want{code: -32600}},
+		{name: "empty batch", body: `[]`, want: want{code: -32600}},
+		{name: "jsonrpc 1.0", body: strings.Replace(reqLine(modern, "1", "ping", "{}"), `"2.0"`, `"1.0"`, 1), want: want{code: -32600}},
+		{name: "jsonrpc missing", body: strings.Replace(reqLine(modern, "1", "ping", "{}"), `"jsonrpc":"2.0",`, ``, 1), want: want{code: -32600}},
+		{name: "jsonrpc number", body: strings.Replace(reqLine(modern, "1", "ping", "{}"), `"2.0"`, `2.0`, 1), want: want{code: -32600}},
+		{name: "null id", body: reqLine(modern, "null", "ping", "{}"), want: want{code: -32600}},
+		{name: "float id", body: reqLine(modern, "1.5", "ping", "{}"), want: want{code: -32600}},
+		{name: "object id", body: reqLine(modern, `{"a":1}`, "ping", "{}"), want: want{code: -32600}},
+		{name: "array id", body: reqLine(modern, `[1]`, "ping", "{}"), want: want{code: -32600}},
+		{name: "bool id", body: reqLine(modern, `true`, "ping", "{}"), want: want{code: -32600}},
+		{name: "huge integer id", body: reqLine(modern, `123456789012345678901234567890`, "tools/list", "{}"), want: res},
+		{name: "huge string id", body: reqLine(modern, `"`+strings.Repeat("i", 8192)+`"`, "tools/list", "{}"), want: res},
+		{name: "missing method", body: `{"jsonrpc":"2.0","id":1}`, want: want{code: -32600}},
+		{name: "method number", body: `{"jsonrpc":"2.0","id":1,"method":7}`, want: want{code: -32600}},
+		{name: "unknown method", body: reqLine(modern, "1", "tools/frobnicate", "{}"), want: modernOnly(want{code: -32601, status: 404}, want{code: -32601})},
+		{name: "params array", body: reqLine(modern, "1", "tools/list", "[1]"), want: want{code: -32602}, http: httpModern(modern, want{code: -32602, status: 400})},
+		{name: "params string", body: reqLine(modern, "1", "tools/list", `"x"`), want: want{code: -32602}, http: httpModern(modern, want{code: -32602, status: 400})},
+		{name: "tool name number", body: reqLine(modern, "1", "tools/call", `{"name":7}`), want: want{code: -32602}},
+		{name: "tool name missing", body: reqLine(modern, "1", "tools/call", `{"arguments":{}}`), want: want{code: -32602}, http: httpModern(modern, want{code: -32020, status: 400})},
+		{name: "unknown tool", body: callLine(modern, "1", "no_such_tool", `{}`), want: want{code: -32602}},
+		{name: "arguments array", body: callLine(modern, "1", "test_simple_text", `[]`), want: want{code: -32602}},
+		{name: "arguments string", body: callLine(modern, "1", "test_simple_text", `"x"`), want: want{code: -32602}},
+		{name: "unknown argument", body: callLine(modern, "1", "test_simple_text", `{"x":1}`), want: want{isError: true}},
+		{name: "wrong argument type", body: callLine(modern, "1", "test_elicitation", `{"message":7}`), want: want{isError: true}},
+		{name: "deeply nested arguments", body: callLine(modern, "1", "test_simple_text", `{"x":`+nested(100000)+`}`), want: want{code: -32700}},
+		{name: "nested arguments within bound", body: callLine(modern, "1", "test_simple_text", `{"x":`+nested(50)+`}`), want: want{isError: true}},
+		{name: "huge number argument", body: callLine(modern, "1", "test_simple_text", `{"x":0.0000001e1000010}`), want: want{isError: true}},
+		{name: "invalid UTF-8 in string", body: callLine(modern, "1", "test_simple_text", "{\"x\":\"\xff\xfe\"}"), want: want{isError: true}},
+		{name: "invalid UTF-8 in method", body: "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/\xff\"}", want: modernOnly(want{code: -32601, status: 404}, want{code: -32601}), http: httpModern(modern, want{code: -32602, status: 400})},
+		{name: "unknown notification", body: `{"jsonrpc":"2.0","method":"notifications/frobnicated"}`, want: want{none: true, status: 202}},
+		{name: "malformed notification", body: `{"jsonrpc":"2.0","method":7}`, want: want{code: -32600, status: 400}},
+		{name: "cancel of unknown id", body: `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"nope"}}`, want: want{none: true, status: 202}},
+		{name: "response to nothing", body: `{"jsonrpc":"2.0","id":"srv-999","result":{}}`, want: want{none: true, status: 202}, http: httpModern(modern, want{code: -32600, status: 400})},
+		{name: "error response to nothing", body: `{"jsonrpc":"2.0","id":"srv-999","error":{"code":1,"message":"x"}}`, want: want{none: true, status: 202}, http: httpModern(modern, want{code: -32600, status: 400})},
+		{name: "result and method", body: `{"jsonrpc":"2.0","id":1,"method":"ping","result":{}}`, want: res, http: httpModern(modern, want{code: -32602, status: 400})}, // a method makes it a request,
+	}
+}
+
+// httpModern returns w for 2026-07-28 HTTP requests (whose headers name the
+// modern version, so a body without _meta is refused), else nil.
+func httpModern(modern bool, w want) *want {
+	if modern {
+		return &w
+	}
+	return nil
+}
+
+// metaCases are the malformed _meta cases of 2026-07-28 requests.
+func metaCases() []badCase {
+	const pv, ci, cc = `"io.modelcontextprotocol/protocolVersion"`, `"io.modelcontextprotocol/clientInfo"`, `"io.modelcontextprotocol/clientCapabilities"`
+	info, caps := `{"name":"rel","version":"1"}`, `{}`
+	line := func(meta string) string {
+		return `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":` + meta + `}}`
+	}
+	return []badCase{
+		{name: "_meta not an object", body: `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":7}}`, want: want{code: -32602, status: 400}},
+		{name: "_meta version only", body: line(`{` + pv + `:"2026-07-28"}`), want: want{code: -32602, status: 400}},
+		{name: "_meta without version", body: line(`{` + ci + `:` + info + `,` + cc + `:` + caps + `}`), want: want{code: -32602, status: 400}},
+		{name: "_meta version number", body: line(`{` + pv + `:20260728,` + ci + `:` + info + `,` + cc + `:` + caps + `}`), want: want{code: -32602, status: 400}},
+		{name: "_meta unknown version", body: line(`{` + pv + `:"2099-01-01",` + ci + `:` + info + `,` + cc + `:` + caps + `}`), want: want{code: -32022, status: 400}, http: &want{code: -32020, status: 400}},
+		{name: "_meta legacy version", body: line(`{` + pv + `:"2025-11-25",` + ci + `:` + info + `,` + cc + `:` + caps + `}`), want: want{code: -32022, status: 400}, http: &want{code: -32020, status: 400}},
+		{name: "_meta capabilities not object", body: line(`{` + pv + `:"2026-07-28",` + ci + `:` + info + `,` + cc + `:"all"}`), want: want{code: -32602, status: 400}},
+		{name: "_meta clientInfo not object", body: line(`{` + pv + `:"2026-07-28",` + ci + `:7,` + cc + `:` + caps + `}`), want: want{}},
+		{name: "_meta without clientInfo", body: line(`{` + pv + `:"2026-07-28",` + cc + `:` + caps + `}`), want: want{}},
+		{name: "modern initialize", body: `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2026-07-28","capabilities":{},"clientInfo":` + info + `,"_meta":` + modernMeta + `}}`, want: want{code: -32601, status: 404}},
+	}
+}
+
+// replyOf summarises a JSON-RPC message: its error code, or 0 and isError.
+func replyOf(t *testing.T, b []byte) (code int, isError bool, id json.RawMessage) {
+	t.Helper()
+	var m struct {
+		ID     json.RawMessage     `json:"id"`
+		Error  *struct{ Code int } `json:"error"`
+		Result *struct {
+			IsError bool `json:"isError"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatalf("answer is not JSON: %v: %.200s", err, b)
+	}
+	if m.Error != nil {
+		return m.Error.Code, false, m.ID
+	}
+	if m.Result == nil {
+		t.Fatalf("answer is neither result nor error: %.200s", b)
+	}
+	return 0, m.Result.IsError, m.ID
+}
+
+// everythingServer returns the everything example server.
+func everythingServer() *mcpruntime.Server {
+	s := mcpruntime.NewServer(mcpruntime.Implementation{Name: "everything", Version: "test"}, &mcpruntime.Options{Logger: quietLogger()})
+	everything.RegisterMCP(s)
+	return s
+}
+
+// A stdioPeer drives ServeStdio through pipes.
+type stdioPeer struct {
+	in    *io.PipeWriter
+	lines chan []byte
+	done  chan error
+}
+
+func startStdio(t *testing.T, s *mcpruntime.Server) *stdioPeer {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	p := &stdioPeer{in: inW, lines: make(chan []byte, 64), done: make(chan error, 1)}
+	go func() {
+		err := s.ServeStdio(context.Background(), inR, outW)
+		outW.Close()
+		p.done <- err
+	}()
+	go func() {
+		defer close(p.lines)
+		sc := bufio.NewScanner(outR)
+		sc.Buffer(nil, 64<<20)
+		for sc.Scan() {
+			p.lines <- bytes.Clone(sc.Bytes())
+		}
+		io.Copy(io.Discard, outR)
+	}()
+	t.Cleanup(func() {
+		inW.Close()
+		select {
+		case <-p.done:
+		case <-time.After(30 * time.Second):
+			t.Error("ServeStdio did not return after stdin closed")
+		}
+		for range p.lines {
+		}
+	})
+	return p
+}
+
+func (p *stdioPeer) send(t *testing.T, line string) {
+	t.Helper()
+	if _, err := io.WriteString(p.in, line+"\n"); err != nil {
+		t.Fatalf("write: %v", err)
+	}
+}
+
+// next returns the next line the server writes.
+func (p *stdioPeer) next(t *testing.T) []byte {
+	t.Helper()
+	select {
+	case l, ok := <-p.lines:
+		if !ok {
+			t.Fatal("server closed stdout")
+		}
+		return l
+	case <-time.After(30 * time.Second):
+		t.Fatal("no answer within 30s")
+	}
+	return nil
+}
+
+// until reads lines up to the answer with id "ok" (and, when another answer is
+// owed, up to that one too) and returns the other lines.
+func (p *stdioPeer) until(t *testing.T, owed bool) (other [][]byte, ok []byte) {
+	t.Helper()
+	for ok == nil || owed && len(other) == 0 {
+		l := p.next(t)
+		if strings.Contains(string(l), `"id":"ok"`) {
+			ok = l
+			continue
+		}
+		other = append(other, l)
+	}
+	return other, ok
+}
+
+// uniqueID gives a case's request the id n instead of 1.
+func uniqueID(body string, n int) string {
+	return strings.Replace(body, `"id":1,`, fmt.Sprintf(`"id":%d,`, n), 1)
+}
+
+func eraName(modern bool) string {
+	if modern {
+		return "2026-07-28"
+	}
+	return "2025-11-25"
+}
+
+var observe = false // set true to print what the server answers instead of checking
+
+// TestBadInputStdio runs the matrix over stdio in both eras on one connection:
+// the server must answer each case as owed and then a normal call.
+func TestBadInputStdio(t *testing.T) {
+	s := everythingServer()
+	p := startStdio(t, s)
+	p.send(t, legacyInit)
+	p.next(t)
+	p.send(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	n := 0
+	for _, modern := range []bool{false, true} {
+		cases := commonCases(modern)
+		if modern {
+			cases = append(cases, metaCases()...)
+		}
+		follow := simpleCallLegacy
+		if modern {
+			follow = simpleCallModern
+		}
+		for _, c := range cases {
+			n++
+			t.Run(eraName(modern)+"/"+c.name, func(t *testing.T) {
+				// A unique id per case: requests run concurrently, so answers
+				// may come in any order.
+				p.send(t, uniqueID(c.body, n))
+				p.send(t, follow)
+				before, ok := p.until(t, !c.want.none)
+				if code, isErr, _ := replyOf(t, ok); code != 0 || isErr {
+					t.Errorf("follow-up call: got code %d isError %v: %.300s", code, isErr, ok)
+				}
+				checkAnswer(t, c, before, 0)
+			})
+		}
+	}
+	t.Logf("%d stdio cases", n)
+}
+
+// checkAnswer compares the messages answered to c with c.want.
+func checkAnswer(t *testing.T, c badCase, before [][]byte, status int) {
+	t.Helper()
+	if observe {
+		for _, b := range before {
+			code, isErr, _ := replyOf(t, b)
+			t.Logf("OBSERVE %q: status %d code %d isError %v %.200s", c.name, status, code, isErr, b)
+		}
+		if len(before) == 0 {
+			t.Logf("OBSERVE %q: status %d none", c.name, status)
+		}
+		return
+	}
+	if c.want.none {
+		if len(before) != 0 {
+			t.Errorf("got %d answers (%.200s), want none", len(before), before[0])
+		}
+		return
+	}
+	if len(before) != 1 {
+		t.Fatalf("got %d answers, want 1", len(before))
+	}
+	code, isErr, _ := replyOf(t, before[0])
+	if code != c.want.code || isErr != c.want.isError {
+		t.Errorf("got code %d isError %v, want code %d isError %v: %.300s", code, isErr, c.want.code, c.want.isError, before[0])
+	}
+}
+
+// An httpPeer posts to the everything server's Streamable HTTP handler.
+type httpPeer struct {
+	url     string
+	client  *http.Client
+	session string // the 2025-11-25 session
+}
+
+func startHTTP(t *testing.T, s *mcpruntime.Server, opts *mcpruntime.HTTPOptions) *httpPeer {
+	t.Helper()
+	ts := httptest.NewServer(s.HTTPHandler(opts))
+	t.Cleanup(ts.Close)
+	p := &httpPeer{url: ts.URL, client: ts.Client()}
+	t.Cleanup(p.client.CloseIdleConnections)
+	resp := p.post(t, false, legacyInit, nil, "")
+	messages(t, resp)
+	p.session = resp.Header.Get("Mcp-Session-Id")
+	if resp.StatusCode != 200 || p.session == "" {
+		t.Fatalf("initialize: status %d session %q", resp.StatusCode, p.session)
+	}
+	messages(t, p.post(t, false, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, nil, ""))
+	return p
+}
+
+// headersFor returns the headers a well-behaved client sends with body.
+func (p *httpPeer) headersFor(modern bool, body string) http.Header {
+	h := http.Header{}
+	h.Set("Content-Type", "application/json")
+	h.Set("Accept", "application/json, text/event-stream")
+	if !modern {
+		h.Set("MCP-Protocol-Version", "2025-11-25")
+		if !strings.Contains(body, `"initialize"`) {
+			h.Set("Mcp-Session-Id", p.session)
+		}
+		return h
+	}
+	h.Set("MCP-Protocol-Version", "2026-07-28")
+	var m struct {
+		Method any `json:"method"`
+		Params struct {
+			Name any `json:"name"`
+			URI  any `json:"uri"`
+		} `json:"params"`
+	}
+	json.Unmarshal([]byte(body), &m)
+	if method, ok := m.Method.(string); ok {
+		h.Set("Mcp-Method", method)
+	}
+	if name, ok := m.Params.Name.(string); ok {
+		h.Set("Mcp-Name", name)
+	} else if uri, ok := m.Params.URI.(string); ok {
+		h.Set("Mcp-Name", uri)
+	}
+	return h
+}
+
+// post sends body with the era's headers changed by extra ("" deletes a header).
+func (p *httpPeer) post(t *testing.T, modern bool, body string, extra map[string]string, method string) *http.Response {
+	t.Helper()
+	if method == "" {
+		method = http.MethodPost
+	}
+	req, err := http.NewRequest(method, p.url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header = p.headersFor(modern, body)
+	for k, v := range extra {
+		if k == "Host" {
+			req.Host = v
+			continue
+		}
+		if v == "" {
+			req.Header.Del(k)
+		} else {
+			req.Header.Set(k, v)
+		}
+	}
+	resp, err := p.client.Do(req)
+	if err != nil {
+		t.Fatalf("%s: %v", method, err)
+	}
+	return resp
+}
+
+// messages reads the JSON-RPC messages of a response (JSON or SSE).
+func messages(t *testing.T, resp *http.Response) [][]byte {
+	t.Helper()
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("read body: %v", err)
+	}
+	if len(bytes.TrimSpace(b)) == 0 {
+		return nil
+	}
+	if !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		return [][]byte{b}
+	}
+	var msgs [][]byte
+	for l := range strings.SplitSeq(string(b), "\n") {
+		if d, ok := strings.CutPrefix(l, "data:"); ok && strings.TrimSpace(d) != "" {
+			msgs = append(msgs, []byte(strings.TrimSpace(d)))
+		}
+	}
+	return msgs
+}
+
+// httpCases are the cases only HTTP has: methods, headers, sessions and sizes.
+func httpCases(modern bool) []badCase {
+	call := callLine(modern, "1", "test_simple_text", "{}")
+	list := reqLine(modern, "1", "tools/list", "{}")
+	cases := []badCase{
+		{name: "PUT", method: http.MethodPut, body: list, want: want{code: -32600, status: 405}},
+		{name: "PATCH", method: http.MethodPatch, body: list, want: want{code: -32600, status: 405}},
+		{name: "foreign Origin", body: list, header: map[string]string{"Origin": "https://evil.example"}, want: want{code: -32600, status: 403}},
+		{name: "foreign Host", body: list, header: map[string]string{"Host": "evil.example"}, want: want{code: -32600, status: 403}},
+		{name: "text/plain body", body: list, header: map[string]string{"Content-Type": "text/plain"}, want: want{code: -32600, status: 415}},
+		{name: "no Content-Type", body: list, header: map[string]string{"Content-Type": ""}, want: want{status: 200}},
+		{name: "empty body", body: ``, want: want{code: -32700, status: 400}},
+		{name: "body over 4 MiB", body: callLine(modern, "1", "test_simple_text", `{"x":"`+strings.Repeat("a", 5<<20)+`"}`), want: want{code: -32600, status: 413}},
+		{name: "accept JSON only", body: list, header: map[string]string{"Accept": "application/json"}, want: want{status: 200}},
+	}
+	if modern {
+		return append(cases,
+			badCase{name: "version header missing", body: list, header: map[string]string{"MCP-Protocol-Version": ""}, want: want{code: -32020, status: 400}},
+			badCase{name: "version header mismatch", body: list, header: map[string]string{"MCP-Protocol-Version": "2025-11-25"}, want: want{code: -32020, status: 400}},
+			badCase{name: "version header unknown", body: list, header: map[string]string{"MCP-Protocol-Version": "2099-01-01"}, want: want{code: -32020, status: 400}},
+			badCase{name: "Mcp-Method missing", body: list, header: map[string]string{"Mcp-Method": ""}, want: want{code: -32020, status: 400}},
+			badCase{name: "Mcp-Method mismatch", body: list, header: map[string]string{"Mcp-Method": "tools/call"}, want: want{code: -32020, status: 400}},
+			badCase{name: "Mcp-Name missing", body: call, header: map[string]string{"Mcp-Name": ""}, want: want{code: -32020, status: 400}},
+			badCase{name: "Mcp-Name mismatch", body: call, header: map[string]string{"Mcp-Name": "test_error_handling"}, want: want{code: -32020, status: 400}},
+			badCase{name: "Mcp-Name base64", body: call, header: map[string]string{"Mcp-Name": "=?base64?dGVzdF9zaW1wbGVfdGV4dA==?="}, want: want{status: 200}},
+			badCase{name: "Mcp-Name bad base64", body: call, header: map[string]string{"Mcp-Name": "=?base64?***?="}, want: want{code: -32020, status: 400}},
+			badCase{name: "modern with session id", body: list, header: map[string]string{"Mcp-Session-Id": "whatever"}, want: want{status: 200}},
+		)
+	}
+	return append(cases,
+		badCase{name: "no session id", body: list, header: map[string]string{"Mcp-Session-Id": ""}, want: want{code: -32600, status: 400}},
+		badCase{name: "unknown session id", body: list, header: map[string]string{"Mcp-Session-Id": "nope"}, want: want{code: -32600, status: 404}},
+		// A version the server does not know is not a legacy one: _meta is owed.
+		badCase{name: "version header unknown", body: list, header: map[string]string{"MCP-Protocol-Version": "1999-01-01"}, want: want{code: -32602, status: 400}},
+		// Clients before 2025-06-18 send no version header.
+		badCase{name: "version header missing", body: list, header: map[string]string{"MCP-Protocol-Version": ""}, want: want{status: 200}},
+		badCase{name: "GET without Accept SSE", method: http.MethodGet, body: "", header: map[string]string{"Accept": "application/json"}, want: want{code: -32600, status: 406}},
+		badCase{name: "DELETE unknown session", method: http.MethodDelete, body: "", header: map[string]string{"Mcp-Session-Id": "nope"}, want: want{code: -32600, status: 404}},
+		badCase{name: "second initialize in session", body: legacyInit, header: map[string]string{"Mcp-Session-Id": "SESSION"}, want: want{status: 200}},
+	)
+}
+
+// TestBadInputHTTP runs the matrix over Streamable HTTP in both eras: each
+// case gets the status and answer owed, and a normal call succeeds after it.
+func TestBadInputHTTP(t *testing.T) {
+	s := everythingServer()
+	p := startHTTP(t, s, nil)
+	n := 0
+	for _, modern := range []bool{false, true} {
+		cases := append(commonCases(modern), httpCases(modern)...)
+		if modern {
+			cases = append(cases, metaCases()...)
+		}
+		follow := simpleCallLegacy
+		if modern {
+			follow = simpleCallModern
+		}
+		for _, c := range cases {
+			n++
+			t.Run(eraName(modern)+"/"+c.name, func(t *testing.T) {
+				if c.header["Mcp-Session-Id"] == "SESSION" {
+					c.header = map[string]string{"Mcp-Session-Id": p.session}
+				}
+				if c.http != nil {
+					c.want = *c.http
+				}
+				resp := p.post(t, modern, c.body, c.header, c.method)
+				msgs := messages(t, resp)
+				checkAnswer(t, c, msgs, resp.StatusCode)
+				if !observe {
+					st := c.want.status
+					if st == 0 {
+						st = 200 // results and errors of the method itself
+						if c.want.code == -32700 || c.want.code == -32600 {
+							st = 400
+						}
+					}
+					if resp.StatusCode != st {
+						t.Errorf("got status %d, want %d", resp.StatusCode, st)
+					}
+				}
+				ok := messages(t, p.post(t, modern, follow, nil, ""))
+				if len(ok) != 1 {
+					t.Fatalf("follow-up call: got %d messages", len(ok))
+				}
+				if code, isErr, _ := replyOf(t, ok[0]); code != 0 || isErr {
+					t.Errorf("follow-up call: got code %d isError %v: %.300s", code, isErr, ok[0])
+				}
+			})
+		}
+	}
+	t.Logf("%d HTTP cases", n)
+}
