@@ -222,28 +222,29 @@ func finishPrimitives(mp *model.Package) {
 }
 
 // validatePrimitives reports resource URIs (and templates) and prompt names
-// used twice within a package or across the packages of one run: the
-// runtime would refuse the second registration at start-up.
+// used twice within a package or across the packages one -server main
+// serves: the runtime would refuse the second registration at start-up.
 func validatePrimitives(prog *model.Program) []Diagnostic {
 	var diags []Diagnostic
 	uris := map[string]token.Position{}
 	prompts := map[string]token.Position{}
 	for _, p := range prog.Packages {
+		scope := nameScope(prog, p)
 		for _, r := range p.Resources {
-			if prev, dup := uris[r.URI]; dup {
+			if prev, dup := uris[scope+r.URI]; dup {
 				diags = append(diags, Diagnostic{Pos: r.Pos,
 					Msg: fmt.Sprintf("mcp:resource %s: duplicate resource URI %q, also declared at %s", r.Func, r.URI, shortPos(prev))})
 				continue
 			}
-			uris[r.URI] = r.Pos
+			uris[scope+r.URI] = r.Pos
 		}
 		for _, pr := range p.Prompts {
-			if prev, dup := prompts[pr.Name]; dup {
+			if prev, dup := prompts[scope+pr.Name]; dup {
 				diags = append(diags, Diagnostic{Pos: pr.Pos,
 					Msg: fmt.Sprintf("mcp:prompt %s: duplicate prompt name %q, also declared at %s", pr.Func, pr.Name, shortPos(prev))})
 				continue
 			}
-			prompts[pr.Name] = pr.Pos
+			prompts[scope+pr.Name] = pr.Pos
 		}
 	}
 	return diags

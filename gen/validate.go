@@ -9,8 +9,9 @@ import (
 )
 
 // validate checks the program as a whole, after analysis: tool names must be
-// unique within a package and across the packages one run registers, and
-// the server directory must not be one of the packages.
+// unique within a package, and across the packages one -server main serves,
+// and the server directory must not be one of the packages. Without -server
+// each package is its own server, so two packages may reuse a name.
 func validate(prog *model.Program) []Diagnostic {
 	var diags []Diagnostic
 	seen := map[string]*model.Tool{}
@@ -18,9 +19,10 @@ func validate(prog *model.Program) []Diagnostic {
 	for _, p := range prog.Packages {
 		for _, t := range p.Tools {
 			owner[t] = p
-			prev, dup := seen[t.Name]
+			key := nameScope(prog, p) + t.Name
+			prev, dup := seen[key]
 			if !dup {
-				seen[t.Name] = t
+				seen[key] = t
 				continue
 			}
 			where := shortPos(prev.Pos)
@@ -33,6 +35,16 @@ func validate(prog *model.Program) []Diagnostic {
 	}
 	diags = append(diags, validatePrimitives(prog)...) // primitive.go
 	return append(diags, validateServer(prog)...)
+}
+
+// nameScope returns the prefix that scopes a tool, resource or prompt name
+// for duplicate checks: the whole run when one server main serves every
+// package, else the package.
+func nameScope(prog *model.Program, p *model.Package) string {
+	if prog.Server != nil {
+		return ""
+	}
+	return p.Path + "\x00"
 }
 
 // validateServer checks that the server main does not land in a tool package.
