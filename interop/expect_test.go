@@ -106,7 +106,7 @@ var expectations = map[string]expectation{
 			{Name: "nothing", want: rpcError, code: -32603},
 			{Name: "rich", want: ok, content: []string{"text", "image", "audio", "resource", "resource", "resource_link"}},
 			// No log level asked for (yet, on 2025-11-25): no log messages.
-			{Name: "slow", Args: map[string]any{"steps": 3, "delayMs": 5}, Progress: true, want: ok, progress: []float64{1, 2, 3}, noLogs: true, structured: map[string]string{"2025-11-25": `{"result":"done after 3 steps"}`, "2026-07-28": `"done after 3 steps"`}},
+			{Name: "slow", Args: map[string]any{"steps": 3, "delayMs": 20}, Progress: true, want: ok, progress: []float64{1, 2, 3}, noLogs: true, structured: map[string]string{"2025-11-25": `{"result":"done after 3 steps"}`, "2026-07-28": `"done after 3 steps"`}},
 			{Name: "slow", Args: map[string]any{"steps": 2, "delayMs": 1}, LogLevel: "info", want: ok, logs: []string{`"step 1"`, `"step 2"`}},
 			// block reports progress once, then waits for its cancellation.
 			{Name: "block", CancelOnProgress: true, want: cancelled},
@@ -147,6 +147,10 @@ type conversation struct {
 	Tools           []json.RawMessage `json:"tools"`
 	Calls           []callResult      `json:"calls"`
 	Wire            []wireMsg         `json:"trace"`
+
+	// dropsLateNotifications: the client may drop notifications that arrive in
+	// the same read as the response (the TypeScript SDKs do, see checkConversation).
+	dropsLateNotifications bool
 }
 
 type callResult struct {
@@ -274,8 +278,11 @@ func checkConversation(t *testing.T, example, rev string, c *conversation) {
 			callIDs = append(callIDs, string(r.ID))
 		}
 	}
-	if len(callIDs) != len(exp.calls) {
+	// More may follow (listChanged calls tools too); fewer means a call never went out.
+	if len(callIDs) < len(exp.calls) {
 		t.Errorf("%d tools/call requests on the wire for %d calls", len(callIDs), len(exp.calls))
+	} else {
+		callIDs = callIDs[:len(exp.calls)]
 	}
 	logsByCall := logMessagesByCall(c.Wire, callIDs)
 	checkAsks(t, rev, c.Wire, exp.calls)
@@ -289,14 +296,18 @@ func checkConversation(t *testing.T, example, rev string, c *conversation) {
 		if want.Progress {
 			// What the client handed to its progress callback: the TypeScript SDKs
 			// dispatch notifications a microtask later than responses, so they drop
-			// notifications that arrive in the same read as the response. The wire
-			// (checkProgressWire) must carry them all, before the response.
+			// notifications that arrive in the same read as the response (under load,
+			// all of them). The wire (checkProgressWire) must carry them all, before
+			// the response.
 			var values []float64
 			for _, p := range got.Progress {
 				values = append(values, p.Progress)
 			}
-			if len(values) == 0 || len(values) > len(want.progress) || !reflect.DeepEqual(values, want.progress[:len(values)]) {
-				t.Errorf("%s: the client saw progress %v, want (a prefix of) progress values %v", label, got.Progress, want.progress)
+			switch {
+			case c.dropsLateNotifications && (len(values) > len(want.progress) || !reflect.DeepEqual(values, want.progress[:len(values)])):
+				t.Errorf("%s: the client saw progress %v, want a prefix of progress values %v", label, got.Progress, want.progress)
+			case !c.dropsLateNotifications && !reflect.DeepEqual(values, want.progress):
+				t.Errorf("%s: the client saw progress %v, want progress values %v", label, got.Progress, want.progress)
 			}
 			if i < len(callIDs) {
 				checkProgressWire(t, label, c.Wire, callIDs[i], want.progress)

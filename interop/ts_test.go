@@ -45,8 +45,14 @@ type tsOutput struct {
 	Tools           []json.RawMessage      `json:"tools"`
 	Calls           []callResult           `json:"calls"`
 	Primitives      *primitivesSeen        `json:"primitives"`
-	Trace           []wireMsg              `json:"trace"`
-	Error           json.RawMessage        `json:"error"`
+	ListChanged     *struct {
+		Heard  bool            `json:"heard"`
+		Listed bool            `json:"listed"`
+		Result json.RawMessage `json:"result"`
+		Error  json.RawMessage `json:"error"`
+	} `json:"listChanged"`
+	Trace []wireMsg       `json:"trace"`
+	Error json.RawMessage `json:"error"`
 }
 
 func TestTypeScriptStdio(t *testing.T) {
@@ -85,6 +91,7 @@ func runTS(t *testing.T, example string, tc tsClient, plan map[string]any) {
 	if p := primitiveExpectations[example]; p != nil {
 		plan["primitives"] = p
 	}
+	plan["listChanged"] = example == "everything"
 	planJSON, err := json.Marshal(plan)
 	if err != nil {
 		t.Fatal(err)
@@ -116,7 +123,7 @@ func runTS(t *testing.T, example string, tc tsClient, plan map[string]any) {
 	if tc.rev == "2025-11-25" && string(out.Ping) != "{}" {
 		t.Errorf("ping result %s, want {}", out.Ping)
 	}
-	conv := &conversation{ProtocolVersion: out.ProtocolVersion, Instructions: out.Instructions, Tools: out.Tools, Calls: out.Calls, Wire: out.Trace}
+	conv := &conversation{ProtocolVersion: out.ProtocolVersion, Instructions: out.Instructions, Tools: out.Tools, Calls: out.Calls, Wire: out.Trace, dropsLateNotifications: true}
 	if out.ServerInfo != nil {
 		conv.ServerName = out.ServerInfo.Name
 	}
@@ -128,6 +135,19 @@ func runTS(t *testing.T, example string, tc tsClient, plan map[string]any) {
 	checkConversation(t, example, tc.rev, conv)
 	if p := primitiveExpectations[example]; p != nil {
 		checkPrimitives(t, p, out.Primitives)
+	}
+	if example == "everything" {
+		lc := out.ListChanged
+		switch {
+		case lc == nil:
+			t.Errorf("the client reported nothing about the tool-list change")
+		case !lc.Heard:
+			t.Errorf("no notifications/tools/list_changed within 10s of test_trigger_tool_change")
+		case !lc.Listed:
+			t.Errorf("test_transient_tool is not listed after the change")
+		case lc.Error != nil || !strings.Contains(string(lc.Result), "transient tool called"):
+			t.Errorf("tools/call test_transient_tool: %s %s", lc.Result, lc.Error)
+		}
 	}
 }
 

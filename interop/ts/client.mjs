@@ -15,12 +15,14 @@
 //   ping       true to send a ping after connecting (the 2.x client refuses ping on 2026-07-28)
 //   primitives {reads: [uri], gets: [{name, arguments}], completions: [{ref, argument}]}:
 //              list resources, templates and prompts, then read, get and complete these
+//   listChanged true to hear of a tool-list change (examples/everything only)
 //
 // It prints exactly one JSON object on stdout and exits 0 when the script itself ran
 // to the end (protocol errors of single calls are data, not failures):
 //   {ok, sdk, sdkVersion, protocolVersion, era, serverInfo, capabilities, instructions,
 //    ping, tools, calls: [{name, arguments, progress?, result | error}],
-//    primitives?: {resources, templates, prompts, reads, gets, completions}, trace}
+//    primitives?: {resources, templates, prompts, reads, gets, completions},
+//    listChanged?: {heard, listed, result | error}, trace}
 // On a fatal error (connect or tools/list failed, timeout) it prints {ok: false, error, trace}
 // and exits 1. trace holds every JSON-RPC message of the main connection, in order.
 // The script asserts nothing: the Go test that runs it does.
@@ -187,8 +189,35 @@ async function main() {
     out.calls.push(entry);
   }
   if (plan.primitives) out.primitives = await primitives(client, plan.primitives);
+  if (plan.listChanged) out.listChanged = await listChanged(client);
   await client.close();
   out.ok = true;
+}
+
+// listChanged listens for tool-list changes (2026-07-28: on a subscriptions/listen
+// stream; 2025-11-25: on the session), has the server register test_transient_tool
+// with test_trigger_tool_change, waits up to 10s to hear of it, then lists and calls it.
+async function listChanged(client) {
+  const r = { heard: false };
+  let heard;
+  const heardP = new Promise((resolve) => (heard = resolve));
+  if (plan.sdk === 'sdk') {
+    const { ToolListChangedNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js');
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => heard(true));
+  } else {
+    client.setNotificationHandler('notifications/tools/list_changed', () => heard(true));
+  }
+  const sub = out.era === 'modern' ? await client.listen({ toolsListChanged: true }) : undefined;
+  await client.callTool({ name: 'test_trigger_tool_change' });
+  r.heard = await Promise.race([heardP, new Promise((resolve) => setTimeout(() => resolve(false), 10000))]);
+  r.listed = (await client.listTools()).tools.some((t) => t.name === 'test_transient_tool');
+  try {
+    r.result = await client.callTool({ name: 'test_transient_tool' });
+  } catch (e) {
+    r.error = errorJSON(e);
+  }
+  await sub?.close();
+  return r;
 }
 
 // primitives lists resources, resource templates and prompts (every page), then reads,
