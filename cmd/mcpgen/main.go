@@ -3,6 +3,7 @@
 // Usage:
 //
 //	mcpgen [flags] [packages]
+//	mcpgen init [dir]
 //
 // It loads the named packages (default "."), finds the functions and methods
 // whose doc comment holds a //mcp:tool directive, and writes next to them one
@@ -24,8 +25,20 @@
 //	-tools-json FILE  also write the tool contracts (name, inputSchema, outputSchema) to FILE
 //	-compat BASE  compare the tool contracts with BASE, a git revision or a -tools-json
 //	              file; print every change and exit 1 on a breaking one (writes nothing)
+//	-docs FILE    also write a Markdown catalog of the tools, resources and prompts
+//	              (- for stdout)
+//	-client-config CLIENT  with -server DIR: print the JSON that makes CLIENT
+//	              (claude-desktop, claude-code, vscode) launch that server over stdio;
+//	              writes nothing
 //
-// See docs/profiles.md for the profiles' rules and the compatibility rules.
+// mcpgen init [dir] writes a new handler package in dir (default .), inside an
+// existing module: one documented tool, its go:generate line, a golden test and
+// testdata, then generates mcp_gen.go and cmd/NAME-server/main.go. It never
+// overwrites a file.
+//
+// See docs/profiles.md for the profiles' rules and the compatibility rules, and
+// docs/annotations.md and docs/troubleshooting.md for the directives and every
+// diagnostic.
 //
 // Problems in the handlers are printed one per line as file:line:col: message,
 // all of them, sorted; nothing is written and the exit status is 1. Usage
