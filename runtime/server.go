@@ -16,6 +16,7 @@ const (
 	defaultCacheTTL      = time.Minute
 	defaultMaxConcurrent = 64
 	defaultDrainTimeout  = 10 * time.Second
+	defaultCallTimeout   = 10 * time.Minute
 )
 
 // Implementation names a program: the server itself or a client.
@@ -44,6 +45,11 @@ type Options struct {
 	// DrainTimeout bounds how long a stopping transport waits for in-flight requests
 	// before cancelling them; 0 means 10 seconds.
 	DrainTimeout time.Duration
+	// CallTimeout bounds how long a tools/call handler may run: at the deadline its
+	// context is cancelled and the call is answered with an isError result at once,
+	// even when the handler ignores its context (it is then left to finish on its
+	// own). 0 means 10 minutes; a negative value means no deadline.
+	CallTimeout time.Duration
 	// StateKeys seal the requestState of 2026-07-28 input_required results (AES-GCM,
 	// keys derived from these secrets of at least 16 bytes): the first seals, every one
 	// opens, so keys can be rotated. Empty means the StateKeyEnv variable, else a
@@ -107,6 +113,9 @@ func (s *Server) applyDefaults() {
 	}
 	if o.MaxConcurrentRequests <= 0 {
 		o.MaxConcurrentRequests = defaultMaxConcurrent
+	}
+	if o.CallTimeout == 0 {
+		o.CallTimeout = defaultCallTimeout
 	}
 	if o.DrainTimeout <= 0 {
 		o.DrainTimeout = defaultDrainTimeout

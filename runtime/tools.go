@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -102,6 +103,8 @@ func (s *Server) runTool(ctx context.Context, e *toolEntry, args json.RawMessage
 	switch {
 	case errors.Is(err, errPanic):
 		return errorResult(fmt.Sprintf("internal error in tool %s", e.tool.Name)), nil
+	case errors.Is(err, errCallTimeout):
+		return errorResult(fmt.Sprintf("tool %s did not finish within %v", e.tool.Name, s.opts.CallTimeout)), nil
 	case errors.Is(err, ErrNilResult) || err == nil && res == nil:
 		s.logger.Error("tool returned no result", "tool", e.tool.Name, "err", ErrNilResult)
 		return nil, errorf(CodeInternalError, "internal error: tool %s returned no result", e.tool.Name)
@@ -116,9 +119,42 @@ func errorResult(text string) *ToolResult {
 	return &ToolResult{Content: []Content{Text(text)}, IsError: true}
 }
 
-// invoke calls the handler, recovering a panic into errPanic (details go to the log
-// only).
-func (s *Server) invoke(ctx context.Context, t *Tool, req *ToolRequest) (res *ToolResult, err error) {
+// errCallTimeout reports a handler still running at Options.CallTimeout.
+var errCallTimeout = errors.New("tool call timed out")
+
+// invoke calls the handler under Options.CallTimeout. A handler that ignores its
+// cancelled context is abandoned at the deadline (its goroutine finishes on its
+// own), so one stuck tool never holds a request, a drain or a slot forever.
+func (s *Server) invoke(ctx context.Context, t *Tool, req *ToolRequest) (*ToolResult, error) {
+	d := s.opts.CallTimeout
+	if d < 0 {
+		return s.invokeNow(ctx, t, req)
+	}
+	ctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	type outcome struct {
+		res *ToolResult
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		res, err := s.invokeNow(ctx, t, req)
+		done <- outcome{res, err}
+	}()
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case o := <-done:
+		return o.res, o.err
+	case <-timer.C:
+		s.logger.Error("tool call timed out; handler abandoned", "tool", t.Name, "timeout", d)
+		return nil, errCallTimeout
+	}
+}
+
+// invokeNow calls the handler, recovering a panic into errPanic (details go to the
+// log only).
+func (s *Server) invokeNow(ctx context.Context, t *Tool, req *ToolRequest) (res *ToolResult, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			s.logger.Error("tool handler panicked", "tool", t.Name, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
