@@ -49,6 +49,11 @@ func (x *exchange) signal() {
 	x.changed = make(chan struct{})
 }
 
+// maxBacklog bounds the events an exchange buffers: beyond it, notifications for a
+// client that reads its stream too slowly are dropped, and delivered events are
+// forgotten.
+const maxBacklog = 1024
+
 // Send queues one message for the client. It implements Sink: messages sent
 // before the reply make the response an SSE stream. When the client cannot
 // read streams a notification is dropped and a request fails with
@@ -65,7 +70,15 @@ func (x *exchange) Send(_ context.Context, msg []byte) error {
 		}
 		return nil
 	}
+	if x.base+len(x.events)-x.delivered >= maxBacklog && !isRequestMessage(msg) {
+		return nil // a slow reader: drop notifications rather than buffer without bound
+	}
 	x.events = append(x.events, msg)
+	if old := min(x.delivered-x.base, len(x.events)-maxBacklog); x.keep == 0 && old > 0 {
+		// Forget delivered events beyond maxBacklog (a resumption that old is lost).
+		x.events = append([][]byte(nil), x.events[old:]...)
+		x.base += old
+	}
 	if x.keep > 0 && len(x.events) > x.keep {
 		drop := len(x.events) - x.keep
 		x.events = append([][]byte(nil), x.events[drop:]...)
