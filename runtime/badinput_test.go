@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpgen/mcpgen/examples/everything"
 	mcpruntime "github.com/mcpgen/mcpgen/runtime"
 )
 
@@ -180,9 +179,7 @@ func replyOf(t *testing.T, b []byte) (code int, isError bool, id json.RawMessage
 
 // everythingServer returns the everything example server.
 func everythingServer() *mcpruntime.Server {
-	s := mcpruntime.NewServer(mcpruntime.Implementation{Name: "everything", Version: "test"}, &mcpruntime.Options{Logger: quietLogger()})
-	everything.RegisterMCP(s)
-	return s
+	return everythingServer2(&mcpruntime.Options{Logger: quietLogger()})
 }
 
 // A stdioPeer drives ServeStdio through pipes.

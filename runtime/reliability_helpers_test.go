@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"testing"
 
+	"github.com/mcpgen/mcpgen/examples/everything"
 	mcpruntime "github.com/mcpgen/mcpgen/runtime"
 )
 
@@ -35,3 +36,6 @@ func legacySession(t testing.TB, s *mcpruntime.Server) *mcpruntime.Session {
 	s.HandleRaw(context.Background(), []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`), sess, nil)
 	return sess
 }
+
+// registerEverything registers the everything example's tools, resources and prompts.
+func registerEverything(s *mcpruntime.Server) { everything.RegisterMCP(s) }
