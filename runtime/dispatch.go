@@ -38,7 +38,10 @@ type methodInfo struct {
 	modern, legacy bool
 	// preInit: legacy clients may send it before initialize.
 	preInit bool
-	handle  func(s *Server, ctx context.Context, c *call) ([]byte, *rpcError)
+	// capability is the server capability the method is gated behind: while
+	// the server does not declare it, the method is -32601 (DIGEST A14).
+	capability string
+	handle     func(s *Server, ctx context.Context, c *call) ([]byte, *rpcError)
 }
 
 // lookupMethod returns the method table entry for name.
@@ -65,21 +68,21 @@ func lookupMethod(name string) (methodInfo, bool) {
 func lookupPrimitiveMethod(name string) (methodInfo, bool) {
 	switch name {
 	case "resources/list":
-		return methodInfo{modern: true, legacy: true, handle: (*Server).listResources}, true
+		return methodInfo{modern: true, legacy: true, capability: "resources", handle: (*Server).listResources}, true
 	case "resources/templates/list":
-		return methodInfo{modern: true, legacy: true, handle: (*Server).listTemplates}, true
+		return methodInfo{modern: true, legacy: true, capability: "resources", handle: (*Server).listTemplates}, true
 	case "resources/read":
-		return methodInfo{modern: true, legacy: true, handle: (*Server).readResource}, true
+		return methodInfo{modern: true, legacy: true, capability: "resources", handle: (*Server).readResource}, true
 	case "prompts/list":
-		return methodInfo{modern: true, legacy: true, handle: (*Server).listPrompts}, true
+		return methodInfo{modern: true, legacy: true, capability: "prompts", handle: (*Server).listPrompts}, true
 	case "prompts/get":
-		return methodInfo{modern: true, legacy: true, handle: (*Server).getPrompt}, true
+		return methodInfo{modern: true, legacy: true, capability: "prompts", handle: (*Server).getPrompt}, true
 	case "completion/complete":
-		return methodInfo{modern: true, legacy: true, handle: (*Server).complete}, true
+		return methodInfo{modern: true, legacy: true, capability: "completions", handle: (*Server).complete}, true
 	case "resources/subscribe":
-		return methodInfo{legacy: true, handle: (*Server).subscribe}, true
+		return methodInfo{legacy: true, capability: "resources", handle: (*Server).subscribe}, true
 	case "resources/unsubscribe":
-		return methodInfo{legacy: true, handle: (*Server).unsubscribe}, true
+		return methodInfo{legacy: true, capability: "resources", handle: (*Server).unsubscribe}, true
 	case "subscriptions/listen":
 		return methodInfo{modern: true, handle: (*Server).listen}, true
 	}
@@ -125,6 +128,8 @@ func (s *Server) admit(m *Message, sess *Session, out Sink) (*call, methodInfo, 
 	switch {
 	case !ok || m.Era == EraModern && !info.modern:
 		return nil, info, errorf(CodeMethodNotFound, "method not found: %q", m.Method)
+	case info.capability != "" && !s.declares(info.capability):
+		return nil, info, errorf(CodeMethodNotFound, "method not found: %q (the server declares no %s capability)", m.Method, info.capability)
 	case m.Era == EraLegacy && !info.legacy:
 		return nil, info, metaErrorf("missing %s in params._meta", metaProtocolVersion)
 	case m.Era == EraLegacy:

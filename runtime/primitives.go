@@ -134,6 +134,23 @@ func (s *Server) primitiveCapabilities(caps map[string]any) {
 	}
 }
 
+// declares reports whether the server currently declares the capability
+// named (a key of the capabilities object).
+func (s *Server) declares(capability string) bool {
+	p := &s.prims
+	hasTemplates := p.templates.Load().len() > 0
+	switch capability {
+	case "resources":
+		return hasTemplates || p.resources.Load().len() > 0
+	case "prompts":
+		return p.prompts.Load().len() > 0
+	case "completions":
+		return hasTemplates || p.prompts.Load().len() > 0
+	}
+	_, ok := s.capabilities()[capability]
+	return ok
+}
+
 // ServerFrom returns the server running the request ctx belongs to, or nil
 // outside a handler. Handlers use it to change what the server offers (e.g.
 // AddTool, RemoveTool) or to announce changes (ResourceUpdated).
