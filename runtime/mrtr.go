@@ -51,8 +51,13 @@ type roundKey struct{}
 
 // A round is what one request (tools/call, resources/read, prompts/get) knows about
 // its questions: the answers available in this round and the questions left open.
+//
+// Most requests never ask anything, so a round costs little until it is used: the
+// digest of the arguments is computed only when a state is opened or sealed, and
+// the maps are made on first write (reading a nil map is fine).
 type round struct {
-	binding roundState                 // method, name and digest the state is bound to
+	binding roundState                 // method, name and digest (see bound) the state is bound to
+	args    json.RawMessage            // the salient params binding.Digest covers
 	number  int                        // 1 for a first request, then state's round + 1
 	answers map[string]json.RawMessage // from the state and inputResponses
 	fromSt  map[string]bool            // answers that came sealed (already validated)
@@ -69,26 +74,38 @@ type round struct {
 // and reads inputResponses from params. name is the tool, prompt or resource URI;
 // args its salient params.
 func (s *Server) openRound(c *call, name string, args json.RawMessage) (*round, *rpcError) {
-	r := &round{binding: roundState{Method: c.msg.Method, Name: name, Digest: argsDigest(args)},
-		number: 1, answers: map[string]json.RawMessage{}, fromSt: map[string]bool{},
-		used: map[string]json.RawMessage{}, keys: map[string]bool{}}
+	r := &round{binding: roundState{Method: c.msg.Method, Name: name}, args: args, number: 1}
 	if !c.info.Modern {
 		return r, nil
 	}
-	var p struct {
-		InputResponses json.RawMessage `json:"inputResponses"`
-		RequestState   json.RawMessage `json:"requestState"`
+	// params is a JSON object here (admit rejects anything else); its members are
+	// read in place, without decoding the rest again.
+	var responses, state json.RawMessage
+	if p := c.msg.Params; len(p) > 0 && p[0] == '{' {
+		eachMember(p, func(key, val []byte) {
+			switch string(key) {
+			case "inputResponses":
+				responses = val
+			case "requestState":
+				state = val
+			}
+		})
 	}
-	if err := json.Unmarshal(c.msg.Params, &p); err != nil {
-		return nil, errorf(CodeInvalidParams, "invalid params: %v", err)
-	}
-	if rerr := r.readResponses(p.InputResponses); rerr != nil {
+	if rerr := r.readResponses(responses); rerr != nil {
 		return nil, rerr
 	}
-	if rerr := s.readState(r, p.RequestState); rerr != nil {
+	if rerr := s.readState(r, state); rerr != nil {
 		return nil, rerr
 	}
 	return r, nil
+}
+
+// bound returns the binding with its digest, computing the digest on first use.
+func (r *round) bound() *roundState {
+	if r.binding.Digest == "" {
+		r.binding.Digest = argsDigest(r.args)
+	}
+	return &r.binding
 }
 
 // readResponses stores the request's inputResponses; null counts as absent.
@@ -115,11 +132,15 @@ func (s *Server) readState(r *round, raw json.RawMessage) *rpcError {
 	if !ok {
 		return errorf(CodeInvalidParams, "invalid params: requestState must be a string")
 	}
-	st, err := s.sealer.open(token, &r.binding, time.Now())
+	st, err := s.sealer.open(token, r.bound(), time.Now())
 	if err != nil {
 		return errorf(CodeInvalidParams, "%v", err)
 	}
 	r.number = st.Round + 1
+	if r.answers == nil {
+		r.answers = make(map[string]json.RawMessage, len(st.Answers))
+	}
+	r.fromSt = make(map[string]bool, len(st.Answers))
 	for k, v := range st.Answers {
 		r.answers[k], r.fromSt[k] = v, true
 	}
@@ -156,7 +177,7 @@ func (s *Server) closeRound(c *call, r *round) (result []byte, rerr *rpcError, h
 // inputRequired encodes the InputRequiredResult: the open questions in ask order and
 // a sealed state with the answers used so far.
 func (s *Server) inputRequired(c *call, r *round) ([]byte, error) {
-	st := r.binding
+	st := *r.bound()
 	st.Round, st.Answers = r.number, r.used
 	token, err := s.sealer.seal(&st, time.Now())
 	if err != nil {
@@ -255,6 +276,9 @@ func (r *round) askModern(qs []Question) error {
 		if ok {
 			err := q.accept(raw)
 			if err == nil {
+				if r.used == nil {
+					r.used = map[string]json.RawMessage{}
+				}
 				r.used[q.key] = raw
 				continue
 			}
@@ -267,6 +291,9 @@ func (r *round) askModern(qs []Question) error {
 		}
 		open++
 		if !r.keys[q.key] {
+			if r.keys == nil {
+				r.keys = map[string]bool{}
+			}
 			r.keys[q.key] = true
 			r.asked = append(r.asked, q)
 		}
