@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 sampling and logging are deprecated in 2026-07-28 but still served: the tests exercise them
+
 package interop
 
 import (
