@@ -170,9 +170,20 @@ func TestInitGolden(t *testing.T) {
 	}
 	goCmd(t, mod, "vet", "./...")
 	goCmd(t, mod, "test", "./hello/...")
+	// The go:generate line works once mcpgen is a tool of the module, as the
+	// next steps say, and regenerates the same files.
+	goCmd(t, mod, "get", "-tool", "github.com/mcpgen/mcpgen/cmd/mcpgen")
+	before, err := os.ReadFile(filepath.Join(dir, "mcp_gen.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	goCmd(t, mod, "generate", "./hello/...")
+	if after, _ := os.ReadFile(filepath.Join(dir, "mcp_gen.go")); !bytes.Equal(before, after) {
+		t.Errorf("go generate changed the mcp_gen.go that init wrote")
+	}
 
 	// A second init refuses to overwrite, and writes nothing.
-	before, _ := os.ReadFile(filepath.Join(dir, "handlers.go"))
+	before, _ = os.ReadFile(filepath.Join(dir, "handlers.go"))
 	if code, _, stderr := mcpgen(t, mod, "init", "hello"); code != 1 || !strings.Contains(stderr, "already exists") {
 		t.Errorf("second init: exit %d, stderr %q; want 1 and already exists", code, stderr)
 	}
