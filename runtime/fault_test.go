@@ -30,7 +30,11 @@ type faultTools struct {
 	started   chan string   // the name of each fault tool that started
 	outcome   chan string   // "completed" or "cancelled" from "gate" and "hang"
 	floodDone chan struct{} // "flood" sent all its notifications
+	once      sync.Once
 }
+
+// release opens the gate (once).
+func (f *faultTools) release() { f.once.Do(func() { close(f.gate) }) }
 
 const faultNoInput = `{"type":"object","additionalProperties":false}`
 
@@ -85,8 +89,7 @@ func newFaultServer(t *testing.T, opts *mcpruntime.Options) (*mcpruntime.Server,
 		f.floodDone <- struct{}{}
 		return text("flooded"), nil
 	})
-	var once sync.Once
-	t.Cleanup(func() { once.Do(func() { close(f.gate) }) })
+	t.Cleanup(f.release)
 	return s, f
 }
 
@@ -186,8 +189,7 @@ func TestFaultIgnoresCancellation(t *testing.T) {
 	if code, isErr, _ := replyOf(t, p.next(t)); code != 0 || isErr {
 		t.Error("normal call after a timed-out one failed")
 	}
-	close(f.gate) // the abandoned handler ends, so nothing leaks
-	f.gate = make(chan struct{}) // cleanup closes this one
+	f.release() // the abandoned handler ends, so nothing leaks
 }
 
 // TestFaultHangCancelledStdio: a hanging handler is cancelled by
@@ -227,8 +229,7 @@ func TestFaultStdinClosedInFlight(t *testing.T) {
 	io.WriteString(inW, callLine(true, `"g"`, "gate", "{}")+"\n")
 	recv(t, f.started, "start of gate")
 	inW.Close()
-	close(f.gate)
-	f.gate = make(chan struct{})
+	f.release()
 	out, _ := io.ReadAll(outR)
 	if err := recv(t, done, "ServeStdio return"); err != nil {
 		t.Errorf("ServeStdio: %v, want nil", err)
@@ -267,11 +268,10 @@ func TestFaultHTTPDisconnect(t *testing.T) {
 				t.Errorf("2026-07-28: handler %s after disconnect, want cancelled", got)
 			}
 		} else {
-			close(f.gate)
+			f.release()
 			if got := recv(t, f.outcome, "handler end"); got != "completed" {
 				t.Errorf("2025-11-25: handler %s after disconnect, want completed", got)
 			}
-			f.gate = make(chan struct{})
 		}
 		msgs := messages(t, h.post(t, modern, simpleCallFor(modern), nil, ""))
 		if len(msgs) != 1 {
