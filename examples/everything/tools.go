@@ -61,6 +61,8 @@ func MultipleContentTypes(ctx context.Context) ([]mcpruntime.Content, error) {
 //
 //mcp:tool name=test_error_handling
 func ErrorHandling(ctx context.Context) error {
+	// The conformance suite expects this exact text, capital letter included.
+	//lint:ignore ST1005 the text is fixed by the conformance scenario.
 	return errors.New("This tool intentionally returns an error for testing")
 }
 

@@ -196,6 +196,3 @@ func (c *checker) keywordsOutside(n node, allowed func(k string) bool, hint func
 		}
 	}
 }
-
-// noHint adds nothing to a message.
-func noHint(string) string { return "" }
