@@ -7,8 +7,10 @@
 # runs ../shared/tools/conformance against it for 2025-11-25 and then 2026-07-28
 # (both eras on the same endpoint), stops it with SIGTERM (it must exit 0), and
 # prints the suite's output.
-# Exits non-zero when a scenario listed in scripts/conformance-required.txt
-# ("REVISION scenario" per line, # comments) is not PASS, or when the server
+# Exits non-zero when any scored scenario fails, when a scenario listed in
+# scripts/conformance-required.txt
+# ("REVISION scenario" per line, # comments; not-scored ones too) is not PASS,
+# or when the server
 # dies or cannot start.
 # env: CONFORMANCE (path of the runner; default ../shared/tools/conformance
 # beside the repo), plus whatever that runner reads (CONFORMANCE_HOME, ...).
@@ -62,7 +64,16 @@ if kill -0 "$pid" 2>/dev/null; then
   [ "$rc" -eq 0 ] || { echo "conformance.sh: server exited $rc after SIGTERM" >&2; status=1; }
 fi
 
-# Every required "REVISION scenario" must have a PASS line in that run.
+# A scored failure fails the run, whatever the required list says.
+for rev in 2025-11-25 2026-07-28; do
+  if ! grep -Eq '^[0-9]+ passed, 0 failed$' "$work/$rev.out" 2>/dev/null; then
+    echo "SCORED FAIL: $rev: $(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$work/$rev.out" 2>/dev/null || echo 'no summary line')" >&2
+    status=1
+  fi
+done
+
+# Every required "REVISION scenario" must have a PASS line in that run,
+# including the not-scored ones listed there.
 while read -r rev scenario _; do
   case $rev in '' | '#'*) continue ;; esac
   if ! grep -Eq "^PASS $scenario( |\$)" "$work/$rev.out" 2>/dev/null; then
