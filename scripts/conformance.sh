@@ -8,10 +8,8 @@
 # (both eras on the same endpoint), stops it with SIGTERM (it must exit 0), and
 # prints the suite's output.
 # Exits non-zero when any scored scenario fails, when a scenario listed in
-# scripts/conformance-required.txt
-# ("REVISION scenario" per line, # comments; not-scored ones too) is not PASS,
-# or when the server
-# dies or cannot start.
+# scripts/conformance-required.txt ("REVISION scenario" per line, # comments;
+# not-scored ones too) is not PASS, or when the server dies or cannot start.
 # env: CONFORMANCE (path of the runner; default ../shared/tools/conformance
 # beside the repo), plus whatever that runner reads (CONFORMANCE_HOME, ...).
 set -euo pipefail
