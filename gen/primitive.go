@@ -132,13 +132,14 @@ func isStringSlice(t types.Type) bool {
 }
 
 // primitiveFunc checks what resource and prompt handlers share: a
-// non-generic, non-variadic package function with a doc comment, whose first
-// parameter is a context.Context and whose results are (T, error). It
-// returns the function's signature, or nil after reporting a problem.
-func (a *analyzer) primitiveFunc(s *pkgScan, d *ast.FuncDecl, label, shapes string) *types.Signature {
+// non-generic, non-variadic function or method with a doc comment, whose
+// first parameter is a context.Context and whose results are (T, error). It
+// returns the signature and the receiver (nil for a function), or a nil
+// signature after reporting a problem.
+func (a *analyzer) primitiveFunc(s *pkgScan, d *ast.FuncDecl, label, shapes string) (*types.Signature, *model.Tool) {
 	fn, ok := s.p.TypesInfo.Defs[d.Name].(*types.Func)
 	if !ok {
-		return nil // type checking failed; reported by load
+		return nil, nil // type checking failed; reported by load
 	}
 	if strings.TrimSpace(d.Doc.Text()) == "" {
 		a.errorf(d.Pos(), "%s: missing description: write a doc comment saying what it provides", label)
@@ -146,8 +147,6 @@ func (a *analyzer) primitiveFunc(s *pkgScan, d *ast.FuncDecl, label, shapes stri
 	sig := fn.Signature()
 	var msg string
 	switch {
-	case sig.Recv() != nil:
-		msg = "must be a package function, not a method"
 	case sig.TypeParams().Len() > 0:
 		msg = "must not be generic"
 	case sig.Variadic():
@@ -160,9 +159,13 @@ func (a *analyzer) primitiveFunc(s *pkgScan, d *ast.FuncDecl, label, shapes stri
 	if msg != "" {
 		a.errorf(d.Pos(), "%s: %s; got %s; accepted shapes are %s", label, msg,
 			types.TypeString(withoutRecv(sig), types.RelativeTo(s.p.Types)), shapes)
-		return nil
+		return nil, nil
 	}
-	return sig
+	recv := &model.Tool{} // receiver() records the receiver the way it does for tools
+	if !a.receiver(s, recv, d, sig, label) {
+		return nil, nil
+	}
+	return sig, recv
 }
 
 // resultPos is the position of a handler's first result, or of the function.

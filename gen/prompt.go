@@ -27,10 +27,11 @@ func (a *analyzer) prompt(s *pkgScan, d *ast.FuncDecl, dir *directive, comps map
 	p := &model.Prompt{Func: d.Name.Name, Name: snakeCase(d.Name.Name), Pos: a.fset.Position(d.Pos()),
 		Description: strings.TrimSpace(d.Doc.Text())}
 	a.promptArgs(p, dir, label)
-	sig := a.primitiveFunc(s, d, label, promptShapes)
+	sig, recv := a.primitiveFunc(s, d, label, promptShapes)
 	if sig == nil {
 		return
 	}
+	p.Receiver, p.PointerRecv = recv.Receiver, recv.PointerRecv
 	ok := true
 	switch sig.Params().Len() {
 	case 1:

@@ -25,10 +25,11 @@ func (a *analyzer) resource(s *pkgScan, d *ast.FuncDecl, dir *directive, comps m
 	r := &model.Resource{Func: d.Name.Name, Name: snakeCase(d.Name.Name), Pos: a.fset.Position(d.Pos()),
 		Description: strings.TrimSpace(d.Doc.Text())}
 	tpl := a.resourceArgs(r, dir, label)
-	sig := a.primitiveFunc(s, d, label, resourceShapes)
+	sig, recv := a.primitiveFunc(s, d, label, resourceShapes)
 	if tpl == nil || sig == nil {
 		return
 	}
+	r.Receiver, r.PointerRecv = recv.Receiver, recv.PointerRecv
 	ok := a.templateParams(r, tpl, sig, dir, comps, label)
 	ok = a.resourceResult(r, sig, d, label) && ok
 	if ok {

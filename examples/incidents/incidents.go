@@ -14,6 +14,7 @@ package incidents
 import (
 	"context"
 	"embed"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -153,7 +154,23 @@ func (d *Desk) CreateIncidentTicket(ctx context.Context, in TicketInput) (Receip
 	d.tickets = append(d.tickets, in)
 	n := len(d.tickets)
 	d.mu.Unlock()
+	if srv := mcpruntime.ServerFrom(ctx); srv != nil {
+		srv.ResourceUpdated(fmt.Sprintf("incidents://%d", n)) // subscribers to incidents:// hear of it
+	}
 	return Receipt{TicketID: fmt.Sprintf("INC-%04d", n), Status: "committed"}, nil
+}
+
+// Ticket is one incident ticket created by this desk, as JSON.
+//
+//mcp:resource incidents://{number} name=incident_ticket title="Incident ticket" mime=application/json
+func (d *Desk) Ticket(ctx context.Context, number int) (string, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if number < 1 || number > len(d.tickets) {
+		return "", fmt.Errorf("%w: no incident %d", mcpruntime.ErrResourceNotFound, number)
+	}
+	b, err := json.Marshal(d.tickets[number-1])
+	return string(b), err
 }
 
 // knownEvidence reports whether id names a snapshot or deployment of the fixture.

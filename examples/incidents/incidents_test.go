@@ -85,3 +85,21 @@ func TestTicketNeedsKnownEvidence(t *testing.T) {
 		}
 	}
 }
+
+func TestTicketResource(t *testing.T) {
+	s := newServer()
+	resp := call(t, s, "tools/call", map[string]any{"name": "create_incident_ticket", "arguments": map[string]any{
+		"title": "Payments timeouts", "severity": "P1", "evidence_ids": []string{"status-payments-0001"}}})
+	if !strings.Contains(string(resp["result"]), "INC-0001") {
+		t.Fatalf("create ticket: got %s %s", resp["result"], resp["error"])
+	}
+	resp = call(t, s, "resources/read", map[string]any{"uri": "incidents://1"})
+	if !strings.Contains(string(resp["result"]), `Payments timeouts`) {
+		t.Errorf("read incidents://1: got %s %s", resp["result"], resp["error"])
+	}
+	for _, uri := range []string{"incidents://2", "incidents://x"} {
+		if resp := call(t, s, "resources/read", map[string]any{"uri": uri}); !strings.Contains(string(resp["error"]), "-32602") {
+			t.Errorf("read %s: got %s %s, want -32602", uri, resp["result"], resp["error"])
+		}
+	}
+}

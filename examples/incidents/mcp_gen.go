@@ -6,6 +6,8 @@ package incidents
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"strconv"
 
 	mcpruntime "github.com/mcpgen/mcpgen/runtime"
 )
@@ -17,6 +19,7 @@ const _ = mcpruntime.SupportPackageIsVersion1
 var _ func(context.Context, StatusInput) (Status, error) = GetServiceStatus
 var _ func(context.Context, DeploymentsInput) ([]Deployment, error) = ListDeployments
 var _ func(*Desk, context.Context, TicketInput) (Receipt, error) = (*Desk).CreateIncidentTicket
+var _ func(*Desk, context.Context, int) (string, error) = (*Desk).Ticket
 var _ func(context.Context, Service) (string, error) = Runbook
 var _ func(context.Context) (string, error) = P1Criteria
 var _ func(context.Context, TriageArgs) ([]mcpruntime.PromptMessage, error) = TriageIncident
@@ -300,6 +303,24 @@ func RegisterMCP(s *mcpruntime.Server, desk *Desk) {
 				return nil, err
 			}
 			return mcpruntime.Structured(out)
+		},
+	})
+	s.AddResourceTemplate(&mcpruntime.ResourceTemplate{
+		URITemplate: "incidents://{number}",
+		Name:        "incident_ticket",
+		Title:       "Incident ticket",
+		Description: "Ticket is one incident ticket created by this desk, as JSON.",
+		MIMEType:    "application/json",
+		Handler: func(ctx context.Context, req *mcpruntime.ResourceRequest) (*mcpruntime.ResourceResult, error) {
+			number, err := strconv.ParseInt(req.Vars["number"], 10, 0)
+			if err != nil {
+				return nil, fmt.Errorf("%w: number: %v", mcpruntime.ErrResourceNotFound, err)
+			}
+			out, err := desk.Ticket(ctx, int(number))
+			if err != nil {
+				return nil, err
+			}
+			return mcpruntime.TextResource(out), nil
 		},
 	})
 	s.AddResourceTemplate(&mcpruntime.ResourceTemplate{

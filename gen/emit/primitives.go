@@ -27,14 +27,16 @@ func primitiveGuards(f *jen.File, p *model.Package) {
 		for _, prm := range r.Params {
 			params = append(params, Type(prm.Type))
 		}
-		f.Var().Id("_").Func().Params(params...).Params(Type(r.Out), jen.Error()).Op("=").Id(r.Func)
+		f.Var().Id("_").Func().Params(withRecv(r.Receiver, r.PointerRecv, params)...).Params(Type(r.Out), jen.Error()).
+			Op("=").Add(methodValue(r.Receiver, r.PointerRecv, r.Func))
 	}
 	for _, pr := range p.Prompts {
 		params := []jen.Code{jen.Qual("context", "Context")}
 		if pr.In != nil {
 			params = append(params, Type(pr.In))
 		}
-		f.Var().Id("_").Func().Params(params...).Params(Type(pr.Out), jen.Error()).Op("=").Id(pr.Func)
+		f.Var().Id("_").Func().Params(withRecv(pr.Receiver, pr.PointerRecv, params)...).Params(Type(pr.Out), jen.Error()).
+			Op("=").Add(methodValue(pr.Receiver, pr.PointerRecv, pr.Func))
 	}
 }
 
@@ -117,7 +119,7 @@ func resourceAdapter(r *model.Resource) *jen.Statement {
 			for _, prm := range r.Params {
 				args = append(args, parseParam(g, prm))
 			}
-			g.List(jen.Id("out"), jen.Err()).Op(":=").Id(r.Func).Call(args...)
+			g.List(jen.Id("out"), jen.Err()).Op(":=").Add(callee(r.Receiver, r.Func)).Call(args...)
 			g.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err()))
 			g.Return(resourceResult(r), jen.Nil())
 		})
@@ -221,7 +223,7 @@ func promptAdapter(pr *model.Prompt) *jen.Statement {
 					jen.Return(jen.Nil(), jen.Err()))
 				args = append(args, jen.Id("in"))
 			}
-			g.List(jen.Id("out"), jen.Err()).Op(":=").Id(pr.Func).Call(args...)
+			g.List(jen.Id("out"), jen.Err()).Op(":=").Add(callee(pr.Receiver, pr.Func)).Call(args...)
 			g.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err()))
 			g.Return(promptResult(pr), jen.Nil())
 		})
@@ -236,4 +238,31 @@ func promptResult(pr *model.Prompt) jen.Code {
 		return rt("Messages").Call(rt("UserMessage").Call(rt("Text").Call(jen.Id("out"))))
 	}
 	return rt("Messages").Call(jen.Id("out").Op("..."))
+}
+
+// withRecv prepends the receiver type of a method expression to params.
+func withRecv(r *model.Receiver, pointer bool, params []jen.Code) []jen.Code {
+	if r == nil {
+		return params
+	}
+	return append([]jen.Code{recvType(r.TypeName, pointer)}, params...)
+}
+
+// methodValue is F, T.M or (*T).M.
+func methodValue(r *model.Receiver, pointer bool, fn string) *jen.Statement {
+	switch {
+	case r == nil:
+		return jen.Id(fn)
+	case pointer:
+		return jen.Parens(jen.Op("*").Id(r.TypeName)).Dot(fn)
+	}
+	return jen.Id(r.TypeName).Dot(fn)
+}
+
+// callee is F, or recv.M on RegisterMCP's receiver parameter.
+func callee(r *model.Receiver, fn string) *jen.Statement {
+	if r == nil {
+		return jen.Id(fn)
+	}
+	return jen.Id(r.Param).Dot(fn)
 }

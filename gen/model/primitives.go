@@ -41,9 +41,13 @@ type Resource struct {
 	Title       string `json:",omitempty"`
 	Description string
 	MIMEType    string `json:",omitempty"`
-	// Func is the Go identifier of the handler function.
-	Func   string
-	Params []*Param `json:",omitempty"`
+	// Func is the Go identifier of the handler function or method.
+	Func string
+	// Receiver is the receiver type of a method handler, nil for a function;
+	// PointerRecv reports a method declared on *Receiver.TypeName.
+	Receiver    *Receiver `json:",omitempty"`
+	PointerRecv bool      `json:",omitempty"`
+	Params      []*Param  `json:",omitempty"`
 	// Out is the handler's result type besides error.
 	Out      *Type
 	Contents ContentsKind
@@ -118,6 +122,10 @@ type Prompt struct {
 	Title       string `json:",omitempty"`
 	Description string
 	Func        string
+	// Receiver is the receiver type of a method handler, nil for a function;
+	// PointerRecv reports a method declared on *Receiver.TypeName.
+	Receiver    *Receiver `json:",omitempty"`
+	PointerRecv bool      `json:",omitempty"`
 	// In is the arguments struct type (or a pointer to it), nil when the
 	// handler takes none.
 	In   *Type        `json:",omitempty"`
