@@ -31,7 +31,7 @@
 // returning *T or T (optionally followed by an error), supplies the receiver of
 // type T to a generated server main; without one the main uses the zero value.
 //
-// Resources, resource templates and prompts are package functions:
+// Resources, resource templates and prompts are functions or methods:
 //
 //	//mcp:resource URI [name=NAME] [title="..."] [mime=TYPE]
 //	func(ctx context.Context, <one parameter per URI variable>) (T, error)
