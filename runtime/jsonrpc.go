@@ -369,8 +369,15 @@ func (m *Message) typeError(key string) {
 	}
 }
 
-// rawString decodes a raw JSON string, reporting whether it was one.
+// rawString decodes a raw JSON string, reporting whether it was one. The protocol
+// versions the runtime serves come back without allocating.
 func rawString(raw json.RawMessage) (string, bool) {
+	switch string(raw) {
+	case `"` + versionModern + `"`:
+		return versionModern, true
+	case `"` + versionLegacy + `"`:
+		return versionLegacy, true
+	}
 	if len(raw) < 2 || raw[0] != '"' {
 		return "", false
 	}

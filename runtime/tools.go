@@ -130,7 +130,8 @@ func (s *Server) invoke(ctx context.Context, t *Tool, req *ToolRequest) (*ToolRe
 	if d < 0 {
 		return s.invokeNow(ctx, t, req)
 	}
-	ctx, cancel := context.WithTimeout(ctx, d)
+	deadline := time.Now().Add(d)
+	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 	type outcome struct {
 		res *ToolResult
@@ -141,15 +142,32 @@ func (s *Server) invoke(ctx context.Context, t *Tool, req *ToolRequest) (*ToolRe
 		res, err := s.invokeNow(ctx, t, req)
 		done <- outcome{res, err}
 	}()
-	timer := time.NewTimer(d)
-	defer timer.Stop()
+	// The handler's context carries the deadline: its Done channel is the timer, so
+	// a call costs no timer of its own. Done before the deadline means the caller
+	// cancelled: the handler still gets until the deadline to return.
+	var late <-chan time.Time
 	select {
 	case o := <-done:
 		return o.res, o.err
-	case <-timer.C:
-		s.logger.Error("tool call timed out; handler abandoned", "tool", t.Name, "timeout", d)
-		return nil, errCallTimeout
+	case <-ctx.Done():
+		if wait := time.Until(deadline); wait > 0 {
+			late = time.After(wait)
+		}
 	}
+	if late != nil {
+		select {
+		case o := <-done:
+			return o.res, o.err
+		case <-late:
+		}
+	}
+	select { // a handler that returned just in time still wins
+	case o := <-done:
+		return o.res, o.err
+	default:
+	}
+	s.logger.Error("tool call timed out; handler abandoned", "tool", t.Name, "timeout", d)
+	return nil, errCallTimeout
 }
 
 // invokeNow calls the handler, recovering a panic into errPanic (details go to the
