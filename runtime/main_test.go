@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -33,6 +34,9 @@ func runTests(m *testing.M) int {
 		return 1
 	}
 	testSpec = spec
+	if fuzzing() {
+		return m.Run() // fuzz targets use no binaries; each fuzz worker runs TestMain
+	}
 	dir, err := os.MkdirTemp("", "mcpgen-runtime-test")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -57,6 +61,19 @@ func runTests(m *testing.M) int {
 		}
 	}
 	return code
+}
+
+// fuzzing reports whether this process runs a fuzz target (-test.fuzz) or is
+// one of its workers, where building the test binaries would only slow every
+// worker's start.
+func fuzzing() bool {
+	flag.Parse()
+	for _, name := range []string{"test.fuzz", "test.fuzzworker"} {
+		if f := flag.Lookup(name); f != nil && f.Value.String() != "" && f.Value.String() != "false" {
+			return true
+		}
+	}
+	return false
 }
 
 // goBuild builds a package into out with the go command on PATH.
