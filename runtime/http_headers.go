@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // Header names of the Streamable HTTP transport. Go canonicalizes header
@@ -95,10 +96,22 @@ func checkStandardHeaders(h http.Header, method string, params json.RawMessage, 
 	if !ok {
 		return nil
 	}
-	var p map[string]json.RawMessage
-	_ = json.Unmarshal(params, &p) // malformed params are the dispatcher's to report
+	// Malformed params are the dispatcher's to report. The last member named
+	// field counts, decoded as encoding/json would (anything but a string is "").
 	var want string
-	_ = json.Unmarshal(p[field], &want)
+	if len(params) > 0 && params[0] == '{' {
+		eachMember(params, func(key, val []byte) {
+			if string(key) != field {
+				return
+			}
+			want = ""
+			if s, ok := rawString(val); ok && utf8.ValidString(s) {
+				want = s
+			} else {
+				_ = json.Unmarshal(val, &want)
+			}
+		})
+	}
 	raw, ok := headerValue(h, headerName)
 	if !ok {
 		return mismatchf("missing %s header", headerName)

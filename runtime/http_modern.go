@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"encoding/json"
 	"net/http"
 )
 
@@ -55,18 +54,9 @@ func (h *httpHandler) checkHeaders(hdr http.Header, m *Message) error {
 	if m.Method != "tools/call" {
 		return nil
 	}
-	schema, ok := h.srv.toolInputSchema(m.Name)
+	e, ok := h.srv.tools.Load().byName[m.Name]
 	if !ok {
 		return nil // unknown tool: the dispatcher answers -32602
 	}
-	return checkParamHeaders(hdr, paramHeaders(schema), m.params.Arguments)
-}
-
-// toolInputSchema returns the inputSchema of the named tool.
-func (s *Server) toolInputSchema(name string) (json.RawMessage, bool) {
-	e, ok := s.tools.Load().byName[name]
-	if !ok {
-		return nil, false
-	}
-	return e.tool.InputSchema, true
+	return checkParamHeaders(hdr, e.paramHeaders(), m.params.Arguments)
 }

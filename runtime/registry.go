@@ -26,6 +26,16 @@ type toolEntry struct {
 	argNames   []string
 	input      lazySchema
 	output     lazySchema
+
+	hdrOnce sync.Once
+	hdrs    []paramHeader // x-mcp-header annotations of the input schema
+}
+
+// paramHeaders returns the tool's x-mcp-header annotations, read from its input
+// schema on first use.
+func (e *toolEntry) paramHeaders() []paramHeader {
+	e.hdrOnce.Do(func() { e.hdrs = paramHeaders(e.tool.InputSchema) })
+	return e.hdrs
 }
 
 // A lazySchema compiles its schema on first use, once: for the full validator and,
