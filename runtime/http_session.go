@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"crypto/rand"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -124,8 +125,9 @@ func (hs *httpSession) close() {
 
 // A sessionStore holds the live 2025-11-25 sessions of one handler.
 type sessionStore struct {
-	max  int
-	idle time.Duration
+	max    int
+	idle   time.Duration
+	prefix string // of every minted id (SessionPrefixEnv)
 
 	// mu guards byID.
 	mu   sync.Mutex
@@ -134,8 +136,14 @@ type sessionStore struct {
 
 // newSessionStore returns an empty store.
 func newSessionStore(max int, idle time.Duration) *sessionStore {
-	return &sessionStore{max: max, idle: idle, byID: map[string]*httpSession{}}
+	return &sessionStore{max: max, idle: idle, byID: map[string]*httpSession{}, prefix: os.Getenv(SessionPrefixEnv)}
 }
+
+// SessionPrefixEnv names the environment variable whose value starts every
+// 2025-11-25 session id this process mints (visible ASCII, e.g. "r1-"): behind a
+// load balancer, each replica gets its own prefix and the balancer routes a
+// session to the replica that minted it (docs/deploy-replicas.md).
+const SessionPrefixEnv = "MCP_SESSION_PREFIX"
 
 // newSessionID returns an unguessable session id of visible ASCII (128 bits
 // of crypto/rand, base32).
@@ -153,7 +161,7 @@ func (st *sessionStore) create(srv *Server) (*httpSession, bool) {
 	}
 	standalone := newExchange("0", true)
 	standalone.keep = maxStandaloneEvents
-	hs := &httpSession{id: newSessionID(), ss: srv.NewSession(standalone), standalone: standalone,
+	hs := &httpSession{id: st.prefix + newSessionID(), ss: srv.NewSession(standalone), standalone: standalone,
 		streams: map[string]*exchange{}, lastUsed: time.Now()}
 	return hs, true
 }
