@@ -67,6 +67,9 @@ type Builder struct {
 	parsed    map[string]dirResult // //mcp:schema text -> parsed schema
 	// defaultJSON holds the input defaults of fields.
 	defaultJSON map[fieldKey]string
+	// headers maps the input schemas annotated with x-mcp-header to their
+	// fields, for checkHeaders.
+	headers map[*jsonschema.Schema]where
 }
 
 // An entry is the cached result for one named type in one mode.
@@ -91,6 +94,7 @@ func New(fset *token.FileSet, pkgs []*packages.Package) *Builder {
 		taken:       map[string]bool{},
 		parsed:      map[string]dirResult{},
 		defaultJSON: map[fieldKey]string{},
+		headers:     map[*jsonschema.Schema]where{},
 	}
 	for _, p := range pkgs {
 		if p.Types != nil {
@@ -178,6 +182,7 @@ func (b *Builder) Input(t types.Type, at token.Pos) (*jsonschema.Schema, []Defau
 			Msg: fmt.Sprintf("input type %s: its //mcp:schema must describe an object: tool arguments are a JSON object", typeString(t))})
 	}
 	r.checkSize(s, t, at)
+	r.checkHeaders(s)
 	defaults := r.defaults(root, at)
 	return s, defaults, r.finishDiags()
 }

@@ -90,6 +90,18 @@
 //	                         map[string]any); an error otherwise
 //	chan, func, complex, unsafe.Pointer, non-empty interfaces: errors naming the field path
 //
+// The field tag `mcp:"header=NAME"` (options combine: `mcp:"any,header=X"`)
+// adds "x-mcp-header": NAME to the input property, so that Streamable HTTP
+// clients mirror the argument into an Mcp-Param-NAME header (2026-07-28) and
+// the runtime checks the header against the body. Each rule of the spec is a
+// positioned error: NAME empty or not an RFC 9110 token; a property that is
+// not a plain string, boolean or integer (number, pointer, slice, map and
+// struct fields are refused); integer bounds beyond ±(2^53-1) (narrow int and
+// int64 with `jsonschema:"minimum=...,maximum=..."`, or use a 32-bit type);
+// a name repeated case-insensitively in one input schema; a property not
+// reachable from the root through properties only (under an array, map or
+// recursive $defs type). Output schemas ignore the option.
+//
 // A type whose JSON comes from MarshalJSON (output) or UnmarshalJSON
 // (input) needs its schema written by hand in its doc comment:
 //

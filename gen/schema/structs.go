@@ -39,7 +39,8 @@ func goPath(f *jsonField) string {
 func (r *run) field(f *jsonField, parent where) (*jsonschema.Schema, bool) {
 	v := f.last()
 	w := where{path: parent.path + "." + goPath(f), pos: v.Pos(), addr: parent.addr || f.viaPointer}
-	w.anyOK = r.mcpTag(f, w)
+	var header string
+	w.anyOK, header = r.mcpTag(f, w)
 	if r.mode == modeInput && f.viaUnexportedPointer {
 		r.errorf(w, "the field is promoted through an embedded pointer to an unexported struct type, which encoding/json cannot allocate when decoding: export the type or embed it without a pointer")
 	}
@@ -55,6 +56,9 @@ func (r *run) field(f *jsonField, parent where) (*jsonschema.Schema, bool) {
 		s = &c
 	}
 	s, tr := r.applyTag(f, s, w)
+	if header != "" && r.mode == modeInput {
+		s = r.headerField(s, header, w)
+	}
 	if r.mode == modeOutput {
 		return s, !f.viaPointer && !f.omitZero && !(f.omitEmpty && emptiable(f.typ))
 	}
@@ -66,21 +70,31 @@ func (r *run) field(f *jsonField, parent where) (*jsonschema.Schema, bool) {
 	return s, tr.required || !optional
 }
 
-// mcpTag reads the `mcp:"..."` struct tag and reports whether it opts the
-// field in to any JSON value.
-func (r *run) mcpTag(f *jsonField, w where) bool {
+// mcpTag reads the `mcp:"..."` struct tag: comma-separated options "any"
+// (the field takes any JSON value) and "header=NAME" (the input property
+// carries "x-mcp-header": NAME). It reports whether the field opts in to any
+// JSON value, and the header name ("" when none).
+func (r *run) mcpTag(f *jsonField, w where) (anyOK bool, header string) {
 	tag, ok := f.tag.Lookup("mcp")
 	if !ok {
-		return false
+		return false, ""
 	}
-	if tag != "any" {
-		r.errorf(w, "unknown mcp tag %q: the only option is `mcp:\"any\"`", tag)
-		return false
+	for _, opt := range strings.Split(tag, ",") {
+		switch name, isHeader := strings.CutPrefix(opt, "header="); {
+		case opt == "any":
+			anyOK = true
+		case isHeader && name == "":
+			r.errorf(w, "mcp tag: header= needs a name: an x-mcp-header value must not be empty")
+		case isHeader:
+			header = name
+		default:
+			r.errorf(w, "unknown mcp tag option %q: the options are `mcp:\"any\"` and `mcp:\"header=NAME\"`", opt)
+		}
 	}
-	if !containsAny(f.typ) {
+	if anyOK && !containsAny(f.typ) {
 		r.errorf(w, "`mcp:\"any\"` has no effect: the field's type holds no any, interface{} or json.RawMessage")
 	}
-	return true
+	return anyOK, header
 }
 
 // containsAny reports whether t is, or has as elements (through pointers,
