@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# Three replicas of the everything server behind nginx round-robin on loopback,
+# sharing one requestState key (MCP_STATE_KEY); 2025-11-25 sessions pinned to
+# the replica that minted them (MCP_SESSION_PREFIX=rN-, nginx map on
+# Mcp-Session-Id). Runs the official conformance suite through nginx for both
+# revisions (every scenario in scripts/conformance-required.txt must pass),
+# then checks that the rounds of one 2026-07-28 MRTR call land on more than
+# one replica and still complete.
+#
+# usage: scripts/replicas.sh        (installs nginx with apt-get when missing)
+# env: CONFORMANCE (runner path; default ../shared/tools/conformance)
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+runner=${CONFORMANCE:-$repo/../shared/tools/conformance}
+required=$repo/scripts/conformance-required.txt
+[ -x "$runner" ] || { echo "replicas.sh: runner $runner not found" >&2; exit 2; }
+if ! command -v nginx >/dev/null; then
+  echo "replicas.sh: installing nginx"
+  apt-get update -qq && apt-get install -y -qq nginx >/dev/null
+fi
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/mcpgen-replicas-XXXXXX")
+mkdir -p "$work"/tmp-{body,proxy,fcgi,uwsgi,scgi}
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+(cd "$repo" && go build -o "$work/everything-server" ./examples/everything/cmd/everything-server)
+export MCP_STATE_KEY="replicas-shared-key-$(date +%s)-$$"
+ports=()
+for n in 1 2 3; do
+  MCP_SESSION_PREFIX="r$n-" "$work/everything-server" -http 127.0.0.1:0 2>"$work/r$n.log" &
+  pids+=($!)
+  port=
+  for _ in $(seq 1 100); do
+    port=$(grep -o 'url=http://127.0.0.1:[0-9]*' "$work/r$n.log" | head -n1 | sed 's/.*://' || true)
+    [ -n "$port" ] && break
+    sleep 0.1
+  done
+  [ -n "$port" ] || { cat "$work/r$n.log" >&2; echo "replicas.sh: replica $n did not start" >&2; exit 1; }
+  ports+=("$port")
+done
+front=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+sed -e "s#@WORK@#$work#g" -e "s#@PORT@#$front#g" -e "s#@P1@#${ports[0]}#g" -e "s#@P2@#${ports[1]}#g" -e "s#@P3@#${ports[2]}#g" \
+  "$repo/scripts/replicas-nginx.conf.tmpl" >"$work/nginx.conf"
+nginx -c "$work/nginx.conf" -p "$work" &
+pids+=($!)
+url=http://127.0.0.1:$front/mcp
+for _ in $(seq 1 100); do
+  curl -s -o /dev/null "$url" && break
+  sleep 0.1
+done
+echo "replicas at ports ${ports[*]} behind nginx at $url"
+
+status=0
+for rev in 2025-11-25 2026-07-28; do
+  echo "=== conformance $rev through nginx"
+  "$runner" "$url" "$rev" | tee "$work/$rev.out" || true
+done
+while read -r rev scenario _; do
+  case $rev in '' | '#'*) continue ;; esac
+  if ! grep -Eq "^PASS $scenario( |\$)" "$work/$rev.out" 2>/dev/null; then
+    echo "REQUIRED FAIL: $rev $scenario" >&2
+    status=1
+  fi
+done <"$required"
+
+# Every legacy session stayed on the replica whose tag it carries.
+for n in 1 2 3; do
+  if grep "\"r$n-" "$work/nginx-access.log" | grep -v "^127.0.0.1:${ports[$((n-1))]} " | grep -q .; then
+    echo "FAIL: a session tagged r$n- reached another replica" >&2
+    status=1
+  fi
+done
+
+# MRTR: the rounds of one call, each a new POST, go round-robin across replicas.
+python3 - "$url" "$work/nginx-access.log" <<'PY' || status=1
+import json, sys, urllib.request
+url, log = sys.argv[1], sys.argv[2]
+meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "replicas", "version": "1"},
+        "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}, "sampling": {}}}
+def post(params, i):
+    body = json.dumps({"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": params}).encode()
+    req = urllib.request.Request(url, body, {"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
+        "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": params["name"]})
+    return json.loads(urllib.request.urlopen(req).read())
+before = len(open(log).readlines())
+params = {"name": "test_input_required_result_multi_round", "arguments": {}, "_meta": meta}
+rounds = 0
+for i in range(1, 12):
+    res = post(params, i)["result"]
+    rounds += 1
+    if res.get("resultType") != "input_required":
+        break
+    answers = {}
+    for key, q in res["inputRequests"].items():
+        if q["method"] == "elicitation/create":
+            props = q["params"].get("requestedSchema", {}).get("properties", {})
+            content = {k: ("x" if v.get("type") == "string" else True if v.get("type") == "boolean" else 1) for k, v in props.items()}
+            answers[key] = {"action": "accept", "content": content}
+        elif q["method"] == "sampling/createMessage":
+            answers[key] = {"role": "assistant", "content": {"type": "text", "text": "ok"}, "model": "m"}
+        else:
+            answers[key] = {"roots": []}
+    params = {**params, "inputResponses": answers, "requestState": res.get("requestState")}
+else:
+    sys.exit("MRTR: no complete result after 11 rounds")
+if res.get("isError"):
+    sys.exit("MRTR: the call ended in an error: %s" % res)
+ups = [l.split()[0] for l in open(log).readlines()[before:]]
+print("MRTR: %d rounds served by %s" % (rounds, " ".join(ups)))
+if len(set(ups)) < 2:
+    sys.exit("MRTR: every round reached the same replica")
+PY
+
+for n in 1 2 3; do
+  kill -0 "${pids[$((n-1))]}" 2>/dev/null || { echo "FAIL: replica $n died" >&2; status=1; }
+done
+[ "$status" -eq 0 ] && echo "replicas: all required scenarios passed through nginx; MRTR rounds crossed replicas"
+exit "$status"
