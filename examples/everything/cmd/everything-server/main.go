@@ -6,9 +6,10 @@
 package main
 
 import (
+	"os"
+
 	"github.com/mcpgen/mcpgen/examples/everything"
 	mcpruntime "github.com/mcpgen/mcpgen/runtime"
-	"os"
 )
 
 func main() {
