@@ -183,7 +183,7 @@ func chart(w io.Writer, d *data) {
 	)
 	n := len(d.cells)
 	W := left + n*groupW + 30
-	H := top + 2*panelH + gap + 60
+	H := top + 2*panelH + gap + 90
 	fmt.Fprintf(w, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="11">`+"\n", W, H, W, H)
 	fmt.Fprintf(w, `<rect width="%d" height="%d" fill="white"/>`+"\n", W, H)
 	fmt.Fprintf(w, `<text x="%d" y="20" font-size="14" font-weight="bold">MCP servers side by side: medians per cell (log scales)</text>`+"\n", left)
