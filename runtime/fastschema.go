@@ -576,7 +576,7 @@ func (s *fastSchema) validateArray(v []byte, depth int) verdict {
 // validateString checks lengths, pattern and enum of a string.
 func (s *fastSchema) validateString(v []byte) verdict {
 	if !s.needsChars {
-		return vValid
+		return s.checkEnum(v) // an enum of non-strings still refuses every string
 	}
 	inner := v[1 : len(v)-1]
 	if bytes.IndexByte(inner, '\\') >= 0 {
