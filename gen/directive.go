@@ -59,6 +59,8 @@ type toolSpec struct {
 	title                                        string
 	readOnly, destructive, idempotent, openWorld bool
 	strict                                       string // "", "none" or "openai"
+	input                                        string // input=FILE.json, relative to the package directory
+	inputOff                                     int    // offset of the input argument within args
 }
 
 // A token of a directive's arguments.
@@ -106,7 +108,7 @@ func isFlag(word string) bool {
 }
 
 // toolArgsUsage lists the accepted arguments, for error messages.
-const toolArgsUsage = `want [NAME] [title="..."] [readonly] [destructive] [idempotent] [openworld] [strict=openai|none]`
+const toolArgsUsage = `want [NAME] [title="..."] [readonly] [destructive] [idempotent] [openworld] [strict=openai|none] [input=FILE.json]`
 
 // setStrict records strict=openai|none, returning a message for another value.
 func (s *toolSpec) setStrict(t argToken) string {
@@ -142,7 +144,9 @@ func (s *toolSpec) set(key string, t argToken) string {
 		s.title = t.val
 	case key == "strict":
 		return s.setStrict(t)
-	case key == "name" || key == "title":
+	case key == "input" && t.hasVal && t.val != "":
+		s.input, s.inputOff = t.val, t.off
+	case key == "name" || key == "title" || key == "input":
 		return fmt.Sprintf("%s needs a value: %s=\"...\"", key, key)
 	default:
 		return fmt.Sprintf("unknown argument %q (%s)", t.key, toolArgsUsage)

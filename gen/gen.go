@@ -6,7 +6,7 @@
 //
 // A tool is a function or method whose doc comment holds the directive
 //
-//	//mcp:tool [NAME] [title="..."] [readonly] [destructive] [idempotent] [openworld] [strict=openai|none]
+//	//mcp:tool [NAME] [title="..."] [readonly] [destructive] [idempotent] [openworld] [strict=openai|none] [input=FILE.json]
 //
 // NAME defaults to the function's name in snake_case and must be 1-128
 // characters of A-Z a-z 0-9 _ - . (also accepted as name=NAME). The rest of
@@ -15,6 +15,11 @@
 // idempotentHint, openWorldHint). strict=openai emits the tool's input schema
 // in OpenAI's strict form and strict=none keeps the precise one, whatever
 // Config.Strict says (see package gen/profile and docs/profiles.md).
+// input=FILE.json takes the tool's input schema from that file, relative to
+// the package directory, instead of deriving it from In: the file must be
+// valid JSON, compile as a JSON Schema 2020-12, have "type": "object" at the
+// root and use only local $refs (#...); it is emitted verbatim (key order
+// kept, re-indented), and In must be json.RawMessage or map[string]any.
 //
 // A handler has one of the shapes
 //

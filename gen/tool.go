@@ -23,7 +23,7 @@ func (a *analyzer) tool(s *pkgScan, d *ast.FuncDecl, dir *directive) {
 	}
 	label := "mcp:tool " + funcName(d)
 	t := &model.Tool{Func: d.Name.Name, Pos: a.fset.Position(d.Pos())}
-	a.toolArgs(t, dir, label)
+	in := a.toolArgs(t, dir, label)
 	if t.Name == "" {
 		t.Name = snakeCase(d.Name.Name)
 		if msg := checkToolName(t.Name); msg != "" {
@@ -35,15 +35,16 @@ func (a *analyzer) tool(s *pkgScan, d *ast.FuncDecl, dir *directive) {
 		a.errorf(d.Pos(), "%s: missing description: write a doc comment saying what the tool does (models choose tools by it)", label)
 	}
 	sig := fn.Signature()
-	if !a.receiver(s, t, d, sig, label) || !a.shape(s, t, d, sig, label) {
+	if !a.receiver(s, t, d, sig, label) || !a.shape(s, t, d, sig, label, in) {
 		return
 	}
 	s.fnames[filepath.Base(t.Pos.Filename)] = true
 	s.mp.Tools = append(s.mp.Tools, t)
 }
 
-// toolArgs parses the directive's arguments into t.
-func (a *analyzer) toolArgs(t *model.Tool, dir *directive, label string) {
+// toolArgs parses the directive's arguments into t; it returns the input=
+// file, if any, with the position of the argument.
+func (a *analyzer) toolArgs(t *model.Tool, dir *directive, label string) inputFile {
 	spec, errs := parseToolArgs(dir.args)
 	for _, e := range errs {
 		a.errorf(dir.pos+token.Pos(dir.off+e.off), "%s: %s", label, e.msg)
@@ -57,6 +58,10 @@ func (a *analyzer) toolArgs(t *model.Tool, dir *directive, label string) {
 	t.ReadOnly, t.Destructive = spec.readOnly, spec.destructive
 	t.Idempotent, t.OpenWorld = spec.idempotent, spec.openWorld
 	t.Strict = spec.strict // resolved against Config.Strict by profileInput
+	if spec.input == "" {
+		return inputFile{}
+	}
+	return inputFile{name: spec.input, pos: dir.pos + token.Pos(dir.off+spec.inputOff)}
 }
 
 // receiver records the receiver of a method handler; it reports false when
@@ -91,7 +96,7 @@ func (a *analyzer) receiver(s *pkgScan, t *model.Tool, d *ast.FuncDecl, sig *typ
 
 // shape checks the handler's signature and records In and Out; it reports
 // false when the signature is not an accepted shape.
-func (a *analyzer) shape(s *pkgScan, t *model.Tool, d *ast.FuncDecl, sig *types.Signature, label string) bool {
+func (a *analyzer) shape(s *pkgScan, t *model.Tool, d *ast.FuncDecl, sig *types.Signature, label string, file inputFile) bool {
 	if msg := shapeProblem(sig); msg != "" {
 		qual := types.RelativeTo(s.p.Types)
 		a.errorf(d.Pos(), "%s: %s; got %s; accepted shapes are %s",
@@ -99,9 +104,12 @@ func (a *analyzer) shape(s *pkgScan, t *model.Tool, d *ast.FuncDecl, sig *types.
 		return false
 	}
 	ok := true
-	if sig.Params().Len() == 2 {
+	switch {
+	case file.name != "":
+		ok = a.inputFromFile(t, sig, file, label)
+	case sig.Params().Len() == 2:
 		ok = a.input(t, sig.Params().At(1), label)
-	} else {
+	default:
 		t.InputSchema = emptyInputSchema()
 	}
 	if sig.Results().Len() == 2 {
