@@ -21,9 +21,6 @@ type inputFile struct {
 	pos  token.Pos // of the argument
 }
 
-// draft2020 is the meta-schema an input= file must validate against.
-const draft2020 = "https://json-schema.org/draft/2020-12/schema"
-
 // inputFromFile records the input schema of a tool written as
 // //mcp:tool input=FILE.json: the file's JSON, verbatim apart from
 // indentation. The handler's In must be json.RawMessage or map[string]any.
