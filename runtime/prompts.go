@@ -95,15 +95,7 @@ func (s *Server) RemovePrompt(name string) bool {
 
 // listPrompts answers prompts/list: one page of prompts in registration order.
 func (s *Server) listPrompts(_ context.Context, c *call) ([]byte, *rpcError) {
-	items, next, ok := s.prims.prompts.Load().page(c.msg.params.Cursor, s.opts.PageSize)
-	if !ok {
-		return nil, errorf(CodeInvalidParams, "invalid cursor")
-	}
-	wires := make([][]byte, len(items))
-	for i, e := range items {
-		wires[i] = e.wire
-	}
-	return s.listResult(c, "prompts", wires, next), nil
+	return pageOf(s, c, s.prims.prompts.Load(), "prompts", func(e *promptEntry) []byte { return e.wire })
 }
 
 // getPrompt answers prompts/get: check the arguments, render, encode.

@@ -101,28 +101,27 @@ func (s *Server) RemoveResource(uri string) bool {
 // listResources answers resources/list: one page of direct resources in
 // registration order.
 func (s *Server) listResources(_ context.Context, c *call) ([]byte, *rpcError) {
-	items, next, ok := s.prims.resources.Load().page(c.msg.params.Cursor, s.opts.PageSize)
-	if !ok {
-		return nil, errorf(CodeInvalidParams, "invalid cursor")
-	}
-	wires := make([][]byte, len(items))
-	for i, e := range items {
-		wires[i] = e.wire
-	}
-	return s.listResult(c, "resources", wires, next), nil
+	return pageOf(s, c, s.prims.resources.Load(), "resources", func(e *resourceEntry) []byte { return e.wire })
 }
 
 // listTemplates answers resources/templates/list.
 func (s *Server) listTemplates(_ context.Context, c *call) ([]byte, *rpcError) {
-	items, next, ok := s.prims.templates.Load().page(c.msg.params.Cursor, s.opts.PageSize)
+	return pageOf(s, c, s.prims.templates.Load(), "resourceTemplates", func(e *templateEntry) []byte { return e.wire })
+}
+
+// pageOf answers a paginated list method from cat: one page of the
+// pre-encoded items (wire gives an item's JSON) under key, or -32602 for a
+// cursor the catalog did not issue.
+func pageOf[E any](s *Server, c *call, cat *catalog[E], key string, wire func(E) []byte) ([]byte, *rpcError) {
+	items, next, ok := cat.page(c.msg.params.Cursor, s.opts.PageSize)
 	if !ok {
 		return nil, errorf(CodeInvalidParams, "invalid cursor")
 	}
 	wires := make([][]byte, len(items))
 	for i, e := range items {
-		wires[i] = e.wire
+		wires[i] = wire(e)
 	}
-	return s.listResult(c, "resourceTemplates", wires, next), nil
+	return s.listResult(c, key, wires, next), nil
 }
 
 // listResult encodes a list result: the items under key, nextCursor, and for
