@@ -8,9 +8,9 @@ import (
 
 // formVars emits the requestedSchema of each type the package passes to
 // mcpruntime.Elicit.
-func formVars(f *jen.File, p *model.Package) {
+func formVars(f *jen.File, r *rawLits, p *model.Package) {
 	for _, form := range p.Forms {
-		f.Var().Id(form.Var).Op("=").Add(rawJSON(form.Schema))
+		f.Var().Id(form.Var).Op("=").Add(rawJSON(r, form.Schema))
 		f.Line()
 	}
 }

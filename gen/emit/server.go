@@ -36,7 +36,8 @@ func Server(s *model.Server) ([]byte, error) {
 		}
 		g.Qual("os", "Exit").Call(rt("Main").Call(jen.Id("s")))
 	})
-	return render(f)
+	out, _, err := render(f, nil)
+	return out, err
 }
 
 // register obtains p's receivers and calls p.RegisterMCP.

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"reflect"
 	"slices"
+	"strconv"
 
 	"github.com/invopop/jsonschema"
 )
@@ -21,17 +22,14 @@ func Marshal(s *jsonschema.Schema) ([]byte, error) {
 		return nil, err
 	}
 	var out bytes.Buffer
+	out.Grow(2 * buf.Len())
 	if err := json.Indent(&out, buf.Bytes(), "", "  "); err != nil {
 		return nil, fmt.Errorf("indent schema: %w", err)
 	}
+	if bytes.IndexByte(out.Bytes(), '`') < 0 {
+		return out.Bytes(), nil
+	}
 	return bytes.ReplaceAll(out.Bytes(), []byte("`"), []byte(`\u0060`)), nil
-}
-
-// A kw is one keyword of a schema object, or absent when !ok.
-type kw struct {
-	key string
-	val any
-	ok  bool
 }
 
 func writeSchema(buf *bytes.Buffer, s *jsonschema.Schema) error {
@@ -44,25 +42,99 @@ func writeSchema(buf *bytes.Buffer, s *jsonschema.Schema) error {
 		return nil
 	}
 	buf.WriteByte('{')
-	n := 0
-	for _, k := range keywords(s) {
-		if !k.ok {
-			continue
-		}
-		if n > 0 {
-			buf.WriteByte(',')
-		}
-		n++
-		if err := writeValue(buf, k.key); err != nil {
-			return err
-		}
-		buf.WriteByte(':')
-		if err := writeValue(buf, k.val); err != nil {
-			return fmt.Errorf("keyword %s: %w", k.key, err)
-		}
+	o := object{buf: buf}
+	writeKeywords(&o, s)
+	if o.err != nil {
+		return o.err
 	}
 	buf.WriteByte('}')
 	return nil
+}
+
+// An object writes the members of one JSON object, remembering the first
+// error.
+type object struct {
+	buf *bytes.Buffer
+	n   int
+	err error
+}
+
+// kw writes the member key: v when ok.
+func (o *object) kw(key string, ok bool, v any) {
+	if !ok || o.err != nil {
+		return
+	}
+	if o.n > 0 {
+		o.buf.WriteByte(',')
+	}
+	o.n++
+	writeString(o.buf, key)
+	o.buf.WriteByte(':')
+	if err := writeValue(o.buf, v); err != nil {
+		o.err = fmt.Errorf("keyword %s: %w", key, err)
+	}
+}
+
+// writeKeywords writes the keywords of s in the order Marshal promises.
+func writeKeywords(o *object, s *jsonschema.Schema) {
+	o.kw("$schema", s.Version != "", s.Version)
+	o.kw("$id", s.ID != "", s.ID)
+	o.kw("$anchor", s.Anchor != "", s.Anchor)
+	o.kw("$ref", s.Ref != "", s.Ref)
+	o.kw("$dynamicRef", s.DynamicRef != "", s.DynamicRef)
+	o.kw("$comment", s.Comments != "", s.Comments)
+	o.kw("title", s.Title != "", s.Title)
+	o.kw("description", s.Description != "", s.Description)
+	o.kw("type", s.Type != "", s.Type)
+	o.kw("const", s.Const != nil, s.Const)
+	o.kw("enum", s.Enum != nil, s.Enum)
+	o.kw("format", s.Format != "", s.Format)
+	o.kw("contentEncoding", s.ContentEncoding != "", s.ContentEncoding)
+	o.kw("contentMediaType", s.ContentMediaType != "", s.ContentMediaType)
+	o.kw("contentSchema", s.ContentSchema != nil, s.ContentSchema)
+	o.kw("pattern", s.Pattern != "", s.Pattern)
+	o.kw("minLength", s.MinLength != nil, s.MinLength)
+	o.kw("maxLength", s.MaxLength != nil, s.MaxLength)
+	o.kw("minimum", s.Minimum != "", s.Minimum)
+	o.kw("exclusiveMinimum", s.ExclusiveMinimum != "", s.ExclusiveMinimum)
+	o.kw("maximum", s.Maximum != "", s.Maximum)
+	o.kw("exclusiveMaximum", s.ExclusiveMaximum != "", s.ExclusiveMaximum)
+	o.kw("multipleOf", s.MultipleOf != "", s.MultipleOf)
+	o.kw("allOf", s.AllOf != nil, s.AllOf)
+	o.kw("anyOf", s.AnyOf != nil, s.AnyOf)
+	o.kw("oneOf", s.OneOf != nil, s.OneOf)
+	o.kw("not", s.Not != nil, s.Not)
+	o.kw("if", s.If != nil, s.If)
+	o.kw("then", s.Then != nil, s.Then)
+	o.kw("else", s.Else != nil, s.Else)
+	o.kw("prefixItems", s.PrefixItems != nil, s.PrefixItems)
+	o.kw("items", s.Items != nil, s.Items)
+	o.kw("contains", s.Contains != nil, s.Contains)
+	o.kw("minContains", s.MinContains != nil, s.MinContains)
+	o.kw("maxContains", s.MaxContains != nil, s.MaxContains)
+	o.kw("minItems", s.MinItems != nil, s.MinItems)
+	o.kw("maxItems", s.MaxItems != nil, s.MaxItems)
+	o.kw("uniqueItems", s.UniqueItems, s.UniqueItems)
+	o.kw("properties", s.Properties != nil, orderedProps{s})
+	o.kw("patternProperties", s.PatternProperties != nil, s.PatternProperties)
+	o.kw("required", len(s.Required) > 0, s.Required)
+	o.kw("dependentRequired", s.DependentRequired != nil, s.DependentRequired)
+	o.kw("dependentSchemas", s.DependentSchemas != nil, s.DependentSchemas)
+	o.kw("minProperties", s.MinProperties != nil, s.MinProperties)
+	o.kw("maxProperties", s.MaxProperties != nil, s.MaxProperties)
+	o.kw("propertyNames", s.PropertyNames != nil, s.PropertyNames)
+	o.kw("additionalProperties", s.AdditionalProperties != nil, s.AdditionalProperties)
+	o.kw("default", s.Default != nil, s.Default)
+	o.kw("examples", s.Examples != nil, s.Examples)
+	o.kw("deprecated", s.Deprecated, s.Deprecated)
+	o.kw("readOnly", s.ReadOnly, s.ReadOnly)
+	o.kw("writeOnly", s.WriteOnly, s.WriteOnly)
+	if len(s.Extras) > 0 {
+		for _, k := range slices.Sorted(maps.Keys(s.Extras)) {
+			o.kw(k, true, s.Extras[k])
+		}
+	}
+	o.kw("$defs", len(s.Definitions) > 0, s.Definitions)
 }
 
 // boolSchema reports whether s is the true or false schema.
@@ -91,6 +163,9 @@ func boolSchema(s *jsonschema.Schema) (bool, bool) {
 
 // isShallowZero reports whether every exported field of s is zero.
 func isShallowZero(s *jsonschema.Schema) bool {
+	if s.Type != "" || s.Ref != "" || s.Description != "" || s.Properties != nil {
+		return false // the common cases, without reflection
+	}
 	v := reflect.ValueOf(s).Elem()
 	for i := range v.NumField() {
 		if v.Type().Field(i).IsExported() && !v.Field(i).IsZero() {
@@ -102,6 +177,17 @@ func isShallowZero(s *jsonschema.Schema) bool {
 
 func writeValue(buf *bytes.Buffer, v any) error {
 	switch v := v.(type) {
+	case string:
+		writeString(buf, v)
+		return nil
+	case *uint64:
+		if v != nil {
+			buf.Write(strconv.AppendUint(buf.AvailableBuffer(), *v, 10))
+			return nil
+		}
+	case bool:
+		buf.WriteString(strconv.FormatBool(v))
+		return nil
 	case *jsonschema.Schema:
 		return writeSchema(buf, v)
 	case []*jsonschema.Schema:
@@ -132,15 +218,30 @@ func writeValue(buf *bytes.Buffer, v any) error {
 	return nil
 }
 
+// writeString writes s as a JSON string, as encoding/json does without
+// HTML escaping; strings of plain printable ASCII take a short cut.
+func writeString(buf *bytes.Buffer, s string) {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			enc := json.NewEncoder(buf)
+			enc.SetEscapeHTML(false)
+			_ = enc.Encode(s) // a string always encodes
+			buf.Truncate(buf.Len() - 1)
+			return
+		}
+	}
+	buf.WriteByte('"')
+	buf.WriteString(s)
+	buf.WriteByte('"')
+}
+
 func writeMap(buf *bytes.Buffer, m map[string]*jsonschema.Schema) error {
 	buf.WriteByte('{')
 	for i, k := range slices.Sorted(maps.Keys(m)) {
 		if i > 0 {
 			buf.WriteByte(',')
 		}
-		if err := writeValue(buf, k); err != nil {
-			return err
-		}
+		writeString(buf, k)
 		buf.WriteByte(':')
 		if err := writeSchema(buf, m[k]); err != nil {
 			return err
@@ -160,9 +261,7 @@ func writeProps(buf *bytes.Buffer, p orderedProps) error {
 			buf.WriteByte(',')
 		}
 		i++
-		if err := writeValue(buf, k); err != nil {
-			return err
-		}
+		writeString(buf, k)
 		buf.WriteByte(':')
 		if err := writeSchema(buf, v); err != nil {
 			return err
@@ -170,68 +269,6 @@ func writeProps(buf *bytes.Buffer, p orderedProps) error {
 	}
 	buf.WriteByte('}')
 	return nil
-}
-
-// keywords lists the keywords of s in the order Marshal writes them.
-func keywords(s *jsonschema.Schema) []kw {
-	ks := []kw{
-		{"$schema", s.Version, s.Version != ""},
-		{"$id", s.ID, s.ID != ""},
-		{"$anchor", s.Anchor, s.Anchor != ""},
-		{"$ref", s.Ref, s.Ref != ""},
-		{"$dynamicRef", s.DynamicRef, s.DynamicRef != ""},
-		{"$comment", s.Comments, s.Comments != ""},
-		{"title", s.Title, s.Title != ""},
-		{"description", s.Description, s.Description != ""},
-		{"type", s.Type, s.Type != ""},
-		{"const", s.Const, s.Const != nil},
-		{"enum", s.Enum, s.Enum != nil},
-		{"format", s.Format, s.Format != ""},
-		{"contentEncoding", s.ContentEncoding, s.ContentEncoding != ""},
-		{"contentMediaType", s.ContentMediaType, s.ContentMediaType != ""},
-		{"contentSchema", s.ContentSchema, s.ContentSchema != nil},
-		{"pattern", s.Pattern, s.Pattern != ""},
-		{"minLength", s.MinLength, s.MinLength != nil},
-		{"maxLength", s.MaxLength, s.MaxLength != nil},
-		{"minimum", s.Minimum, s.Minimum != ""},
-		{"exclusiveMinimum", s.ExclusiveMinimum, s.ExclusiveMinimum != ""},
-		{"maximum", s.Maximum, s.Maximum != ""},
-		{"exclusiveMaximum", s.ExclusiveMaximum, s.ExclusiveMaximum != ""},
-		{"multipleOf", s.MultipleOf, s.MultipleOf != ""},
-		{"allOf", s.AllOf, s.AllOf != nil},
-		{"anyOf", s.AnyOf, s.AnyOf != nil},
-		{"oneOf", s.OneOf, s.OneOf != nil},
-		{"not", s.Not, s.Not != nil},
-		{"if", s.If, s.If != nil},
-		{"then", s.Then, s.Then != nil},
-		{"else", s.Else, s.Else != nil},
-		{"prefixItems", s.PrefixItems, s.PrefixItems != nil},
-		{"items", s.Items, s.Items != nil},
-		{"contains", s.Contains, s.Contains != nil},
-		{"minContains", s.MinContains, s.MinContains != nil},
-		{"maxContains", s.MaxContains, s.MaxContains != nil},
-		{"minItems", s.MinItems, s.MinItems != nil},
-		{"maxItems", s.MaxItems, s.MaxItems != nil},
-		{"uniqueItems", s.UniqueItems, s.UniqueItems},
-		{"properties", orderedProps{s}, s.Properties != nil},
-		{"patternProperties", s.PatternProperties, s.PatternProperties != nil},
-		{"required", s.Required, len(s.Required) > 0},
-		{"dependentRequired", s.DependentRequired, s.DependentRequired != nil},
-		{"dependentSchemas", s.DependentSchemas, s.DependentSchemas != nil},
-		{"minProperties", s.MinProperties, s.MinProperties != nil},
-		{"maxProperties", s.MaxProperties, s.MaxProperties != nil},
-		{"propertyNames", s.PropertyNames, s.PropertyNames != nil},
-		{"additionalProperties", s.AdditionalProperties, s.AdditionalProperties != nil},
-		{"default", s.Default, s.Default != nil},
-		{"examples", s.Examples, s.Examples != nil},
-		{"deprecated", s.Deprecated, s.Deprecated},
-		{"readOnly", s.ReadOnly, s.ReadOnly},
-		{"writeOnly", s.WriteOnly, s.WriteOnly},
-	}
-	for _, k := range slices.Sorted(maps.Keys(s.Extras)) {
-		ks = append(ks, kw{k, s.Extras[k], true})
-	}
-	return append(ks, kw{"$defs", s.Definitions, len(s.Definitions) > 0})
 }
 
 // IsObjectRoot reports whether s describes JSON objects only (its "type"

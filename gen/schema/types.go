@@ -430,5 +430,11 @@ func (r *run) quotedSchema(f *jsonField, w where) *jsonschema.Schema {
 
 // isEmpty reports whether s is the empty schema {} (any value).
 func isEmpty(s *jsonschema.Schema) bool {
-	return reflect.DeepEqual(s, &jsonschema.Schema{})
+	if s.Type != "" || s.Ref != "" || s.Properties != nil {
+		return false // the common cases, without reflection
+	}
+	return reflect.DeepEqual(s, &emptySchema)
 }
+
+// emptySchema is the zero schema isEmpty compares with.
+var emptySchema jsonschema.Schema
