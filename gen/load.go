@@ -3,6 +3,7 @@ package gen
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -18,7 +19,8 @@ import (
 )
 
 // loadMode is what the analyzer and the schema builder read: syntax with doc
-// comments and full type information for the named packages.
+// comments and full type information for the named packages. load uses it
+// only when listMode and exportMode cannot do (see loadSplit).
 const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedSyntax |
 	packages.NeedTypes | packages.NeedTypesInfo | packages.NeedImports
 
@@ -27,15 +29,19 @@ const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedSyntax |
 // go command itself could not run.
 func load(ctx context.Context, cfg Config) ([]*packages.Package, *token.FileSet, []Diagnostic, error) {
 	fset := token.NewFileSet()
-	pcfg := &packages.Config{
-		Context:   ctx,
-		Mode:      loadMode,
-		Dir:       cfg.Dir,
-		Env:       cfg.Env,
-		Fset:      fset,
-		ParseFile: parseFunc(cfg.Output),
+	pkgs, err := loadSplit(ctx, cfg, fset)
+	if errors.Is(err, errNoSplit) {
+		fset = token.NewFileSet()
+		pcfg := &packages.Config{
+			Context:   ctx,
+			Mode:      loadMode,
+			Dir:       cfg.Dir,
+			Env:       cfg.Env,
+			Fset:      fset,
+			ParseFile: parseFunc(cfg.Output),
+		}
+		pkgs, err = packages.Load(pcfg, cfg.Patterns...)
 	}
-	pkgs, err := packages.Load(pcfg, cfg.Patterns...)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("load packages: %w", err)
 	}

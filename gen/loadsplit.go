@@ -1,0 +1,268 @@
+package gen
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/scanner"
+	"go/token"
+	"go/types"
+	"maps"
+	"os"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// Loading with packages.Load(loadMode) asks `go list -export` for the
+// export data of every package, the named ones included: the go command
+// compiles the named packages (with their generated file, megabytes for a
+// large package) only for the type checker to check them again from source.
+// loadSplit does the same work without that compilation: one go list
+// without export data for the named packages and their imports, one with
+// export data for the packages they import (compiled anyway, and usually
+// cached), while the named packages are parsed; then it type-checks the
+// named packages from source as packages.Load would.
+
+// listMode lists packages without compiling any.
+const listMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles |
+	packages.NeedImports | packages.NeedModule
+
+// exportMode loads the types of dependencies from export data.
+const exportMode = packages.NeedName | packages.NeedTypes | packages.NeedTypesSizes | packages.NeedImports
+
+// errNoSplit means that loadSplit cannot load these packages: load falls
+// back to packages.Load(loadMode).
+var errNoSplit = errors.New("packages need a single load")
+
+// loadSplit loads the packages named by cfg into fset, with syntax, types
+// and type information for the named packages, as packages.Load(loadMode)
+// does, or fails with errNoSplit.
+func loadSplit(ctx context.Context, cfg Config, fset *token.FileSet) ([]*packages.Package, error) {
+	roots, err := packages.Load(&packages.Config{Context: ctx, Mode: listMode, Dir: cfg.Dir, Env: cfg.Env, Fset: fset}, cfg.Patterns...)
+	if err != nil {
+		return nil, err
+	}
+	isRoot := map[*packages.Package]bool{}
+	for _, r := range roots {
+		isRoot[r] = true
+	}
+	deps := map[string]*packages.Package{} // non-root imports of roots, by ID
+	for _, r := range roots {
+		for _, imp := range r.Imports {
+			if !isRoot[imp] && imp.PkgPath != "unsafe" {
+				deps[imp.ID] = imp
+			}
+		}
+	}
+	if reachesRoot(slices.Collect(maps.Values(deps)), isRoot) {
+		// Export data of a dependency would refer to a package that is
+		// also checked from source: its types would not be identical.
+		return nil, errNoSplit
+	}
+
+	var (
+		exported []*packages.Package
+		expErr   error
+		done     = make(chan struct{})
+	)
+	go func() {
+		defer close(done)
+		if len(deps) > 0 {
+			ecfg := &packages.Config{Context: ctx, Mode: exportMode, Dir: cfg.Dir, Env: cfg.Env, Fset: fset}
+			exported, expErr = packages.Load(ecfg, slices.Sorted(maps.Keys(deps))...)
+		}
+	}()
+	parsed := parseRoots(fset, roots, parseFunc(cfg.Output))
+	<-done
+	if expErr != nil {
+		return nil, expErr
+	}
+
+	byID := map[string]*packages.Package{}
+	packages.Visit(exported, nil, func(p *packages.Package) { byID[p.ID] = p })
+	packages.Visit(roots, nil, func(p *packages.Package) {
+		if isRoot[p] {
+			return
+		}
+		if e := byID[p.ID]; e != nil {
+			p.Types, p.TypesSizes = e.Types, e.TypesSizes
+			for _, err := range e.Errors {
+				if !slices.Contains(p.Errors, err) {
+					p.Errors = append(p.Errors, err)
+				}
+			}
+		}
+	})
+	sizes := types.SizesFor("gc", goarch(cfg.Env))
+	for _, e := range exported {
+		if e.TypesSizes != nil {
+			sizes = e.TypesSizes
+			break
+		}
+	}
+	for _, r := range rootOrder(roots, isRoot) {
+		checkRoot(r, fset, parsed[r], sizes)
+	}
+	return roots, nil
+}
+
+// reachesRoot reports whether a root is among pkgs or their imports.
+func reachesRoot(pkgs []*packages.Package, isRoot map[*packages.Package]bool) bool {
+	seen := map[*packages.Package]bool{}
+	for len(pkgs) > 0 {
+		p := pkgs[len(pkgs)-1]
+		pkgs = pkgs[:len(pkgs)-1]
+		if seen[p] {
+			continue
+		}
+		if isRoot[p] {
+			return true
+		}
+		seen[p] = true
+		for _, imp := range p.Imports {
+			pkgs = append(pkgs, imp)
+		}
+	}
+	return false
+}
+
+// rootOrder orders the roots so that a root comes after the roots it imports.
+func rootOrder(roots []*packages.Package, isRoot map[*packages.Package]bool) []*packages.Package {
+	var order []*packages.Package
+	seen := map[*packages.Package]bool{}
+	var visit func(p *packages.Package)
+	visit = func(p *packages.Package) {
+		if seen[p] {
+			return
+		}
+		seen[p] = true
+		for _, path := range slices.Sorted(maps.Keys(p.Imports)) {
+			if imp := p.Imports[path]; isRoot[imp] {
+				visit(imp)
+			}
+		}
+		order = append(order, p)
+	}
+	for _, r := range roots {
+		visit(r)
+	}
+	return order
+}
+
+// A parsedFile is the outcome of parsing one file of a root.
+type parsedFile struct {
+	f   *ast.File
+	err error
+}
+
+// parseRoots parses the compiled Go files of every root, in parallel.
+func parseRoots(fset *token.FileSet, roots []*packages.Package, parse func(*token.FileSet, string, []byte) (*ast.File, error)) map[*packages.Package][]parsedFile {
+	out := map[*packages.Package][]parsedFile{}
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for _, r := range roots {
+		files := make([]parsedFile, len(r.CompiledGoFiles))
+		out[r] = files
+		for i, name := range r.CompiledGoFiles {
+			wg.Go(func() {
+				sem <- struct{}{}
+				defer func() { <-sem }()
+				src, err := os.ReadFile(name)
+				if err != nil {
+					files[i].err = err
+					return
+				}
+				files[i].f, files[i].err = parse(fset, name, src)
+			})
+		}
+	}
+	wg.Wait()
+	return out
+}
+
+// checkRoot type-checks a root from its parsed files, recording parse and
+// type errors as packages.Load does.
+func checkRoot(p *packages.Package, fset *token.FileSet, files []parsedFile, sizes types.Sizes) {
+	appendError := func(err error) {
+		switch err := err.(type) {
+		case *os.PathError:
+			p.Errors = append(p.Errors, packages.Error{Pos: err.Path + ":1", Msg: err.Err.Error(), Kind: packages.ParseError})
+		case scanner.ErrorList:
+			for _, e := range err {
+				p.Errors = append(p.Errors, packages.Error{Pos: e.Pos.String(), Msg: e.Msg, Kind: packages.ParseError})
+			}
+		case types.Error:
+			p.TypeErrors = append(p.TypeErrors, err)
+			p.Errors = append(p.Errors, packages.Error{Pos: err.Fset.Position(err.Pos).String(), Msg: err.Msg, Kind: packages.TypeError})
+		default:
+			p.Errors = append(p.Errors, packages.Error{Pos: "-", Msg: err.Error(), Kind: packages.UnknownError})
+		}
+	}
+	p.Fset = fset
+	p.Syntax = []*ast.File{}
+	for _, f := range files {
+		if f.err != nil {
+			appendError(f.err)
+		}
+		if f.f != nil {
+			p.Syntax = append(p.Syntax, f.f)
+		}
+	}
+	p.Types = types.NewPackage(p.PkgPath, p.Name)
+	p.TypesSizes = sizes
+	p.TypesInfo = &types.Info{ // what the analyzer and the schema builder read
+		Defs:         map[*ast.Ident]types.Object{},
+		Uses:         map[*ast.Ident]types.Object{},
+		Implicits:    map[ast.Node]types.Object{},
+		Instances:    map[*ast.Ident]types.Instance{},
+		FileVersions: map[*ast.File]string{},
+	}
+	tc := &types.Config{
+		Importer: importerFunc(func(path string) (*types.Package, error) {
+			if path == "unsafe" {
+				return types.Unsafe, nil
+			}
+			imp := p.Imports[path]
+			if imp == nil {
+				return nil, fmt.Errorf("no metadata for %s", path)
+			}
+			if imp.Types != nil && imp.Types.Complete() {
+				return imp.Types, nil
+			}
+			for _, e := range imp.Errors {
+				if e.Kind == packages.UnknownError {
+					return nil, errors.New(e.Msg)
+				}
+			}
+			return nil, errors.New("no export data file")
+		}),
+		Error: appendError,
+		Sizes: sizes,
+	}
+	if p.Module != nil && p.Module.GoVersion != "" {
+		tc.GoVersion = "go" + p.Module.GoVersion
+	}
+	_ = types.NewChecker(tc, fset, p.Types, p.TypesInfo).Files(p.Syntax)
+}
+
+// importerFunc implements types.Importer.
+type importerFunc func(path string) (*types.Package, error)
+
+func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
+
+// goarch is GOARCH in env (the go command's environment), or this
+// program's.
+func goarch(env []string) string {
+	arch := runtime.GOARCH
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "GOARCH="); ok && v != "" {
+			arch = v
+		}
+	}
+	return arch
+}
