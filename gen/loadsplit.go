@@ -91,10 +91,11 @@ func loadSplit(ctx context.Context, cfg Config, fset *token.FileSet) ([]*package
 		}
 		if e := byID[p.ID]; e != nil {
 			p.Types, p.TypesSizes = e.Types, e.TypesSizes
-			for _, err := range e.Errors {
-				if !slices.Contains(p.Errors, err) {
-					p.Errors = append(p.Errors, err)
-				}
+			if len(p.Errors) == 0 {
+				// Errors listing it already reported say it better (with
+				// the importing position); otherwise these are the
+				// compiler's, or missing export data.
+				p.Errors = e.Errors
 			}
 		}
 	})
