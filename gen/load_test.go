@@ -99,25 +99,26 @@ func TestLoadSplitFallsBack(t *testing.T) {
 	}
 }
 
-// TestLoadBrokenDependency checks that a dependency that does not compile
-// is reported, at its error.
-func TestLoadBrokenDependency(t *testing.T) {
+// TestLoadMissingImport checks that an import no package satisfies is
+// reported at the import, once.
+func TestLoadMissingImport(t *testing.T) {
 	dir := writeModule(t, map[string]string{
-		"p/p.go": "package p\n\nimport (\n\t\"context\"\n\n\t\"example.com/m/q\"\n)\n\n// F is a tool.\n//\n//mcp:tool\nfunc F(ctx context.Context, in q.In) error { return nil }\n",
-		"q/q.go": "package q\n\n// In is an input.\ntype In struct{ N int }\n\nvar _ = undefinedThing\n",
+		"p/p.go": "package p\n\nimport (\n\t\"context\"\n\n\t\"example.com/m/missing\"\n)\n\n// F is a tool.\n//\n//mcp:tool\nfunc F(ctx context.Context, in missing.In) error { return nil }\n",
 	})
 	cfg := Config{Dir: dir, Patterns: []string{"./p"}}.withDefaults()
+	if _, err := loadSplit(context.Background(), cfg, token.NewFileSet()); !errors.Is(err, errNoSplit) {
+		t.Fatalf("loadSplit: got %v, want errNoSplit", err)
+	}
 	_, _, diags, err := load(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var found bool
-	for _, d := range diags {
-		if filepath.Base(d.Pos.Filename) == "q.go" && d.Pos.Line == 6 {
-			found = true
-		}
+	if len(diags) == 0 {
+		t.Fatal("no diagnostics")
 	}
-	if !found {
-		t.Errorf("diagnostics %v do not report q.go:6", diags)
+	for _, d := range diags {
+		if filepath.Base(d.Pos.Filename) != "p.go" || d.Pos.Line != 6 {
+			t.Errorf("diagnostic %v is not at p.go:6", d)
+		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -22,15 +23,15 @@ import (
 // export data of every package, the named ones included: the go command
 // compiles the named packages (with their generated file, megabytes for a
 // large package) only for the type checker to check them again from source.
-// loadSplit does the same work without that compilation: one go list
-// without export data for the named packages and their imports, one with
-// export data for the packages they import (compiled anyway, and usually
-// cached), while the named packages are parsed; then it type-checks the
-// named packages from source as packages.Load would.
+// loadSplit does the same work without that compilation: go list -find
+// names the packages and their files, the files are parsed, and go list
+// -export gives the export data of the packages they import (compiled
+// anyway, and usually cached); then it type-checks the named packages from
+// source as packages.Load would. Whenever go list reports a problem, load
+// falls back to packages.Load, whose diagnostics say where it is.
 
-// listMode lists packages without compiling any.
-const listMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles |
-	packages.NeedImports | packages.NeedModule
+// findMode names packages and their files without resolving imports.
+const findMode = packages.NeedName | packages.NeedFiles | packages.NeedModule
 
 // exportMode loads the types of dependencies from export data.
 const exportMode = packages.NeedName | packages.NeedTypes | packages.NeedTypesSizes | packages.NeedImports
@@ -43,62 +44,74 @@ var errNoSplit = errors.New("packages need a single load")
 // and type information for the named packages, as packages.Load(loadMode)
 // does, or fails with errNoSplit.
 func loadSplit(ctx context.Context, cfg Config, fset *token.FileSet) ([]*packages.Package, error) {
-	roots, err := packages.Load(&packages.Config{Context: ctx, Mode: listMode, Dir: cfg.Dir, Env: cfg.Env, Fset: fset}, cfg.Patterns...)
+	roots, err := packages.Load(&packages.Config{Context: ctx, Mode: findMode, Dir: cfg.Dir, Env: cfg.Env, Fset: fset}, cfg.Patterns...)
 	if err != nil {
 		return nil, err
 	}
-	isRoot := map[*packages.Package]bool{}
+	rootByPath := map[string]*packages.Package{}
 	for _, r := range roots {
-		isRoot[r] = true
+		if len(r.Errors) > 0 {
+			return nil, errNoSplit
+		}
+		rootByPath[r.PkgPath] = r
 	}
-	deps := map[string]*packages.Package{} // non-root imports of roots, by ID
+	parsed := parseRoots(fset, roots, parseFunc(cfg.Output))
+	imports := map[*packages.Package][]string{} // import paths of each root
+	deps := map[string]bool{}                   // non-root import paths
 	for _, r := range roots {
-		for _, imp := range r.Imports {
-			if !isRoot[imp] && imp.PkgPath != "unsafe" {
-				deps[imp.ID] = imp
+		for _, f := range parsed[r] {
+			if f.f == nil {
+				continue
+			}
+			for _, spec := range f.f.Imports {
+				path, err := strconv.Unquote(spec.Path.Value)
+				switch {
+				case err != nil || path == "unsafe":
+					continue
+				case path == "C":
+					return nil, errNoSplit // cgo: go list knows the files to check
+				}
+				imports[r] = append(imports[r], path)
+				if rootByPath[path] == nil {
+					deps[path] = true
+				}
 			}
 		}
 	}
-	if reachesRoot(slices.Collect(maps.Values(deps)), isRoot) {
-		// Export data of a dependency would refer to a package that is
-		// also checked from source: its types would not be identical.
+
+	var exported []*packages.Package
+	if len(deps) > 0 {
+		ecfg := &packages.Config{Context: ctx, Mode: exportMode, Dir: cfg.Dir, Env: cfg.Env, Fset: fset}
+		exported, err = packages.Load(ecfg, slices.Sorted(maps.Keys(deps))...)
+		if err != nil {
+			return nil, err
+		}
+	}
+	depByPath := map[string]*packages.Package{}
+	for _, e := range exported {
+		depByPath[e.PkgPath] = e
+	}
+	var problem bool
+	packages.Visit(exported, nil, func(p *packages.Package) {
+		// A root among the dependencies would have two copies of its
+		// types, one from export data and one from source.
+		problem = problem || len(p.Errors) > 0 || rootByPath[p.PkgPath] != nil
+	})
+	if problem || len(depByPath) != len(deps) {
 		return nil, errNoSplit
 	}
-
-	var (
-		exported []*packages.Package
-		expErr   error
-		done     = make(chan struct{})
-	)
-	go func() {
-		defer close(done)
-		if len(deps) > 0 {
-			ecfg := &packages.Config{Context: ctx, Mode: exportMode, Dir: cfg.Dir, Env: cfg.Env, Fset: fset}
-			exported, expErr = packages.Load(ecfg, slices.Sorted(maps.Keys(deps))...)
-		}
-	}()
-	parsed := parseRoots(fset, roots, parseFunc(cfg.Output))
-	<-done
-	if expErr != nil {
-		return nil, expErr
-	}
-
-	byID := map[string]*packages.Package{}
-	packages.Visit(exported, nil, func(p *packages.Package) { byID[p.ID] = p })
-	packages.Visit(roots, nil, func(p *packages.Package) {
-		if isRoot[p] {
-			return
-		}
-		if e := byID[p.ID]; e != nil {
-			p.Types, p.TypesSizes = e.Types, e.TypesSizes
-			if len(p.Errors) == 0 {
-				// Errors listing it already reported say it better (with
-				// the importing position); otherwise these are the
-				// compiler's, or missing export data.
-				p.Errors = e.Errors
+	for _, r := range roots {
+		r.Imports = map[string]*packages.Package{}
+		for _, path := range imports[r] {
+			if imp := rootByPath[path]; imp != nil {
+				r.Imports[path] = imp
+			} else {
+				r.Imports[path] = depByPath[path]
 			}
 		}
-	})
+		r.CompiledGoFiles = r.GoFiles
+	}
+
 	sizes := types.SizesFor("gc", goarch(cfg.Env))
 	for _, e := range exported {
 		if e.TypesSizes != nil {
@@ -106,30 +119,14 @@ func loadSplit(ctx context.Context, cfg Config, fset *token.FileSet) ([]*package
 			break
 		}
 	}
+	isRoot := map[*packages.Package]bool{}
+	for _, r := range roots {
+		isRoot[r] = true
+	}
 	for _, r := range rootOrder(roots, isRoot) {
 		checkRoot(r, fset, parsed[r], sizes)
 	}
 	return roots, nil
-}
-
-// reachesRoot reports whether a root is among pkgs or their imports.
-func reachesRoot(pkgs []*packages.Package, isRoot map[*packages.Package]bool) bool {
-	seen := map[*packages.Package]bool{}
-	for len(pkgs) > 0 {
-		p := pkgs[len(pkgs)-1]
-		pkgs = pkgs[:len(pkgs)-1]
-		if seen[p] {
-			continue
-		}
-		if isRoot[p] {
-			return true
-		}
-		seen[p] = true
-		for _, imp := range p.Imports {
-			pkgs = append(pkgs, imp)
-		}
-	}
-	return false
 }
 
 // rootOrder orders the roots so that a root comes after the roots it imports.
@@ -161,15 +158,15 @@ type parsedFile struct {
 	err error
 }
 
-// parseRoots parses the compiled Go files of every root, in parallel.
+// parseRoots parses the Go files of every root, in parallel.
 func parseRoots(fset *token.FileSet, roots []*packages.Package, parse func(*token.FileSet, string, []byte) (*ast.File, error)) map[*packages.Package][]parsedFile {
 	out := map[*packages.Package][]parsedFile{}
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	for _, r := range roots {
-		files := make([]parsedFile, len(r.CompiledGoFiles))
+		files := make([]parsedFile, len(r.GoFiles))
 		out[r] = files
-		for i, name := range r.CompiledGoFiles {
+		for i, name := range r.GoFiles {
 			wg.Go(func() {
 				sem <- struct{}{}
 				defer func() { <-sem }()
