@@ -1,9 +1,12 @@
 package emit
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"golang.org/x/tools/imports"
 
 	"github.com/mcpgen/mcpgen/gen/model"
 )
@@ -65,6 +68,50 @@ func TestTypeExpressions(t *testing.T) {
 		}
 		if want := "var _ func(context.Context) (" + tt.want + ", error) = Run"; !strings.Contains(string(src), want) {
 			t.Errorf("got\n%s\nwant it to contain %s", src, want)
+		}
+	}
+}
+
+// slowPackage renders p with the schema literals in place while formatting,
+// as goimports would see the whole file.
+func slowPackage(t *testing.T, p *model.Package) []byte {
+	t.Helper()
+	out, _, err := renderPackage(p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := imports.Process("mcp_gen.go", out, &imports.Options{FormatOnly: true, Comments: true, TabIndent: true, TabWidth: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(out, want) {
+		t.Fatalf("formatting with the literals in place is not goimports-clean:\n%s", out)
+	}
+	return out
+}
+
+// TestDeferredLiteralsChangeNothing checks that formatting with the schema
+// literals set aside gives the bytes formatting with them in place gives,
+// also when a description spells a placeholder (which takes the slow way).
+func TestDeferredLiteralsChangeNothing(t *testing.T) {
+	for _, desc := range []string{"d", "spells " + rawPrefix + "0_ and " + rawPrefix + "1_"} {
+		run, other := tool("Run"), tool("Other")
+		run.Description, other.VarPrefix = desc, "mcpOther"
+		run.InputSchema = json.RawMessage("{\n  \"type\": \"object\",\n  \"description\": \"" + desc + "\\n\\tindented\",\n  \"additionalProperties\": false\n}")
+		run.Out, run.OutKind = &model.Type{Kind: model.Basic, Name: "string"}, model.OutStructured
+		run.OutputSchema = json.RawMessage("{\n  \"type\": \"string\"\n}")
+		run.LegacyOutputSchema = json.RawMessage("{\n  \"type\": \"object\"\n}")
+		p := &model.Package{Name: "p", Path: "example.com/p", Sources: []string{"h.go"}, Tools: []*model.Tool{run, other},
+			Taken: []string{"json"}}
+		got, err := Package(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := slowPackage(t, p); !bytes.Equal(got, want) {
+			t.Errorf("description %q: got\n%s\nwant\n%s", desc, got, want)
+		}
+		if !bytes.Contains(got, []byte("`{\n  \"type\": \"string\"\n}`")) {
+			t.Errorf("description %q: output schema literal missing:\n%s", desc, got)
 		}
 	}
 }
