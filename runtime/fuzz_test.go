@@ -16,11 +16,15 @@ import (
 	mcpruntime "github.com/mcpgen/mcpgen/runtime"
 )
 
-// fuzzOptions keep every fuzzed call short: a question to the client times out
-// at once and no handler runs long.
+// fuzzServer returns the everything server with options that bound every
+// fuzzed input: a question to the client times out at once and a tool call is
+// cut (answered with an isError result) after 20 ms, so the everything tools
+// that sleep between progress steps cannot make one input cost 100 ms or more.
+// A fuzz worker runs inputs one after another, and minimizing an input runs it
+// thousands of times, so every millisecond an input costs counts.
 func fuzzServer() *mcpruntime.Server {
 	return everythingServer2(&mcpruntime.Options{Logger: quietLogger(), InputTimeout: 20 * time.Millisecond,
-		CallTimeout: 2 * time.Second, DrainTimeout: time.Second})
+		CallTimeout: 20 * time.Millisecond, DrainTimeout: time.Second})
 }
 
 // FuzzStdio feeds arbitrary bytes to ServeStdio: it must not panic, must
@@ -39,8 +43,11 @@ func FuzzStdio(f *testing.F) {
 	} {
 		f.Add([]byte(seed))
 	}
+	// One server serves every input of this process: building the everything
+	// server costs more than serving most inputs. Each ServeStdio call is its own
+	// connection and session.
+	s := fuzzServer()
 	f.Fuzz(func(t *testing.T, in []byte) {
-		s := fuzzServer()
 		var out bytes.Buffer
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()

@@ -121,18 +121,14 @@ func newHTTPTest(t *testing.T, opts *HTTPOptions) (*httptest.Server, *httpProbe)
 type httpClient struct {
 	t       *testing.T
 	url     string
-	schemas *httpSpec
+	schemas *specSchemas
 	session string // Mcp-Session-Id once a legacy session is open
 }
 
 // newHTTPClient returns a client for ts; a missing spec fails the test.
 func newHTTPClient(t *testing.T, ts *httptest.Server) *httpClient {
 	t.Helper()
-	schemas, err := loadHTTPSpec()
-	if err != nil {
-		t.Fatalf("load spec schemas: %v", err)
-	}
-	return &httpClient{t: t, url: ts.URL, schemas: schemas}
+	return &httpClient{t: t, url: ts.URL, schemas: testSpec}
 }
 
 // modernMetaFor returns the _meta of a 2026-07-28 request.
@@ -304,14 +300,14 @@ func (c *httpClient) validate(rev, method string, raw []byte) {
 	var err error
 	switch {
 	case env.Method != "" && env.ID == nil:
-		err = c.schemas.validate(rev, httpNotificationDef(env.Method), raw)
+		err = c.schemas.validate(rev, notificationDef(env.Method), raw)
 	case env.Method != "":
 		err = c.schemas.validate(rev, "JSONRPCRequest", raw)
 	case env.Error != nil:
 		err = c.schemas.validate(rev, "JSONRPCErrorResponse", raw)
 	default:
 		err = c.schemas.validate(rev, "JSONRPCResultResponse", raw)
-		if def := mrtrResultDef(rev, httpResultDef(rev, method), env.Result); err == nil && def != "" {
+		if def := mrtrResultDef(rev, resultDef(rev, method), env.Result); err == nil && def != "" {
 			err = c.schemas.validate(rev, def, env.Result)
 		}
 	}

@@ -165,11 +165,7 @@ func TestHTTPGracefulShutdown(t *testing.T) {
 	served := make(chan error, 1)
 	go func() { served <- serveListener(ctx, ln, h, opts, h.endStreams, nil) }()
 
-	c := &httpClient{t: t, url: "http://" + ln.Addr().String() + opts.Path}
-	c.schemas, err = loadHTTPSpec()
-	if err != nil {
-		t.Fatalf("load spec schemas: %v", err)
-	}
+	c := &httpClient{t: t, url: "http://" + ln.Addr().String() + opts.Path, schemas: testSpec}
 	type answer struct {
 		status int
 		msgs   []json.RawMessage
@@ -278,10 +274,7 @@ func TestHTTPShutdownEndsListen(t *testing.T) {
 	served := make(chan error, 1)
 	go func() { served <- serveListener(ctx, ln, h, opts, h.endStreams, nil) }()
 
-	c := &httpClient{t: t, url: "http://" + ln.Addr().String() + opts.Path}
-	if c.schemas, err = loadHTTPSpec(); err != nil {
-		t.Fatalf("load spec schemas: %v", err)
-	}
+	c := &httpClient{t: t, url: "http://" + ln.Addr().String() + opts.Path, schemas: testSpec}
 	params := map[string]any{"_meta": modernMetaFor(nil), "notifications": map[string]any{"toolsListChanged": true}}
 	resp := c.post(context.Background(), modernHeaders("subscriptions/listen", ""), rpcRequest(1, "subscriptions/listen", params))
 	defer resp.Body.Close()

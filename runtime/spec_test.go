@@ -28,15 +28,20 @@ type specSchemas struct {
 	compiled  map[string]*jsonschema.Schema
 }
 
-// loadSpecSchemas finds the repository root (the directory holding go.mod, walking up
-// from the working directory) and the spec next to it in ../shared. A missing spec is
-// an error, never a skip.
+// loadSpecSchemas finds the spec in ../shared/spec beside the repository root (the
+// directory holding go.mod, walking up from the working directory), or in
+// $MCPGEN_SPEC_DIR when set (e.g. for a git worktree elsewhere). A missing spec is an
+// error, never a skip. Every test validating against the spec uses the one instance
+// TestMain loads (testSpec).
 func loadSpecSchemas() (*specSchemas, error) {
-	root, err := repoRoot()
-	if err != nil {
-		return nil, err
+	dir := os.Getenv("MCPGEN_SPEC_DIR")
+	if dir == "" {
+		root, err := repoRoot()
+		if err != nil {
+			return nil, err
+		}
+		dir = filepath.Join(root, "..", "shared", "spec")
 	}
-	dir := filepath.Join(root, "..", "shared", "spec")
 	for _, rev := range []string{revLegacy, revModern} {
 		if _, err := os.Stat(schemaPath(dir, rev)); err != nil {
 			return nil, fmt.Errorf("spec schema for %s: %w", rev, err)

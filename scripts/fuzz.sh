@@ -1,20 +1,32 @@
 #!/usr/bin/env bash
 # Run every fuzz target of the repo for a short, fixed time on top of its seed
-# corpus (testdata/fuzz and the f.Add seeds).
+# corpus (testdata/fuzz and the f.Add seeds), one target at a time.
 #
-# usage: scripts/fuzz.sh [FUZZTIME]      (default 10s per target; e.g. 5s in CI)
+# usage: scripts/fuzz.sh [FUZZTIME] [TARGET-REGEXP]
+#   FUZZTIME       per target (default 10s; e.g. 5s in CI); also $FUZZTIME
+#   TARGET-REGEXP  run only the targets whose package:Name matches (grep -E)
+# environment:
+#   FUZZMINIMIZETIME  bound on minimizing one input (default 5s). Go's default
+#                     is 60s: minimizing an input that only looked interesting
+#                     (coverage of concurrent code is not deterministic) then
+#                     stalls a short run, and a crasher is still found, just
+#                     less minimized.
 #
-# Each package's test binary is built once, then run once per target. Exits
-# non-zero on the first failing target; a failure leaves the crasher under the
-# package's testdata/fuzz/<Target>/ to commit as a regression seed.
-set -euo pipefail
+# Each package's test binary is built once with fuzzing instrumentation
+# (go test -c -fuzz), then run once per target. Prints one summary line per
+# target and exits non-zero if any target fails: a failure leaves the crasher
+# under the package's testdata/fuzz/<Target>/, printed in the summary, to fix
+# and commit as a regression seed (go test then replays it).
+set -uo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 fuzztime=${1:-${FUZZTIME:-10s}}
+only=${2:-}
+minimize=${FUZZMINIMIZETIME:-5s}
 work=$(mktemp -d "${TMPDIR:-/tmp}/mcpgen-fuzz-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-# package:Target ...
+# package:Target ... (TestFuzzTargetsListed checks this list against the code)
 targets=(
   ./runtime:FuzzStdio
   ./runtime:FuzzHTTPHandler
@@ -30,19 +42,42 @@ targets=(
   ./examples/notes:FuzzSearchNotesArguments
 )
 
-cd "$repo"
-status=0
+cd "$repo" || exit 2
+summary=()
+failed=0
 for t in "${targets[@]}"; do
+  if [ -n "$only" ] && ! grep -Eq -- "$only" <<<"$t"; then continue; fi
   pkg=${t%%:*} name=${t##*:}
   bin="$work/$(echo "$pkg" | tr '/.' '__').test"
-  [ -x "$bin" ] || go test -c -o "$bin" "$pkg"
+  if [ ! -x "$bin" ] && ! go test -c -fuzz . -o "$bin" "$pkg"; then
+    summary+=("FAIL  $pkg $name: build failed")
+    failed=1
+    continue
+  fi
   echo "=== fuzz $pkg $name ($fuzztime)"
+  before=$(find "$pkg/testdata/fuzz/$name" -type f 2>/dev/null | sort)
+  log="$work/$name.log"
   # The test binary runs in the package directory so testdata/fuzz is found.
-  if ! (cd "$pkg" && "$bin" -test.run '^$' -test.fuzz "^${name}\$" -test.fuzztime "$fuzztime" \
-      -test.fuzzcachedir "$work/cache" 2>&1 | tail -n 3); then
-    echo "FAIL fuzz $pkg $name" >&2
-    status=1
+  (cd "$pkg" && "$bin" -test.run '^$' -test.fuzz "^${name}\$" -test.fuzztime "$fuzztime" \
+    -test.fuzzminimizetime "$minimize" -test.fuzzcachedir "$work/cache" >"$log" 2>&1)
+  rc=$?
+  tail -n 3 "$log"
+  execs=$(grep -o 'execs: [0-9]*' "$log" | tail -n 1 | grep -o '[0-9]*')
+  new=$(comm -13 <(echo "$before") <(find "$pkg/testdata/fuzz/$name" -type f 2>/dev/null | sort) | grep . || true)
+  if [ "$rc" -eq 0 ]; then
+    summary+=("ok    $pkg $name: ${execs:-0} execs")
+  else
+    cat "$log" | grep -v '^fuzz: elapsed' | head -n 40
+    summary+=("FAIL  $pkg $name: ${execs:-0} execs, exit $rc${new:+, new input: $new}")
+    failed=1
   fi
 done
-[ "$status" -eq 0 ] && echo "all fuzz targets passed ($fuzztime each)"
-exit "$status"
+
+echo
+echo "fuzz summary ($fuzztime per target, minimize at most $minimize):"
+printf '  %s\n' "${summary[@]}"
+if [ "$failed" -ne 0 ]; then
+  echo "fuzz: FAILED (new findings above; fix them and commit the inputs as regression seeds)"
+  exit 1
+fi
+echo "all fuzz targets passed"
