@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -50,6 +51,8 @@ type httpHandler struct {
 	// background counts 2025-11-25 handlers still running after their client
 	// disconnected (disconnecting is not cancelling in that era).
 	background sync.WaitGroup
+	// stateless counts the 2026-07-28 requests in flight (opts.MaxStatelessRequests).
+	stateless atomic.Int64
 }
 
 // newHTTPHandler returns a handler with resolved options.
@@ -111,6 +114,16 @@ func httpError(w http.ResponseWriter, status int, id []byte, code int, msg strin
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_, _ = w.Write(ErrorResponse(id, code, msg, nil))
+}
+
+// busyMessage is the error message of a request refused because too many run
+// already (the stdio transport answers the same).
+const busyMessage = "server busy: too many requests in flight"
+
+// httpBusy answers a request beyond the concurrency bound of its session (2025-11-25)
+// or of the handler (2026-07-28): 503 and -32603, as MaxSessions does for sessions.
+func httpBusy(w http.ResponseWriter, id []byte) {
+	httpError(w, http.StatusServiceUnavailable, id, CodeInternalError, busyMessage)
 }
 
 // readBody reads a POST body of at most opts.MaxBodyBytes, answering 413 or

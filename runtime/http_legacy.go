@@ -61,9 +61,13 @@ func (h *httpHandler) initialize(w http.ResponseWriter, r *http.Request, m *Mess
 // it (that era cancels with notifications/cancelled): the handler runs on, and
 // its stream stays resumable with Last-Event-ID.
 func (h *httpHandler) legacyRequest(w http.ResponseWriter, r *http.Request, hs *httpSession, m *Message) {
+	leave, ok := hs.admitRequest(h.srv.opts.MaxConcurrentRequests)
+	if !ok {
+		httpBusy(w, m.ID)
+		return
+	}
 	x := hs.newStream(acceptsStream(r))
 	ctx := context.WithValue(context.WithoutCancel(r.Context()), streamKey{}, x)
-	leave := hs.enter()
 	h.background.Add(1)
 	go func() {
 		defer h.background.Done()

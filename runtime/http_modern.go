@@ -22,6 +22,12 @@ func (h *httpHandler) serveModern(w http.ResponseWriter, r *http.Request, m *Mes
 			return
 		}
 	}
+	if h.stateless.Add(1) > int64(h.opts.MaxStatelessRequests) {
+		h.stateless.Add(-1)
+		httpBusy(w, m.ID)
+		return
+	}
+	defer h.stateless.Add(-1)
 	x := newExchange("", acceptsStream(r))
 	done := make(chan struct{})
 	go func() {

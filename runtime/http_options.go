@@ -27,6 +27,10 @@ const (
 	DefaultSessionIdleTimeout = 30 * time.Minute
 	// DefaultMaxSessions bounds the number of live 2025-11-25 sessions.
 	DefaultMaxSessions = 1024
+	// DefaultMaxStatelessRequests bounds the 2026-07-28 requests one handler serves
+	// at once (16 times the default Options.MaxConcurrentRequests, the most a stdio
+	// connection admits).
+	DefaultMaxStatelessRequests = 1024
 	// DefaultKeepAlive is the quiet time after which an SSE stream gets a comment line.
 	DefaultKeepAlive = 15 * time.Second
 	// DefaultSSERetry is the reconnection delay announced on resumable legacy streams.
@@ -71,6 +75,13 @@ type HTTPOptions struct {
 	// MaxSessions bounds live 2025-11-25 sessions (default 1024); an initialize
 	// beyond it gets 503.
 	MaxSessions int
+	// MaxStatelessRequests bounds the 2026-07-28 requests in flight at once across
+	// the handler (default 1024). They carry no session, so the bound is per handler,
+	// which is per process for ListenAndServe; subscriptions/listen streams count while
+	// open. A request beyond it is answered at once with 503 and the JSON-RPC error
+	// -32603 "server busy: too many requests in flight". 2025-11-25 requests are
+	// bounded per session by the server's Options.MaxConcurrentRequests instead.
+	MaxStatelessRequests int
 	// SSERetry is the reconnection delay sent in the priming event of legacy
 	// SSE streams (default 500ms).
 	SSERetry time.Duration
@@ -94,6 +105,7 @@ func (o *HTTPOptions) withDefaults() HTTPOptions {
 	setDefault(&c.ShutdownTimeout, DefaultShutdownTimeout)
 	setDefault(&c.SessionIdleTimeout, DefaultSessionIdleTimeout)
 	setDefault(&c.MaxSessions, DefaultMaxSessions)
+	setDefault(&c.MaxStatelessRequests, DefaultMaxStatelessRequests)
 	setDefault(&c.SSERetry, DefaultSSERetry)
 	setDefault(&c.KeepAlive, DefaultKeepAlive)
 	return c

@@ -32,6 +32,7 @@ type httpSession struct {
 	next     int                  // last stream number handed out
 	lastUsed time.Time
 	active   int // running requests and open GET streams; an active session is never idle
+	requests int // running requests (bounded by Options.MaxConcurrentRequests)
 }
 
 // newStream registers a resumable exchange for one request.
@@ -106,6 +107,25 @@ func (hs *httpSession) enter() (leave func()) {
 		hs.active--
 		hs.lastUsed = time.Now()
 	}
+}
+
+// admitRequest records the start of a request unless limit requests are already
+// running; the returned func records its end.
+func (hs *httpSession) admitRequest(limit int) (leave func(), ok bool) {
+	hs.mu.Lock()
+	defer hs.mu.Unlock()
+	if hs.requests >= limit {
+		return nil, false
+	}
+	hs.requests++
+	hs.active++
+	return func() {
+		hs.mu.Lock()
+		defer hs.mu.Unlock()
+		hs.requests--
+		hs.active--
+		hs.lastUsed = time.Now()
+	}, true
 }
 
 // close ends the session: in-flight requests are cancelled and streams end.

@@ -39,8 +39,12 @@ type Options struct {
 	// CacheTTL is the ttlMs hint of cacheable 2026-07-28 results (tools/list,
 	// server/discover); 0 means one minute, a negative value means 0 (always stale).
 	CacheTTL time.Duration
-	// MaxConcurrentRequests bounds the requests a stdio connection runs at once; 0
-	// means 64. The reader waits when the bound is reached.
+	// MaxConcurrentRequests bounds the requests a stdio connection or a 2025-11-25
+	// HTTP session runs at once; 0 means 64. On stdio up to 16 times as many wait for
+	// a slot; over HTTP nothing waits. A request beyond that is answered with -32603
+	// "server busy: too many requests in flight" (over HTTP with status 503).
+	// 2026-07-28 HTTP requests have no session: HTTPOptions.MaxStatelessRequests
+	// bounds them.
 	MaxConcurrentRequests int
 	// DrainTimeout bounds how long a stopping transport waits for in-flight requests
 	// before cancelling them; 0 means 10 seconds.
