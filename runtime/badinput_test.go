@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	goruntime "runtime"
 	"strings"
 	"testing"
 	"time"
@@ -121,7 +122,30 @@ func commonCases(modern bool) []badCase {
 		{name: "cancel of unknown id", body: `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"nope"}}`, want: want{none: true, status: 202}},
 		{name: "response to nothing", body: `{"jsonrpc":"2.0","id":"srv-999","result":{}}`, want: want{none: true, status: 202}, http: httpModern(modern, want{code: -32600, status: 400})},
 		{name: "error response to nothing", body: `{"jsonrpc":"2.0","id":"srv-999","error":{"code":1,"message":"x"}}`, want: want{none: true, status: 202}, http: httpModern(modern, want{code: -32600, status: 400})},
-		{name: "result and method", body: `{"jsonrpc":"2.0","id":1,"method":"ping","result":{}}`, want: res, http: httpModern(modern, want{code: -32602, status: 400})}, // a method makes it a request,
+		// Neither a request nor a response (JSON-RPC 2.0 §4, §5): -32600 with its id.
+		{name: "result and method", body: `{"jsonrpc":"2.0","id":1,"method":"ping","result":{}}`, want: want{code: -32600}},
+		{name: "error and method", body: `{"jsonrpc":"2.0","id":1,"method":"ping","error":{"code":1,"message":"x"}}`, want: want{code: -32600}},
+		{name: "notification with result", body: `{"jsonrpc":"2.0","method":"notifications/initialized","result":{}}`, want: want{none: true}, http: &want{code: -32600, status: 400}},
+	}
+}
+
+// initializeCases are malformed 2025-11-25 initialize requests:
+// InitializeRequestParams requires protocolVersion, capabilities (an object) and
+// clientInfo (an Implementation: string name and version). Over stdio they
+// arrive on the initialized connection: the params are checked first.
+func initializeCases() []badCase {
+	init := func(params string) string {
+		return `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{` + params + `}}`
+	}
+	const pv, caps, info = `"protocolVersion":"2025-11-25"`, `"capabilities":{}`, `"clientInfo":{"name":"rel","version":"1"}`
+	return []badCase{
+		{name: "initialize without protocolVersion", body: init(caps + `,` + info), want: want{code: -32602}},
+		{name: "initialize without clientInfo", body: init(pv + `,` + caps), want: want{code: -32602}},
+		{name: "initialize clientInfo a string", body: init(pv + `,` + caps + `,"clientInfo":"rel"`), want: want{code: -32602}},
+		{name: "initialize clientInfo without version", body: init(pv + `,` + caps + `,"clientInfo":{"name":"rel"}`), want: want{code: -32602}},
+		{name: "initialize clientInfo name a number", body: init(pv + `,` + caps + `,"clientInfo":{"name":7,"version":"1"}`), want: want{code: -32602}},
+		{name: "initialize without capabilities", body: init(pv + `,` + info), want: want{code: -32602}},
+		{name: "initialize capabilities an array", body: init(pv + `,"capabilities":[],` + info), want: want{code: -32602}},
 	}
 }
 
@@ -285,6 +309,10 @@ func TestBadInputStdio(t *testing.T) {
 		cases := commonCases(modern)
 		if modern {
 			cases = append(cases, metaCases()...)
+		} else {
+			cases = append(cases, initializeCases()...)
+			// The handshake happens once per connection.
+			cases = append(cases, badCase{name: "second initialize", body: legacyInit, want: want{code: -32600}})
 		}
 		follow := simpleCallLegacy
 		if modern {
@@ -481,7 +509,8 @@ func httpCases(modern bool) []badCase {
 		badCase{name: "version header missing", body: list, header: map[string]string{"MCP-Protocol-Version": ""}, want: want{status: 200}},
 		badCase{name: "GET without Accept SSE", method: http.MethodGet, body: "", header: map[string]string{"Accept": "application/json"}, want: want{code: -32600, status: 406}},
 		badCase{name: "DELETE unknown session", method: http.MethodDelete, body: "", header: map[string]string{"Mcp-Session-Id": "nope"}, want: want{code: -32600, status: 404}},
-		badCase{name: "second initialize in session", body: legacyInit, header: map[string]string{"Mcp-Session-Id": "SESSION"}, want: want{status: 200}},
+		// The handshake happens once per session.
+		badCase{name: "second initialize in session", body: legacyInit, header: map[string]string{"Mcp-Session-Id": "SESSION"}, want: want{code: -32600, status: 400}},
 	)
 }
 
@@ -495,6 +524,8 @@ func TestBadInputHTTP(t *testing.T) {
 		cases := append(commonCases(modern), httpCases(modern)...)
 		if modern {
 			cases = append(cases, metaCases()...)
+		} else {
+			cases = append(cases, initializeCases()...) // each would open a session: none does
 		}
 		follow := simpleCallLegacy
 		if modern {
@@ -535,4 +566,62 @@ func TestBadInputHTTP(t *testing.T) {
 		}
 	}
 	t.Logf("%d HTTP cases", n)
+}
+
+// aReader yields n bytes of 'a'.
+type aReader struct{ n int }
+
+var aBlock = bytes.Repeat([]byte("a"), 64<<10)
+
+func (r *aReader) Read(p []byte) (int, error) {
+	if r.n == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p[:min(len(p), r.n)], aBlock)
+	r.n -= n
+	return n, nil
+}
+
+// TestBadInputStdioLongLine sends a 256 MiB line, 16 times the 16 MiB limit:
+// the server answers -32600 (without an id, as the schema's JSONRPCErrorResponse
+// allows when none can be read; the limit in the message), then answers
+// the next call. The reader keeps at most the limit of a line: everything the
+// process allocated while serving is less than half the line (about 95 MiB with
+// Go 1.26: growing a buffer to 16 MiB in steps, then dropping it).
+func TestBadInputStdioLongLine(t *testing.T) {
+	const size = 256 << 20
+	s := everythingServer()
+	in := io.MultiReader(
+		strings.NewReader(legacyInit+"\n"+`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"test_simple_text","arguments":{"x":"`),
+		&aReader{n: size},
+		strings.NewReader(`"}}}`+"\n"+simpleCallLegacy+"\n"))
+	var out bytes.Buffer
+	var before, after goruntime.MemStats
+	goruntime.GC()
+	goruntime.ReadMemStats(&before)
+	if err := s.ServeStdio(context.Background(), in, &out); err != nil {
+		t.Fatalf("ServeStdio: %v", err)
+	}
+	goruntime.ReadMemStats(&after)
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > size/2 {
+		t.Errorf("serving a %d MiB line allocated %d MiB: the line was buffered", size>>20, alloc>>20)
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("got %d lines, want 3 (initialize, error, call): %.300q", len(lines), lines)
+	}
+	var e struct {
+		ID    json.RawMessage
+		Error struct {
+			Code    int
+			Message string
+		}
+	}
+	wantMsg := fmt.Sprintf("%v: %v (limit %d bytes)", mcpruntime.ErrInvalidRequest, mcpruntime.ErrMessageTooLarge, mcpruntime.MaxMessageSize)
+	if err := json.Unmarshal([]byte(lines[1]), &e); err != nil || e.Error.Code != -32600 || e.ID != nil || e.Error.Message != wantMsg {
+		t.Errorf("long line: got %s, want -32600 %q without an id", lines[1], wantMsg)
+	}
+	if code, isErr, id := replyOf(t, []byte(lines[2])); code != 0 || isErr || string(id) != `"ok"` {
+		t.Errorf("call after the long line: got %s", lines[2])
+	}
 }

@@ -22,10 +22,16 @@ import (
 // that sleep between progress steps cannot make one input cost 100 ms or more.
 // A fuzz worker runs inputs one after another, and minimizing an input runs it
 // thousands of times, so every millisecond an input costs counts.
-func fuzzServer() *mcpruntime.Server {
+//
+// FuzzRequestState needs one call to complete while it sets up (in every fuzz
+// worker, possibly on a loaded machine): it passes a longer callTimeout.
+func fuzzServer(callTimeout time.Duration) *mcpruntime.Server {
 	return everythingServer2(&mcpruntime.Options{Logger: quietLogger(), InputTimeout: 20 * time.Millisecond,
-		CallTimeout: 20 * time.Millisecond, DrainTimeout: time.Second})
+		CallTimeout: callTimeout, DrainTimeout: time.Second})
 }
+
+// fuzzCallTimeout cuts the fuzzed tool calls.
+const fuzzCallTimeout = 20 * time.Millisecond
 
 // FuzzStdio feeds arbitrary bytes to ServeStdio: it must not panic, must
 // write only JSON-RPC messages, one per line, and must answer every
@@ -46,7 +52,7 @@ func FuzzStdio(f *testing.F) {
 	// One server serves every input of this process: building the everything
 	// server costs more than serving most inputs. Each ServeStdio call is its own
 	// connection and session.
-	s := fuzzServer()
+	s := fuzzServer(fuzzCallTimeout)
 	f.Fuzz(func(t *testing.T, in []byte) {
 		var out bytes.Buffer
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -117,7 +123,7 @@ func FuzzHTTPHandler(f *testing.F) {
 	f.Add("POST", "Origin: http://evil.example", []byte("{}"))
 	f.Add("PUT", "", []byte("[]"))
 	f.Add("POST", "Content-Type: application/json\nMcp-Name: =?base64?***?=", []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":`+modernMeta+`}}`))
-	s := fuzzServer()
+	s := fuzzServer(fuzzCallTimeout)
 	h := s.HTTPHandler(&mcpruntime.HTTPOptions{MaxBodyBytes: 1 << 16, KeepAlive: -1})
 	known := map[int]bool{200: true, 202: true, 204: true, 400: true, 403: true, 404: true, 405: true, 406: true, 413: true, 415: true, 503: true}
 	f.Fuzz(func(t *testing.T, method, headers string, body []byte) {
@@ -169,7 +175,7 @@ func validToken(s string) bool {
 // requestState and inputResponses: no panic, and the answer is a result
 // (complete or input_required) or -32602.
 func FuzzRequestState(f *testing.F) {
-	s := fuzzServer()
+	s := fuzzServer(10 * time.Second)
 	meta := strings.Replace(modernMetaParams, `clientCapabilities":{}`, `clientCapabilities":{"elicitation":{}}`, 1)
 	first := s.HandleRaw(context.Background(), []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"test_input_required_result_request_state","arguments":{}`+meta+`}}`), nil, nil)
 	var r struct {

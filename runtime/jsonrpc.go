@@ -187,6 +187,8 @@ func fromEnvelope(env *envelope) (*Message, error) {
 		return nil, bad("id must be a string or an integer")
 	case env.method != nil && !hasMethod && string(env.method) != "null":
 		return nil, bad("method must be a string")
+	case hasMethod && (env.result != nil || env.error != nil):
+		return nil, bad("a message cannot be both a request and a response")
 	case hasMethod:
 		m := &Message{Kind: KindRequest, ID: env.id, Method: method, Params: env.params}
 		if isNotification {

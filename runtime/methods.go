@@ -26,14 +26,18 @@ func (s *Server) initialize(_ context.Context, c *call) ([]byte, *rpcError) {
 	if c.sess == nil {
 		return nil, errorf(CodeInvalidRequest, "initialize needs a session")
 	}
-	var info Implementation
-	_ = json.Unmarshal(p.ClientInfo, &info) // display only: ignore a bad one
-	caps := p.Capabilities
-	if !isObject(caps) {
-		caps = json.RawMessage("{}")
+	// InitializeRequestParams requires capabilities (an object) and clientInfo (an
+	// Implementation: string name and version).
+	if !isObject(p.Capabilities) {
+		return nil, errorf(CodeInvalidParams, "initialize: capabilities must be an object")
 	}
-	c.sess.initialize(versionLegacy, info, caps)
-	s.prims.hub.addSession(c.sess) // list changes and resource updates reach it
+	info, ok := clientImplementation(p.ClientInfo)
+	if !ok {
+		return nil, errorf(CodeInvalidParams, "initialize: clientInfo must be an object with a string name and version")
+	}
+	if !c.sess.initialize(versionLegacy, info, p.Capabilities) {
+		return nil, errorf(CodeInvalidRequest, "initialize: the session is already initialized")
+	}
 	s.prims.hub.addSession(c.sess) // list changes and resource updates reach it
 	return mustMarshal(initializeResult{
 		ProtocolVersion: versionLegacy,
@@ -41,6 +45,20 @@ func (s *Server) initialize(_ context.Context, c *call) ([]byte, *rpcError) {
 		ServerInfo:      s.info,
 		Instructions:    s.opts.Instructions,
 	}), nil
+}
+
+// clientImplementation decodes the clientInfo of initialize: an object whose name
+// and version are strings.
+func clientImplementation(raw json.RawMessage) (Implementation, bool) {
+	var info struct {
+		Name    *string `json:"name"`
+		Title   string  `json:"title"`
+		Version *string `json:"version"`
+	}
+	if !isObject(raw) || json.Unmarshal(raw, &info) != nil || info.Name == nil || info.Version == nil {
+		return Implementation{}, false
+	}
+	return Implementation{Name: *info.Name, Title: info.Title, Version: *info.Version}, true
 }
 
 // ping answers a 2025-11-25 ping with exactly {}.

@@ -51,6 +51,8 @@ func oracleFrame(env *oracleEnvelope) (*Message, error) {
 	switch {
 	case env.JSONRPC != "2.0", env.ID != nil && !validID(env.ID):
 		return nil, ErrInvalidRequest
+	case env.Method != nil && (env.Result != nil || env.Error != nil):
+		return nil, ErrInvalidRequest
 	case env.Method != nil:
 		m := &Message{Kind: KindRequest, ID: env.ID, Method: *env.Method, Params: env.Params}
 		if env.ID == nil {
@@ -132,6 +134,7 @@ var oracleSeeds = []string{
 	`{"jsonrpc":"2.0","id":2,"method":"m","params":{"\u006eame":"n","level":"info","requestId":[1],"cursor":"c"}}`,
 	`{"jsonrpc":"2.0","id":3,"result":null}`,
 	`{"jsonrpc":"2.0","method":null,"id":4,"error":{"code":1}}`,
+	`{"jsonrpc":"2.0","id":5,"method":"ping","result":{}}`, `{"jsonrpc":"2.0","method":"m","error":null}`,
 	`{"jsonrpc":"2.0","id":-0,"method":""}`,
 	`{"jsonrpc":"2.0","id":1,"method":"m","params":{"arguments":{"a":[{"b":"}\\"}]}],"z":1e5},"capabilities":true,"clientInfo":{}}}`,
 	`{"jsonrpc":2,"id":1,"method":"m"}`, `{"jsonrpc":"2.0","id":1,"method":7}`, `[]`, `{`, `1`, `"s"`, `{}`,

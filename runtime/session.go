@@ -15,6 +15,9 @@ import (
 // Mcp-Session-Id. Its methods are safe for concurrent use.
 type Session struct {
 	srv *Server
+	// readyCh is closed when notifications/initialized arrives: server-to-client
+	// requests wait for it (2025-11-25 lifecycle: none before it but pings and logs).
+	readyCh chan struct{}
 
 	// mu guards every field below.
 	mu          sync.Mutex
@@ -38,7 +41,7 @@ func (s *Server) NewSession(out Sink) *Session {
 	if out == nil {
 		out = discardSink{}
 	}
-	return &Session{srv: s, out: out, logLevel: -1,
+	return &Session{srv: s, out: out, logLevel: -1, readyCh: make(chan struct{}),
 		pending: map[string]chan *Message{}, inflight: map[string]*call{}}
 }
 
@@ -100,18 +103,27 @@ func (ss *Session) Close() {
 	}
 }
 
-// initialize records what the initialize handshake negotiated.
-func (ss *Session) initialize(version string, info Implementation, caps json.RawMessage) {
+// initialize records what the initialize handshake negotiated. It reports false,
+// changing nothing, when the session was initialized before: the handshake happens
+// once per session.
+func (ss *Session) initialize(version string, info Implementation, caps json.RawMessage) bool {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
+	if ss.initialized {
+		return false
+	}
 	ss.initialized, ss.version, ss.clientInfo, ss.clientCaps = true, version, info, caps
+	return true
 }
 
 // markReady records notifications/initialized.
 func (ss *Session) markReady() {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
-	ss.ready = true
+	if !ss.ready {
+		ss.ready = true
+		close(ss.readyCh)
+	}
 }
 
 // snapshot returns what a legacy request needs to know about its session.
@@ -187,7 +199,17 @@ func (e *ClientError) Error() string {
 // (so HTTP can put it on that request's stream); nil uses the session's own sink.
 // Cancelling ctx abandons the request and tells the client with
 // notifications/cancelled.
+//
+// Until the client has sent notifications/initialized, Request waits for it (bounded
+// by ctx): the 2025-11-25 lifecycle has the server send no requests before then. On
+// Streamable HTTP that notification is a POST of its own and may arrive after the
+// client's first call.
 func (ss *Session) Request(ctx context.Context, method string, params any, out Sink) (json.RawMessage, error) {
+	select {
+	case <-ss.readyCh:
+	case <-ctx.Done():
+		return nil, fmt.Errorf("%s: the client has not sent notifications/initialized: %w", method, ctx.Err())
+	}
 	id, ch, out, err := ss.newPending(out)
 	if err != nil {
 		return nil, err
