@@ -122,6 +122,11 @@ func commonCases(modern bool) []badCase {
 		{name: "cancel of unknown id", body: `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"nope"}}`, want: want{none: true, status: 202}},
 		{name: "response to nothing", body: `{"jsonrpc":"2.0","id":"srv-999","result":{}}`, want: want{none: true, status: 202}, http: httpModern(modern, want{code: -32600, status: 400})},
 		{name: "error response to nothing", body: `{"jsonrpc":"2.0","id":"srv-999","error":{"code":1,"message":"x"}}`, want: want{none: true, status: 202}, http: httpModern(modern, want{code: -32600, status: 400})},
+		// C2: a 2026-07-28 request needs params (its _meta); without, a request is 2025-11-25.
+		{name: "params missing", body: reqLine(modern, "1", "tools/list", ""), want: res, http: httpModern(modern, want{code: -32602, status: 400})},
+		// C4: asking needs the client's elicitation capability (none declared here);
+		// the runtime answers -32021 in both eras.
+		{name: "capability not declared", body: callLine(modern, "1", "test_elicitation", `{"message":"x"}`), want: want{code: -32021, status: 400}},
 		// Neither a request nor a response (JSON-RPC 2.0 §4, §5): -32600 with its id.
 		{name: "result and method", body: `{"jsonrpc":"2.0","id":1,"method":"ping","result":{}}`, want: want{code: -32600}},
 		{name: "error and method", body: `{"jsonrpc":"2.0","id":1,"method":"ping","error":{"code":1,"message":"x"}}`, want: want{code: -32600}},
@@ -475,6 +480,9 @@ func messages(t *testing.T, resp *http.Response) [][]byte {
 func httpCases(modern bool) []badCase {
 	call := callLine(modern, "1", "test_simple_text", "{}")
 	list := reqLine(modern, "1", "tools/list", "{}")
+	read := reqLine(modern, "1", "resources/read", `{"uri":"test://static-text"}`)
+	prompt := reqLine(modern, "1", "prompts/get", `{"name":"test_simple_prompt"}`)
+	region := callLine(modern, "1", "test_custom_header", `{"region":"eu"}`)
 	cases := []badCase{
 		{name: "PUT", method: http.MethodPut, body: list, want: want{code: -32600, status: 405}},
 		{name: "PATCH", method: http.MethodPatch, body: list, want: want{code: -32600, status: 405}},
@@ -498,6 +506,24 @@ func httpCases(modern bool) []badCase {
 			badCase{name: "Mcp-Name base64", body: call, header: map[string]string{"Mcp-Name": "=?base64?dGVzdF9zaW1wbGVfdGV4dA==?="}, want: want{status: 200}},
 			badCase{name: "Mcp-Name bad base64", body: call, header: map[string]string{"Mcp-Name": "=?base64?***?="}, want: want{code: -32020, status: 400}},
 			badCase{name: "modern with session id", body: list, header: map[string]string{"Mcp-Session-Id": "whatever"}, want: want{status: 200}},
+			// J4: Mcp-Name for resources/read and prompts/get; values are case-sensitive,
+			// and so are the base64 markers.
+			badCase{name: "Mcp-Name missing, resources/read", body: read, header: map[string]string{"Mcp-Name": ""}, want: want{code: -32020, status: 400}},
+			badCase{name: "Mcp-Name mismatch, resources/read", body: read, header: map[string]string{"Mcp-Name": "test://static-binary"}, want: want{code: -32020, status: 400}},
+			badCase{name: "Mcp-Name missing, prompts/get", body: prompt, header: map[string]string{"Mcp-Name": ""}, want: want{code: -32020, status: 400}},
+			badCase{name: "Mcp-Name mismatch, prompts/get", body: prompt, header: map[string]string{"Mcp-Name": "test_prompt_with_image"}, want: want{code: -32020, status: 400}},
+			badCase{name: "Mcp-Method other case", body: list, header: map[string]string{"Mcp-Method": "TOOLS/LIST"}, want: want{code: -32020, status: 400}},
+			badCase{name: "Mcp-Name base64 markers upper case", body: call, header: map[string]string{"Mcp-Name": "=?BASE64?dGVzdF9zaW1wbGVfdGV4dA==?="}, want: want{code: -32020, status: 400}},
+			// J4: Mcp-Param-* for x-mcp-header parameters (test_custom_header's region).
+			badCase{name: "Mcp-Param present", body: region, header: map[string]string{"Mcp-Param-Region": "eu"}, want: want{status: 200}},
+			badCase{name: "Mcp-Param missing", body: region, want: want{code: -32020, status: 400}},
+			badCase{name: "Mcp-Param mismatch", body: region, header: map[string]string{"Mcp-Param-Region": "us"}, want: want{code: -32020, status: 400}},
+			badCase{name: "Mcp-Param base64", body: region, header: map[string]string{"Mcp-Param-Region": "=?base64?ZXU=?="}, want: want{status: 200}},
+			badCase{name: "Mcp-Param bad base64", body: region, header: map[string]string{"Mcp-Param-Region": "=?base64?***?="}, want: want{code: -32020, status: 400}},
+			badCase{name: "Mcp-Param non-ASCII byte", body: region, header: map[string]string{"Mcp-Param-Region": "e\xe9"}, want: want{code: -32020, status: 400}},
+			badCase{name: "Mcp-Param not expected for an absent argument", body: callLine(modern, "1", "test_custom_header", `{"query":"x"}`), want: want{isError: true}},
+			// B13: Last-Event-ID means nothing to a 2026-07-28 POST.
+			badCase{name: "Last-Event-ID on a POST", body: list, header: map[string]string{"Last-Event-ID": "1_1"}, want: want{status: 200}},
 		)
 	}
 	return append(cases,
