@@ -78,8 +78,8 @@ var schemas struct {
 	byRev map[string]map[string]*jsonschema.Schema // revision -> $defs name -> compiled
 }
 
-// specSchema returns the compiled #/$defs/def of ../shared/spec/REV/schema/schema.json,
-// or nil after reporting why there is none.
+// specSchema returns the compiled #/$defs/def of ../shared/spec/REV/schema/schema.json
+// ($MCPGEN_SPEC_DIR/REV/… when set), or nil after reporting why there is none.
 func specSchema(t *testing.T, rev, def string) *jsonschema.Schema {
 	t.Helper()
 	schemas.Lock()
@@ -87,7 +87,11 @@ func specSchema(t *testing.T, rev, def string) *jsonschema.Schema {
 	if s := schemas.byRev[rev][def]; s != nil {
 		return s
 	}
-	path := filepath.Join(filepath.Dir(env.repo), "shared", "spec", rev, "schema", "schema.json")
+	dir := os.Getenv("MCPGEN_SPEC_DIR") // as in the runtime's tests, e.g. for a git worktree
+	if dir == "" {
+		dir = filepath.Join(filepath.Dir(env.repo), "shared", "spec")
+	}
+	path := filepath.Join(dir, rev, "schema", "schema.json")
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatalf("the spec schema is needed to check the wire: %v", err)
