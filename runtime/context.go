@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
+	"time"
 )
 
 // levelIndex returns the severity of a protocol log level (0 for "debug" up to 7 for
@@ -32,14 +34,32 @@ type RequestInfo struct {
 // callKey is the context key of the running call.
 type callKey struct{}
 
-// A call is one request being served.
+// A call is one request being served. Its lifecycle: prepare (admission and
+// tracking in the session, on the transport's reading goroutine), begin (the
+// request's context, once it may run), the method's handler, conclude (the reply).
 type call struct {
 	srv    *Server
 	msg    *Message
 	sess   *Session
 	out    Sink
 	info   RequestInfo
-	cancel context.CancelFunc
+	handle func(s *Server, ctx context.Context, c *call) ([]byte, *rpcError)
+
+	// ctx is the context handlers see (&c.ctx): it carries the call and its round
+	// as values without a context.WithValue of its own.
+	ctx      callCtx
+	cancel   context.CancelFunc // set by begin
+	deadline time.Time          // tools/call under Options.CallTimeout; zero otherwise
+	round    *round             // the request's input round (withRound)
+	tool     *toolEntry         // tools/call: the called tool
+
+	// async, when set, receives the reply instead of the caller of run, and lets
+	// a tools/call handler that overruns its deadline be abandoned without a
+	// goroutine of its own (invokeInline): the deadline claims the call
+	// (state) and answers it, the handler's late result is dropped.
+	async replier
+	state atomic.Int32 // callRunning, callReturned or callOverdue
+	late  *time.Timer  // the deadline after an early cancellation; guarded by mu
 
 	progressToken json.RawMessage // nil when the client did not ask for progress
 	logLevel      int             // modern: from _meta; -1 none
@@ -50,8 +70,43 @@ type call struct {
 	mu           sync.Mutex
 	done         bool // answered or aborted: nothing more may be sent
 	aborted      bool // cancelled by the client: no reply at all
+	stopped      bool // cancelled (session closed) before it began
+	wake         chan struct{}
 	lastProgress float64
 	sentProgress bool
+}
+
+// States of call.state.
+const (
+	callRunning  int32 = iota // the handler has not returned
+	callReturned              // the handler returned before the deadline
+	callOverdue               // the deadline answered the call; the handler is abandoned
+)
+
+// A replier receives the reply of an asynchronous call (call.async), exactly
+// once, possibly from a timer's goroutine while the handler still runs.
+type replier interface {
+	reply(Reply)
+}
+
+// A callCtx is a call's context: the request's cancellation and deadline, plus
+// the call and its round as values.
+type callCtx struct {
+	context.Context
+	c *call
+}
+
+// Value returns the call for callKey and its round for roundKey.
+func (x *callCtx) Value(key any) any {
+	switch key.(type) {
+	case callKey:
+		return x.c
+	case roundKey:
+		if x.c.round != nil {
+			return x.c.round
+		}
+	}
+	return x.Context.Value(key)
 }
 
 // RequestFrom returns the request ctx belongs to, or nil outside a request handler.
@@ -70,16 +125,83 @@ func RequestFrom(ctx context.Context) *RequestInfo {
 
 // callFrom returns the call ctx belongs to, or nil.
 func callFrom(ctx context.Context) *call {
+	if x, ok := ctx.(*callCtx); ok {
+		return x.c
+	}
 	c, _ := ctx.Value(callKey{}).(*call)
 	return c
 }
 
+// begin makes the call's context, a child of parent: with the tools/call deadline
+// when Options.CallTimeout applies. It reports false when the client cancelled the
+// call before it began; a call stopped by its session's Close begins cancelled.
+func (c *call) begin(parent context.Context) bool {
+	var ctx context.Context
+	var cancel context.CancelFunc
+	if d := c.srv.opts.CallTimeout; d >= 0 && c.msg.Method == "tools/call" {
+		c.deadline = time.Now().Add(d)
+		ctx, cancel = context.WithDeadline(parent, c.deadline)
+	} else {
+		ctx, cancel = context.WithCancel(parent)
+	}
+	c.mu.Lock()
+	aborted, stopped := c.aborted, c.stopped
+	c.ctx, c.cancel = callCtx{ctx, c}, cancel
+	c.mu.Unlock()
+	if aborted || stopped {
+		cancel()
+	}
+	return !aborted
+}
+
 // abort cancels the call on the client's behalf: no reply, no more notifications.
+// A call still waiting to begin never runs.
 func (c *call) abort() {
 	c.mu.Lock()
+	if c.aborted {
+		c.mu.Unlock()
+		return
+	}
 	c.done, c.aborted = true, true
+	c.interruptLocked()
+}
+
+// stop cancels the call (its session is closing); it is still answered.
+func (c *call) stop() {
+	c.mu.Lock()
+	c.stopped = true
+	c.interruptLocked()
+}
+
+// interruptLocked cancels the call's context, or wakes it while it waits to begin;
+// it unlocks c.mu.
+func (c *call) interruptLocked() {
+	cancel, wake := c.cancel, c.wake
+	if wake != nil {
+		c.wake = nil
+	}
 	c.mu.Unlock()
-	c.cancel()
+	if cancel != nil {
+		cancel()
+	}
+	if wake != nil {
+		close(wake)
+	}
+}
+
+// interrupted returns a channel closed when the call is aborted or stopped before
+// it begins (a transport waiting for a slot selects on it), or nil when it already
+// was.
+func (c *call) interrupted() (<-chan struct{}, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.aborted || c.stopped {
+		return nil, false
+	}
+	if c.wake == nil {
+		c.wake = make(chan struct{})
+	}
+	return c.wake, true
 }
 
 // finish marks the call answered and reports whether the client aborted it.

@@ -89,26 +89,71 @@ func lookupPrimitiveMethod(name string) (methodInfo, bool) {
 	return methodInfo{}, false
 }
 
-// request serves one request.
+// request serves one request and returns its reply.
 func (s *Server) request(ctx context.Context, m *Message, sess *Session, out Sink) Reply {
-	c, info, rerr := s.admit(m, sess, out)
+	c, rerr := s.prepare(m, sess, out)
 	if rerr != nil {
 		return rerr.reply(m.ID, m.Era)
 	}
-	ctx, c.cancel = context.WithCancel(ctx)
-	defer c.cancel()
-	ctx = context.WithValue(ctx, callKey{}, c)
-	if sess != nil {
-		if !sess.track(c) {
-			return errorf(CodeInvalidRequest, "request id %s is already in flight", m.ID).reply(m.ID, m.Era)
-		}
-		defer sess.untrack(c)
-	}
-	result, rerr := info.handle(s, ctx, c)
-	if c.finish() {
-		return Reply{Era: m.Era}
-	}
+	return s.run(ctx, c)
+}
+
+// prepare admits a request and tracks it in its session (from then on
+// Session.Cancel reaches it). The caller must then run it, or drop it if it never
+// gets to run.
+func (s *Server) prepare(m *Message, sess *Session, out Sink) (*call, *rpcError) {
+	c, rerr := s.admit(m, sess, out)
 	if rerr != nil {
+		return nil, rerr
+	}
+	if sess != nil && !sess.track(c) {
+		return nil, errorf(CodeInvalidRequest, "request id %s is already in flight", m.ID)
+	}
+	return c, nil
+}
+
+// drop forgets a prepared call that never ran.
+func (c *call) drop() {
+	if c.sess != nil {
+		c.sess.untrack(c)
+	}
+}
+
+// run serves a prepared call under parent and returns its reply; an asynchronous
+// call (c.async) also hands the reply to c.async, unless its deadline already
+// answered it (then run returns an empty Reply).
+func (s *Server) run(parent context.Context, c *call) Reply {
+	if !c.begin(parent) {
+		return c.deliver(s.conclude(c, nil, nil))
+	}
+	result, rerr := c.handle(s, &c.ctx, c)
+	if c.state.Load() == callOverdue {
+		return Reply{Era: c.msg.Era} // answered by the deadline (overdue)
+	}
+	return c.deliver(s.conclude(c, result, rerr))
+}
+
+// deliver hands an asynchronous call's reply to its replier.
+func (c *call) deliver(r Reply) Reply {
+	if c.async != nil {
+		c.async.reply(r)
+	}
+	return r
+}
+
+// conclude ends a call and builds its reply: nothing for a call the client
+// cancelled, else the error or the result.
+func (s *Server) conclude(c *call, result []byte, rerr *rpcError) Reply {
+	aborted := c.finish()
+	if c.cancel != nil {
+		c.cancel()
+	}
+	c.drop()
+	m := c.msg
+	switch {
+	case aborted:
+		return Reply{Era: m.Era}
+	case rerr != nil:
 		return rerr.reply(m.ID, m.Era)
 	}
 	return Reply{Body: resultResponse(m.ID, result), Era: m.Era}
@@ -117,31 +162,32 @@ func (s *Server) request(ctx context.Context, m *Message, sess *Session, out Sin
 // admit checks a request against its era's rules and builds its call. Modern checks
 // run in the order the spec's probes expect: _meta fields (-32602), version (-32022),
 // method (-32601).
-func (s *Server) admit(m *Message, sess *Session, out Sink) (*call, methodInfo, *rpcError) {
+func (s *Server) admit(m *Message, sess *Session, out Sink) (*call, *rpcError) {
 	c := &call{srv: s, msg: m, sess: sess, out: out, logLevel: -1}
 	if m.Era == EraModern {
 		if rerr := c.admitModern(); rerr != nil {
-			return nil, methodInfo{}, rerr
+			return nil, rerr
 		}
 	}
 	info, ok := lookupMethod(m.Method)
 	switch {
 	case !ok || m.Era == EraModern && !info.modern:
-		return nil, info, errorf(CodeMethodNotFound, "method not found: %q", m.Method)
+		return nil, errorf(CodeMethodNotFound, "method not found: %q", m.Method)
 	case info.capability != "" && !s.declares(info.capability):
-		return nil, info, errorf(CodeMethodNotFound, "method not found: %q (the server declares no %s capability)", m.Method, info.capability)
+		return nil, errorf(CodeMethodNotFound, "method not found: %q (the server declares no %s capability)", m.Method, info.capability)
 	case m.Era == EraLegacy && !info.legacy:
-		return nil, info, metaErrorf("missing %s in params._meta", metaProtocolVersion)
+		return nil, metaErrorf("missing %s in params._meta", metaProtocolVersion)
 	case m.Era == EraLegacy:
 		if rerr := c.admitLegacy(info); rerr != nil {
-			return nil, info, rerr
+			return nil, rerr
 		}
 	}
 	if m.paramsErr != nil {
-		return nil, info, errorf(CodeInvalidParams, "invalid params: %v", m.paramsErr)
+		return nil, errorf(CodeInvalidParams, "invalid params: %v", m.paramsErr)
 	}
+	c.handle = info.handle
 	c.progressToken = progressToken(m.params.Meta)
-	return c, info, nil
+	return c, nil
 }
 
 // admitModern validates the request's own _meta and fills the call's info from it.

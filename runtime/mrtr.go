@@ -147,8 +147,13 @@ func (s *Server) readState(r *round, raw json.RawMessage) *rpcError {
 	return nil
 }
 
-// withRound returns ctx carrying r for Ask.
+// withRound returns ctx carrying r for Ask: the call's own context records it
+// without a context of its own.
 func withRound(ctx context.Context, r *round) context.Context {
+	if x, ok := ctx.(*callCtx); ok && x.c.round == nil {
+		x.c.round = r
+		return ctx
+	}
 	return context.WithValue(ctx, roundKey{}, r)
 }
 

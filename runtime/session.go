@@ -99,7 +99,7 @@ func (ss *Session) Close() {
 	}
 	ss.mu.Unlock()
 	for _, c := range calls {
-		c.cancel()
+		c.stop()
 	}
 }
 

@@ -3,7 +3,6 @@ package runtime
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -41,8 +40,6 @@ func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error
 		w:     bufio.NewWriterSize(w, 64<<10),
 		sem:   make(chan struct{}, s.opts.MaxConcurrentRequests),
 		queue: make(chan struct{}, queueFactor*s.opts.MaxConcurrentRequests),
-
-		admitted: map[string]*admission{},
 	}
 	c.sess = s.NewSession(c)
 	return c.serve(ctx)
@@ -50,17 +47,24 @@ func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error
 
 // A stdioConn is one stdio connection: a line reader, a serialised line writer and the
 // connection's legacy session.
+//
+// One goroutine reads at a time. It handles notifications, responses, initialize
+// and refusals itself; for a request to run, it starts the next reader and runs
+// the request's handler itself (one goroutine start per request, no hand-off on
+// the way to the handler). The reader never runs a handler while it still reads,
+// so a handler waiting for the client's answer cannot block the connection.
 type stdioConn struct {
 	srv   *Server
-	r     *bufio.Reader // read by the reading goroutine only
+	r     *bufio.Reader // read by the current reading goroutine only
 	sess  *Session
 	sem   chan struct{} // one token per running request
 	queue chan struct{} // one token per admitted request, running or waiting
-	wg    sync.WaitGroup
+	// wg counts the lines being dispatched and the admitted requests.
+	wg sync.WaitGroup
 
-	// amu guards admitted.
-	amu      sync.Mutex
-	admitted map[string]*admission // by raw request id
+	// smu guards stopped, so that no dispatch starts once a drain waits on wg.
+	smu     sync.Mutex
+	stopped bool
 
 	// wmu guards w and werr, so that messages never interleave.
 	wmu  sync.Mutex
@@ -68,32 +72,39 @@ type stdioConn struct {
 	werr error
 }
 
-// A line is one read result handed from the reading goroutine to the serve loop.
-type line struct {
-	data []byte
-	err  error // ErrMessageTooLarge (recoverable), io.EOF or a read error
-}
-
-// serve runs the serve loop until EOF or ctx is done.
+// serve starts the reader and waits for EOF or ctx.
 func (c *stdioConn) serve(ctx context.Context) error {
 	hctx, cancelAll := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancelAll()
-	stop := make(chan struct{})
-	defer close(stop)
-	lines := make(chan line)
-	go c.readLoop(lines, stop)
-	for {
-		select {
-		case <-ctx.Done():
-			c.drain(cancelAll)
-			return nil
-		case l := <-lines:
-			if l.err != nil && !errors.Is(l.err, ErrMessageTooLarge) {
-				return c.finish(ctx, cancelAll, l.err)
-			}
-			c.dispatch(hctx, l)
-		}
+	readErr := make(chan error, 1) // from the reader that meets EOF or a read error
+	go c.readLoop(hctx, readErr)
+	select {
+	case <-ctx.Done():
+		c.stop()
+		c.drain(cancelAll)
+		return nil
+	case err := <-readErr:
+		return c.finish(ctx, cancelAll, err)
 	}
+}
+
+// enter registers a line about to be dispatched; it reports false once the
+// connection is stopping (the line is then dropped).
+func (c *stdioConn) enter() bool {
+	c.smu.Lock()
+	defer c.smu.Unlock()
+	if c.stopped {
+		return false
+	}
+	c.wg.Add(1)
+	return true
+}
+
+// stop makes the reader drop every further line.
+func (c *stdioConn) stop() {
+	c.smu.Lock()
+	defer c.smu.Unlock()
+	c.stopped = true
 }
 
 // finish ends the connection at EOF or a read error: in-flight requests complete
@@ -145,128 +156,119 @@ func (c *stdioConn) waitChan() <-chan struct{} {
 	return done
 }
 
-// dispatch handles one line: notifications, responses and initialize inline (so
-// cancellations, answers and the handshake are seen in order), other requests on
-// their own goroutine. It never waits for a handler.
-func (c *stdioConn) dispatch(ctx context.Context, l line) {
-	if l.err != nil {
-		msg := fmt.Sprintf("%v: %v (limit %d bytes)", ErrInvalidRequest, l.err, MaxMessageSize)
-		c.write(ErrorResponse(nil, CodeInvalidRequest, msg, nil))
+// readLoop reads and dispatches lines until EOF, a read error, a stop, or a
+// request to run: then it starts the next reader and runs the request.
+// Blank lines are skipped; a too-long line is answered with -32600.
+func (c *stdioConn) readLoop(ctx context.Context, readErr chan<- error) {
+	for {
+		data, err := c.readLine()
+		if err != nil && !errors.Is(err, ErrMessageTooLarge) {
+			readErr <- err
+			return
+		}
+		if err == nil && len(trimSpace(data)) == 0 {
+			continue
+		}
+		if !c.enter() {
+			return
+		}
+		cl := c.dispatch(ctx, data, err)
+		if cl == nil {
+			c.wg.Done()
+			continue
+		}
+		go c.readLoop(ctx, readErr)
+		c.runRequest(ctx, cl)
 		return
 	}
-	m, err := ParseMessage(l.data)
+}
+
+// dispatch handles one line: notifications, responses, initialize and refused
+// requests inline (so cancellations, answers and the handshake are seen in order).
+// A request to run is admitted, tracked in the session (from then on
+// notifications/cancelled reaches it) and returned, holding a queue token.
+func (c *stdioConn) dispatch(ctx context.Context, data []byte, readErr error) *call {
+	if readErr != nil {
+		msg := fmt.Sprintf("%v: %v (limit %d bytes)", ErrInvalidRequest, readErr, MaxMessageSize)
+		c.write(ErrorResponse(nil, CodeInvalidRequest, msg, nil))
+		return nil
+	}
+	m, err := ParseMessage(data)
 	switch {
 	case err != nil:
 		c.write(ErrorReply(err).Body)
 	case m.Kind != KindRequest:
-		c.srv.Handle(ctx, m, c.sess, c) // a running request is aborted here first
-		if m.Method == "notifications/cancelled" {
-			c.cancelAdmitted(m.params.RequestID) // also reaches requests waiting for a slot
-		}
+		c.srv.Handle(ctx, m, c.sess, c) // notifications/cancelled reaches waiting and running requests
 	case m.Method == "initialize":
 		c.write(c.srv.Handle(ctx, m, c.sess, c).Body)
 	default:
-		c.start(ctx, m)
+		select {
+		case c.queue <- struct{}{}:
+		default:
+			c.write(ErrorResponse(m.ID, CodeInternalError, "server busy: too many requests in flight", nil))
+			return nil
+		}
+		cl, rerr := c.srv.prepare(m, c.sess, c)
+		if rerr != nil {
+			<-c.queue
+			c.write(rerr.reply(m.ID, m.Era).Body)
+			return nil
+		}
+		cl.async = c
+		return cl
 	}
+	return nil
 }
 
-// An admission is a request admitted on the connection, waiting or running.
-type admission struct {
-	cancel    context.CancelFunc
-	cancelled bool // by notifications/cancelled: nothing may be written for it
-}
-
-// start runs a request on its own goroutine once a slot is free, or answers "server
-// busy" when too many requests are already admitted.
-func (c *stdioConn) start(ctx context.Context, m *Message) {
-	select {
-	case c.queue <- struct{}{}:
-	default:
-		c.write(ErrorResponse(m.ID, CodeInternalError, "server busy: too many requests in flight", nil))
+// runRequest runs an admitted request once a slot is free; its reply comes back
+// through reply, which releases the slot. A request cancelled while it waits, or
+// still waiting when the drain gives up, never runs and is not answered.
+func (c *stdioConn) runRequest(ctx context.Context, cl *call) {
+	if !c.acquire(ctx, cl) {
+		cl.drop()
+		c.release()
 		return
 	}
-	ctx, a := c.admit(ctx, m.ID)
-	c.wg.Add(1)
-	go func() {
-		defer c.wg.Done()
-		defer func() { <-c.queue }()
-		defer c.release(m.ID, a)
+	c.srv.run(ctx, cl)
+}
+
+// acquire takes a slot for cl, waiting while all are taken; it reports false when
+// cl was cancelled meanwhile or ctx is done.
+func (c *stdioConn) acquire(ctx context.Context, cl *call) bool {
+	select {
+	case c.sem <- struct{}{}:
+	default:
+		wake, ok := cl.interrupted()
+		if !ok {
+			return false
+		}
 		select {
 		case c.sem <- struct{}{}:
-		case <-ctx.Done(): // cancelled while waiting, or the drain gave up
-			return
-		}
-		defer func() { <-c.sem }()
-		if ctx.Err() != nil { // select picks at random when both were ready
-			return
-		}
-		r := c.srv.Handle(ctx, m, c.sess, c)
-		if !c.wasCancelled(a) {
-			c.write(r.Body)
-		}
-	}()
-}
-
-// admit registers a request so that a cancellation reaches it even before it runs.
-// A duplicate in-flight id is not registered (Handle rejects it).
-func (c *stdioConn) admit(ctx context.Context, id json.RawMessage) (context.Context, *admission) {
-	ctx, cancel := context.WithCancel(ctx)
-	a := &admission{cancel: cancel}
-	c.amu.Lock()
-	defer c.amu.Unlock()
-	if _, dup := c.admitted[string(id)]; !dup {
-		c.admitted[string(id)] = a
-	}
-	return ctx, a
-}
-
-// release forgets a finished request.
-func (c *stdioConn) release(id json.RawMessage, a *admission) {
-	a.cancel()
-	c.amu.Lock()
-	defer c.amu.Unlock()
-	if c.admitted[string(id)] == a {
-		delete(c.admitted, string(id))
-	}
-}
-
-// cancelAdmitted cancels an admitted request on the client's behalf.
-func (c *stdioConn) cancelAdmitted(id json.RawMessage) {
-	c.amu.Lock()
-	a := c.admitted[string(id)]
-	if a != nil {
-		a.cancelled = true
-	}
-	c.amu.Unlock()
-	if a != nil {
-		a.cancel()
-	}
-}
-
-// wasCancelled reports whether the client cancelled an admitted request.
-func (c *stdioConn) wasCancelled(a *admission) bool {
-	c.amu.Lock()
-	defer c.amu.Unlock()
-	return a.cancelled
-}
-
-// readLoop reads lines until EOF or a read error, handing each to the serve loop.
-// Blank lines are skipped; a too-long line becomes ErrMessageTooLarge.
-func (c *stdioConn) readLoop(lines chan<- line, stop <-chan struct{}) {
-	for {
-		data, err := c.readLine()
-		if err == nil && len(trimSpace(data)) == 0 {
-			continue
-		}
-		select {
-		case lines <- line{data: data, err: err}:
-		case <-stop:
-			return
-		}
-		if err != nil && !errors.Is(err, ErrMessageTooLarge) {
-			return
+		case <-wake:
+			return false
+		case <-ctx.Done():
+			return false
 		}
 	}
+	if ctx.Err() != nil { // select picks at random when both were ready
+		<-c.sem
+		return false
+	}
+	return true
+}
+
+// reply writes a request's reply and releases its slot; it implements replier for
+// the calls dispatch admits.
+func (c *stdioConn) reply(r Reply) {
+	c.write(r.Body)
+	<-c.sem
+	c.release()
+}
+
+// release forgets an admitted request.
+func (c *stdioConn) release() {
+	<-c.queue
+	c.wg.Done()
 }
 
 // readLine returns the next line without its "\n" or "\r\n". A final line without a

@@ -78,7 +78,17 @@ func (s *Server) callTool(ctx context.Context, c *call) ([]byte, *rpcError) {
 	if rerr != nil {
 		return nil, rerr
 	}
-	res, rerr := s.runTool(withRound(ctx, r), e, args)
+	c.tool = e
+	res, rerr := s.runTool(withRound(ctx, r), c, e, args)
+	if rerr == errAbandonedRPC {
+		return nil, nil // the deadline answered (overdue)
+	}
+	return s.toolReply(c, e, r, res, rerr)
+}
+
+// toolReply finishes tools/call once the handler is done: the round's outcome or
+// the encoded result.
+func (s *Server) toolReply(c *call, e *toolEntry, r *round, res *ToolResult, rerr *rpcError) ([]byte, *rpcError) {
 	if b, rerr, handled := s.closeRound(c, r); handled {
 		return b, rerr
 	}
@@ -90,7 +100,7 @@ func (s *Server) callTool(ctx context.Context, c *call) ([]byte, *rpcError) {
 
 // runTool validates the arguments and runs the handler. Invalid arguments, handler
 // errors and panics become isError results; a nil result is an internal error.
-func (s *Server) runTool(ctx context.Context, e *toolEntry, args json.RawMessage) (*ToolResult, *rpcError) {
+func (s *Server) runTool(ctx context.Context, c *call, e *toolEntry, args json.RawMessage) (*ToolResult, *rpcError) {
 	msg, err := e.checkArgs(args)
 	if err != nil {
 		s.logger.Error("input schema unusable", "tool", e.tool.Name, "err", err)
@@ -99,12 +109,14 @@ func (s *Server) runTool(ctx context.Context, e *toolEntry, args json.RawMessage
 	if msg != "" {
 		return errorResult(msg), nil
 	}
-	res, err := s.invoke(ctx, e.tool, &ToolRequest{Name: e.tool.Name, Arguments: args, closed: e.input.closed})
+	res, err := s.invoke(ctx, c, e.tool, &ToolRequest{Name: e.tool.Name, Arguments: args, closed: e.input.closed})
 	switch {
+	case errors.Is(err, errAbandoned):
+		return nil, errAbandonedRPC
 	case errors.Is(err, errPanic):
 		return errorResult(fmt.Sprintf("internal error in tool %s", e.tool.Name)), nil
 	case errors.Is(err, errCallTimeout):
-		return errorResult(fmt.Sprintf("tool %s did not finish within %v", e.tool.Name, s.opts.CallTimeout)), nil
+		return s.timeoutResult(e), nil
 	case errors.Is(err, ErrNilResult) || err == nil && res == nil:
 		s.logger.Error("tool returned no result", "tool", e.tool.Name, "err", ErrNilResult)
 		return nil, errorf(CodeInternalError, "internal error: tool %s returned no result", e.tool.Name)
@@ -114,59 +126,119 @@ func (s *Server) runTool(ctx context.Context, e *toolEntry, args json.RawMessage
 	return res, nil
 }
 
+// timeoutResult is the isError result of a call cut off at Options.CallTimeout.
+func (s *Server) timeoutResult(e *toolEntry) *ToolResult {
+	return errorResult(fmt.Sprintf("tool %s did not finish within %v", e.tool.Name, s.opts.CallTimeout))
+}
+
 // errorResult is an isError result with one text block.
 func errorResult(text string) *ToolResult {
 	return &ToolResult{Content: []Content{Text(text)}, IsError: true}
 }
 
-// errCallTimeout reports a handler still running at Options.CallTimeout.
-var errCallTimeout = errors.New("tool call timed out")
+var (
+	// errCallTimeout reports a handler still running at Options.CallTimeout.
+	errCallTimeout = errors.New("tool call timed out")
+	// errAbandoned reports, to the goroutine running an asynchronous call's
+	// handler, that the deadline answered the call meanwhile: the handler's
+	// result is dropped.
+	errAbandoned    = errors.New("tool call answered at its deadline")
+	errAbandonedRPC = &rpcError{code: CodeInternalError, msg: errAbandoned.Error()}
+)
 
-// invoke calls the handler under Options.CallTimeout. A handler that ignores its
-// cancelled context is abandoned at the deadline (its goroutine finishes on its
-// own), so one stuck tool never holds a request, a drain or a slot forever.
-func (s *Server) invoke(ctx context.Context, t *Tool, req *ToolRequest) (*ToolResult, error) {
-	d := s.opts.CallTimeout
-	if d < 0 {
+// invoke calls the handler under the call's deadline (Options.CallTimeout). A
+// handler that ignores its cancelled context is abandoned at the deadline, so one
+// stuck tool never holds a request, a drain or a slot forever: an asynchronous
+// call is answered by the deadline itself (invokeInline), a synchronous one runs
+// its handler on a goroutine of its own that is left to finish alone (invokeAside).
+func (s *Server) invoke(ctx context.Context, c *call, t *Tool, req *ToolRequest) (*ToolResult, error) {
+	switch {
+	case c.deadline.IsZero():
 		return s.invokeNow(ctx, t, req)
+	case c.async != nil:
+		return s.invokeInline(ctx, c, t, req)
 	}
-	deadline := time.Now().Add(d)
-	ctx, cancel := context.WithDeadline(ctx, deadline)
-	defer cancel()
+	return s.invokeAside(ctx, c, t, req)
+}
+
+// invokeInline runs the handler on the calling goroutine. If it is still running
+// at the deadline, overdue claims the call and answers it; the handler's result is
+// then dropped (errAbandoned).
+func (s *Server) invokeInline(ctx context.Context, c *call, t *Tool, req *ToolRequest) (*ToolResult, error) {
+	stop := context.AfterFunc(ctx, c.overdue)
+	res, err := s.invokeNow(ctx, t, req)
+	stop()
+	if !c.state.CompareAndSwap(callRunning, callReturned) {
+		return nil, errAbandoned
+	}
+	c.mu.Lock()
+	if c.late != nil {
+		c.late.Stop()
+	}
+	c.mu.Unlock()
+	return res, err
+}
+
+// overdue runs when an asynchronous tools/call's context is done before its
+// handler returned. Before the deadline (the caller cancelled) the handler still
+// gets until the deadline; at the deadline the call is claimed and answered with a
+// timeout result, unless the handler returned just in time.
+func (c *call) overdue() {
+	if wait := time.Until(c.deadline); wait > 0 {
+		c.mu.Lock()
+		if c.state.Load() == callRunning {
+			c.late = time.AfterFunc(wait, c.overdue)
+		}
+		c.mu.Unlock()
+		return
+	}
+	if !c.state.CompareAndSwap(callRunning, callOverdue) {
+		return
+	}
+	s := c.srv
+	s.logger.Error("tool call timed out; handler abandoned", "tool", c.tool.tool.Name, "timeout", s.opts.CallTimeout)
+	result, rerr := s.toolReply(c, c.tool, c.round, s.timeoutResult(c.tool), nil)
+	c.deliver(s.conclude(c, result, rerr))
+}
+
+// invokeAside runs the handler on a goroutine of its own and waits for it, up to
+// the deadline.
+func (s *Server) invokeAside(ctx context.Context, c *call, t *Tool, req *ToolRequest) (*ToolResult, error) {
 	type outcome struct {
 		res *ToolResult
 		err error
 	}
-	done := make(chan outcome, 1)
+	o := &outcome{}
+	done := make(chan struct{})
 	go func() {
-		res, err := s.invokeNow(ctx, t, req)
-		done <- outcome{res, err}
+		o.res, o.err = s.invokeNow(ctx, t, req)
+		close(done)
 	}()
-	// The handler's context carries the deadline: its Done channel is the timer, so
-	// a call costs no timer of its own. Done before the deadline means the caller
+	// The context carries the deadline: its Done channel is the timer, so a call
+	// costs no timer of its own. Done before the deadline means the caller
 	// cancelled: the handler still gets until the deadline to return.
 	var late <-chan time.Time
 	select {
-	case o := <-done:
+	case <-done:
 		return o.res, o.err
 	case <-ctx.Done():
-		if wait := time.Until(deadline); wait > 0 {
+		if wait := time.Until(c.deadline); wait > 0 {
 			late = time.After(wait)
 		}
 	}
 	if late != nil {
 		select {
-		case o := <-done:
+		case <-done:
 			return o.res, o.err
 		case <-late:
 		}
 	}
 	select { // a handler that returned just in time still wins
-	case o := <-done:
+	case <-done:
 		return o.res, o.err
 	default:
 	}
-	s.logger.Error("tool call timed out; handler abandoned", "tool", t.Name, "timeout", d)
+	s.logger.Error("tool call timed out; handler abandoned", "tool", t.Name, "timeout", s.opts.CallTimeout)
 	return nil, errCallTimeout
 }
 
