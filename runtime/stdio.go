@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -45,14 +46,20 @@ func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error
 	return c.serve(ctx)
 }
 
+// maxIdleWorkers bounds the goroutines a stdio connection keeps parked for reuse.
+const maxIdleWorkers = 64
+
 // A stdioConn is one stdio connection: a line reader, a serialised line writer and the
 // connection's legacy session.
 //
-// One goroutine reads at a time. It handles notifications, responses, initialize
-// and refusals itself; for a request to run, it starts the next reader and runs
-// the request's handler itself (one goroutine start per request, no hand-off on
-// the way to the handler). The reader never runs a handler while it still reads,
-// so a handler waiting for the client's answer cannot block the connection.
+// Its goroutines are workers that take turns reading: the reading worker handles
+// notifications, responses, initialize and refusals itself; for a request to run,
+// it hands the reading role to an idle worker (or starts one) and runs the
+// request's handler itself, then waits idle for its next turn. So the way from a
+// line to its handler has no hand-off, a request costs at most one goroutine
+// start (none while idle workers are available, whose stacks have already grown),
+// and no handler ever runs on the reading goroutine: a handler waiting for the
+// client's answer cannot block the connection.
 type stdioConn struct {
 	srv   *Server
 	r     *bufio.Reader // read by the current reading goroutine only
@@ -62,22 +69,29 @@ type stdioConn struct {
 	// wg counts the lines being dispatched and the admitted requests.
 	wg sync.WaitGroup
 
+	baton chan struct{} // unbuffered: passes the reading role to an idle worker
+	quit  chan struct{} // closed when serve returns: idle workers end
+	idle  atomic.Int32  // parked workers
+
 	// smu guards stopped, so that no dispatch starts once a drain waits on wg.
 	smu     sync.Mutex
 	stopped bool
 
 	// wmu guards w and werr, so that messages never interleave.
-	wmu  sync.Mutex
-	w    *bufio.Writer
-	werr error
+	wmu     sync.Mutex
+	w       *bufio.Writer
+	werr    error
+	writers atomic.Int32 // Send calls writing or waiting for wmu
 }
 
 // serve starts the reader and waits for EOF or ctx.
 func (c *stdioConn) serve(ctx context.Context) error {
 	hctx, cancelAll := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancelAll()
+	c.baton, c.quit = make(chan struct{}), make(chan struct{})
+	defer close(c.quit)
 	readErr := make(chan error, 1) // from the reader that meets EOF or a read error
-	go c.readLoop(hctx, readErr)
+	go c.worker(hctx, readErr)
 	select {
 	case <-ctx.Done():
 		c.stop()
@@ -156,30 +170,61 @@ func (c *stdioConn) waitChan() <-chan struct{} {
 	return done
 }
 
-// readLoop reads and dispatches lines until EOF, a read error, a stop, or a
-// request to run: then it starts the next reader and runs the request.
-// Blank lines are skipped; a too-long line is answered with -32600.
-func (c *stdioConn) readLoop(ctx context.Context, readErr chan<- error) {
+// worker reads when it holds the reading role, runs the request it read, and
+// waits idle for its next turn.
+func (c *stdioConn) worker(ctx context.Context, readErr chan<- error) {
+	for {
+		cl := c.readLoop(ctx, readErr)
+		if cl == nil {
+			return
+		}
+		select {
+		case c.baton <- struct{}{}: // an idle worker reads on
+		default:
+			go c.worker(ctx, readErr)
+		}
+		c.runRequest(ctx, cl)
+		if !c.rest() {
+			return
+		}
+	}
+}
+
+// rest parks an idle worker until it gets the reading role; it reports false when
+// the connection ended or enough workers are idle.
+func (c *stdioConn) rest() bool {
+	defer c.idle.Add(-1)
+	if c.idle.Add(1) > maxIdleWorkers {
+		return false
+	}
+	select {
+	case <-c.baton:
+		return true
+	case <-c.quit:
+		return false
+	}
+}
+
+// readLoop reads and dispatches lines until it meets a request to run, which it
+// returns, or EOF, a read error or a stop (then nil). Blank lines are skipped; a
+// too-long line is answered with -32600.
+func (c *stdioConn) readLoop(ctx context.Context, readErr chan<- error) *call {
 	for {
 		data, err := c.readLine()
 		if err != nil && !errors.Is(err, ErrMessageTooLarge) {
 			readErr <- err
-			return
+			return nil
 		}
 		if err == nil && len(trimSpace(data)) == 0 {
 			continue
 		}
 		if !c.enter() {
-			return
+			return nil
 		}
-		cl := c.dispatch(ctx, data, err)
-		if cl == nil {
-			c.wg.Done()
-			continue
+		if cl := c.dispatch(ctx, data, err); cl != nil {
+			return cl
 		}
-		go c.readLoop(ctx, readErr)
-		c.runRequest(ctx, cl)
-		return
+		c.wg.Done()
 	}
 }
 
@@ -325,15 +370,22 @@ func trimSpace(b []byte) []byte {
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
 
 // Send writes one message as a line; it implements Sink for request-scoped and
-// unsolicited messages. Safe for concurrent use.
+// unsolicited messages. Safe for concurrent use. A message is flushed at once
+// unless another one is already waiting to be written: the last of a burst
+// flushes them all with one write.
 func (c *stdioConn) Send(_ context.Context, msg []byte) error {
+	c.writers.Add(1)
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
+	next := c.writers.Add(-1) > 0
 	if c.werr != nil {
 		return c.werr
 	}
 	c.w.Write(msg)
 	c.w.WriteByte('\n')
+	if next {
+		return nil // the waiting writer flushes
+	}
 	if err := c.w.Flush(); err != nil {
 		c.werr = fmt.Errorf("write stdout: %w", err)
 		c.srv.logger.Error("stdout broken", "err", err)
