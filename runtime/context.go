@@ -52,6 +52,13 @@ type call struct {
 	deadline time.Time          // tools/call under Options.CallTimeout; zero otherwise
 	round    *round             // the request's input round (withRound)
 	tool     *toolEntry         // tools/call: the called tool
+	framed   bool               // the method's result starts with the response's frame (startResult)
+
+	// Storage for what most calls need once, allocated with the call.
+	rnd      round       // openRound's round
+	toolReq  ToolRequest // tools/call's request
+	asideRes *ToolResult // invokeAside's outcome
+	asideErr error
 
 	// async, when set, receives the reply instead of the caller of run, and lets
 	// a tools/call handler that overruns its deadline be abandoned without a

@@ -155,9 +155,27 @@ func (s *Server) conclude(c *call, result []byte, rerr *rpcError) Reply {
 		return Reply{Era: m.Era}
 	case rerr != nil:
 		return rerr.reply(m.ID, m.Era)
+	case c.framed:
+		return Reply{Body: append(result, '}'), Era: m.Era}
 	}
 	return Reply{Body: resultResponse(m.ID, result), Era: m.Era}
 }
+
+// startResult returns a buffer for the call's result that already holds the
+// response's frame up to the result, so that the response needs no copy: a
+// method returning a result built on it must return it whole (frame included).
+func (c *call) startResult(n int) []byte {
+	id := c.msg.ID
+	b := make([]byte, 0, len(id)+len(resultFrame)+n+1)
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = append(b, id...)
+	b = append(b, `,"result":`...)
+	c.framed = true
+	return b
+}
+
+// resultFrame is the fixed part of a result response.
+const resultFrame = `{"jsonrpc":"2.0","id":,"result":}`
 
 // admit checks a request against its era's rules and builds its call. Modern checks
 // run in the order the spec's probes expect: _meta fields (-32602), version (-32022),

@@ -83,6 +83,7 @@ type Message struct {
 
 	params    params
 	paramsErr error
+	metaStore requestMeta // params.Meta points here: no allocation of its own
 }
 
 // envelope is the JSON-RPC frame of any message: raw members, nil when absent.
@@ -338,7 +339,7 @@ func (m *Message) decodeMeta(meta *requestMeta, val []byte) *requestMeta {
 		return nil
 	}
 	if meta == nil {
-		meta = &requestMeta{}
+		meta = &m.metaStore
 	}
 	if val[0] != '{' {
 		m.typeError("_meta")

@@ -74,7 +74,8 @@ type round struct {
 // and reads inputResponses from params. name is the tool, prompt or resource URI;
 // args its salient params.
 func (s *Server) openRound(c *call, name string, args json.RawMessage) (*round, *rpcError) {
-	r := &round{binding: roundState{Method: c.msg.Method, Name: name}, args: args, number: 1}
+	r := &c.rnd // part of the call: no allocation of its own
+	*r = round{binding: roundState{Method: c.msg.Method, Name: name}, args: args, number: 1}
 	if !c.info.Modern {
 		return r, nil
 	}

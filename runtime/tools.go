@@ -109,7 +109,8 @@ func (s *Server) runTool(ctx context.Context, c *call, e *toolEntry, args json.R
 	if msg != "" {
 		return errorResult(msg), nil
 	}
-	res, err := s.invoke(ctx, c, e.tool, &ToolRequest{Name: e.tool.Name, Arguments: args, closed: e.input.closed})
+	c.toolReq = ToolRequest{Name: e.tool.Name, Arguments: args, closed: e.input.closed}
+	res, err := s.invoke(ctx, c, e.tool, &c.toolReq)
 	switch {
 	case errors.Is(err, errAbandoned):
 		return nil, errAbandonedRPC
@@ -204,14 +205,9 @@ func (c *call) overdue() {
 // invokeAside runs the handler on a goroutine of its own and waits for it, up to
 // the deadline.
 func (s *Server) invokeAside(ctx context.Context, c *call, t *Tool, req *ToolRequest) (*ToolResult, error) {
-	type outcome struct {
-		res *ToolResult
-		err error
-	}
-	o := &outcome{}
 	done := make(chan struct{})
 	go func() {
-		o.res, o.err = s.invokeNow(ctx, t, req)
+		c.asideRes, c.asideErr = s.invokeNow(ctx, t, req)
 		close(done)
 	}()
 	// The context carries the deadline: its Done channel is the timer, so a call
@@ -220,7 +216,7 @@ func (s *Server) invokeAside(ctx context.Context, c *call, t *Tool, req *ToolReq
 	var late <-chan time.Time
 	select {
 	case <-done:
-		return o.res, o.err
+		return c.asideRes, c.asideErr
 	case <-ctx.Done():
 		if wait := time.Until(c.deadline); wait > 0 {
 			late = time.After(wait)
@@ -229,13 +225,13 @@ func (s *Server) invokeAside(ctx context.Context, c *call, t *Tool, req *ToolReq
 	if late != nil {
 		select {
 		case <-done:
-			return o.res, o.err
+			return c.asideRes, c.asideErr
 		case <-late:
 		}
 	}
 	select { // a handler that returned just in time still wins
 	case <-done:
-		return o.res, o.err
+		return c.asideRes, c.asideErr
 	default:
 	}
 	s.logger.Error("tool call timed out; handler abandoned", "tool", t.Name, "timeout", s.opts.CallTimeout)
@@ -269,7 +265,7 @@ func (s *Server) encodeToolResult(c *call, e *toolEntry, res *ToolResult) ([]byt
 		s.logger.Error("tool result _meta unusable", "tool", e.tool.Name, "err", err)
 		return nil, errorf(CodeInternalError, "internal error: tool %s returned an unusable _meta", e.tool.Name)
 	}
-	b := make([]byte, 0, 96+2*len(sc)+len(meta))
+	b := c.startResult(96 + 2*len(sc) + len(meta))
 	b = append(b, `{"content":[`...)
 	if b, err = appendContent(b, res.Content, sc); err != nil {
 		s.logger.Error("tool content unusable", "tool", e.tool.Name, "err", err)
