@@ -28,7 +28,17 @@ type want struct {
 	code    int  // JSON-RPC error code; 0 with !none means a result
 	isError bool // the result is a tool error
 	status  int  // HTTP only: the response status
+	id      idWant
 }
+
+// An idWant says what id the answer must carry.
+type idWant int
+
+const (
+	idAny  idWant = iota // not checked
+	idEcho               // the request's own id
+	idNone               // no id: the request's could not be read unambiguously
+)
 
 // A badCase is one line (stdio) or body (HTTP).
 type badCase struct {
@@ -84,7 +94,7 @@ func commonCases(modern bool) []badCase {
 		}
 		return legacyWant
 	}
-	return []badCase{
+	cases := []badCase{
 		{name: "invalid JSON", body: `{"jsonrpc":"2.0",`, want: want{code: -32700}},
 		{name: "truncated line", body: reqLine(modern, "1", "tools/list", "{}")[:30], want: want{code: -32700}},
 		{name: "not an object", body: `"hello"`, want: want{code: -32600}},
@@ -151,6 +161,32 @@ func initializeCases() []badCase {
 		{name: "initialize clientInfo name a number", body: init(pv + `,` + caps + `,"clientInfo":{"name":7,"version":"1"}`), want: want{code: -32602}},
 		{name: "initialize without capabilities", body: init(pv + `,` + info), want: want{code: -32602}},
 		{name: "initialize capabilities an array", body: init(pv + `,"capabilities":[],` + info), want: want{code: -32602}},
+	}
+	return append(cases, repeatedCases(modern)...)
+}
+
+// repeatedCases repeat a member name in the message, its params or its
+// params._meta: parsers keeping the first or the last would read different
+// messages, so each is refused with -32600, without an id when the id is the
+// repeated member, and without an answer for a notification (HTTP: 400).
+func repeatedCases(modern bool) []badCase {
+	refused := want{code: -32600, id: idEcho}
+	meta := ""
+	if modern {
+		meta = strings.TrimPrefix(strings.TrimSuffix(modernMeta, "}"), "{") + ","
+	}
+	return []badCase{
+		{name: "repeated method", body: `{"jsonrpc":"2.0","id":1,"method":0,"method":""}`, want: refused},
+		{name: "repeated method, both strings", body: reqLine(modern, "1", "ping", "{}")[:len(`{"jsonrpc":"2.0","id":1,`)] + `"method":"tools/list",` + reqLine(modern, "1", "ping", "{}")[len(`{"jsonrpc":"2.0","id":1,`):], want: refused},
+		{name: "repeated id", body: `{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}`, want: want{code: -32600, id: idNone}},
+		{name: "repeated jsonrpc", body: `{"jsonrpc":"1.0","id":1,"jsonrpc":"2.0","method":"ping"}`, want: refused},
+		{name: "repeated unknown member", body: `{"jsonrpc":"2.0","id":1,"method":"ping","x":1,"x":1}`, want: refused},
+		{name: "repeated member, escaped", body: `{"jsonrpc":"2.0","id":1,"m\u0065thod":"ping","method":"ping"}`, want: refused},
+		{name: "repeated params member", body: reqLine(modern, "1", "tools/call", `{"name":"test_simple_text","arguments":{},"name":"test_error_handling"}`), want: refused},
+		{name: "repeated params._meta member", body: `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{` + meta + `"progressToken":1,"progressToken":2}}}`, want: refused},
+		{name: "repeated params._meta", body: `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{` + meta + `"progressToken":1},"_meta":{` + meta + `"progressToken":2}}}`, want: refused},
+		{name: "repeated member in a notification", body: `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"ok","requestId":2}}`,
+			want: want{none: true}, http: &want{code: -32600, status: 400, id: idNone}},
 	}
 }
 
@@ -334,15 +370,16 @@ func TestBadInputStdio(t *testing.T) {
 				if code, isErr, _ := replyOf(t, ok); code != 0 || isErr {
 					t.Errorf("follow-up call: got code %d isError %v: %.300s", code, isErr, ok)
 				}
-				checkAnswer(t, c, before, 0)
+				checkAnswer(t, c, before, 0, fmt.Sprint(n))
 			})
 		}
 	}
 	t.Logf("%d stdio cases", n)
 }
 
-// checkAnswer compares the messages answered to c with c.want.
-func checkAnswer(t *testing.T, c badCase, before [][]byte, status int) {
+// checkAnswer compares the messages answered to c with c.want; echo is the id
+// the case's request was sent with.
+func checkAnswer(t *testing.T, c badCase, before [][]byte, status int, echo string) {
 	t.Helper()
 	if observe {
 		for _, b := range before {
@@ -363,9 +400,15 @@ func checkAnswer(t *testing.T, c badCase, before [][]byte, status int) {
 	if len(before) != 1 {
 		t.Fatalf("got %d answers, want 1", len(before))
 	}
-	code, isErr, _ := replyOf(t, before[0])
+	code, isErr, id := replyOf(t, before[0])
 	if code != c.want.code || isErr != c.want.isError {
 		t.Errorf("got code %d isError %v, want code %d isError %v: %.300s", code, isErr, c.want.code, c.want.isError, before[0])
+	}
+	switch {
+	case c.want.id == idEcho && string(id) != echo:
+		t.Errorf("got id %s, want the request's id %s: %.300s", id, echo, before[0])
+	case c.want.id == idNone && id != nil:
+		t.Errorf("got id %s, want none: %.300s", id, before[0])
 	}
 }
 
@@ -568,7 +611,7 @@ func TestBadInputHTTP(t *testing.T) {
 				}
 				resp := p.post(t, modern, c.body, c.header, c.method)
 				msgs := messages(t, resp)
-				checkAnswer(t, c, msgs, resp.StatusCode)
+				checkAnswer(t, c, msgs, resp.StatusCode, "1")
 				if !observe {
 					st := c.want.status
 					if st == 0 {

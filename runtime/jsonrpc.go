@@ -84,15 +84,26 @@ type Message struct {
 	params    params
 	paramsErr error
 	metaStore requestMeta // params.Meta points here: no allocation of its own
+	repeated  error       // a member name repeated in params or params._meta
 }
 
 // envelope is the JSON-RPC frame of any message: raw members, nil when absent.
 type envelope struct {
 	jsonrpc, id, method, params, result, error []byte
+
+	keys       keySet
+	repeated   []byte // the first member name that appears twice, or nil
+	idRepeated bool   // the id itself appears twice: it cannot be echoed
 }
 
 // set stores one member of the frame.
 func (e *envelope) set(key, val []byte) {
+	if e.keys.add(key) {
+		if e.repeated == nil {
+			e.repeated = key
+		}
+		e.idRepeated = e.idRepeated || string(key) == "id"
+	}
 	switch string(key) {
 	case "jsonrpc":
 		e.jsonrpc = val
@@ -149,7 +160,7 @@ func (e *messageError) Unwrap() error { return e.err }
 // for concurrent use.
 func ParseMessage(raw []byte) (*Message, error) {
 	trimmed := trimSpace(raw)
-	if !json.Valid(trimmed) {
+	if !validJSON(trimmed) {
 		return nil, &messageError{err: fmt.Errorf("%w: invalid JSON", ErrParse), answer: true}
 	}
 	switch trimmed[0] {
@@ -161,12 +172,44 @@ func ParseMessage(raw []byte) (*Message, error) {
 	}
 	var env envelope
 	eachMember(trimmed, env.set)
+	if env.repeated != nil {
+		return nil, env.repeatedError()
+	}
 	m, err := fromEnvelope(&env)
 	if err != nil {
 		return nil, err
 	}
 	m.decodeParams()
+	if m.repeated != nil {
+		return nil, &messageError{err: m.repeated, id: m.ID, answer: m.Kind != KindNotification}
+	}
 	return m, nil
+}
+
+// repeatedError refuses a message whose frame repeats a member: parsers that
+// keep the first or the last of them would read different messages. It is
+// answered (without an id when the id itself is repeated) unless it is a
+// notification whichever member counts.
+func (e *envelope) repeatedError() *messageError {
+	me := &messageError{err: repeatedMember(e.repeated, ""), answer: e.id != nil || e.method == nil}
+	if !e.idRepeated && validID(e.id) {
+		me.id = e.id
+	}
+	return me
+}
+
+// repeatedMember is the error for a member name repeated in an object (in names
+// the object, "" for the message itself).
+func repeatedMember(key []byte, in string) error {
+	const max = 64
+	k := string(key)
+	if len(k) > max {
+		k = k[:max] + "…"
+	}
+	if in != "" {
+		in = " in " + in
+	}
+	return fmt.Errorf("%w: member %q appears more than once%s", ErrInvalidRequest, k, in)
 }
 
 // fromEnvelope checks the frame and decides the message's kind.
@@ -266,7 +309,13 @@ func (m *Message) decodeParams() {
 		m.paramsErr = errors.New("params must be an object")
 		return
 	}
-	eachMember(m.Params, m.setParam)
+	var keys keySet
+	eachMember(m.Params, func(key, val []byte) {
+		if keys.add(key) && m.repeated == nil {
+			m.repeated = repeatedMember(key, "params")
+		}
+		m.setParam(key, val)
+	})
 	if meta := m.params.Meta; meta != nil {
 		if meta.ProtocolVersion != nil || meta.ClientCapabilities != nil {
 			m.Era = EraModern
@@ -345,7 +394,13 @@ func (m *Message) decodeMeta(meta *requestMeta, val []byte) *requestMeta {
 		m.typeError("_meta")
 		return meta
 	}
-	eachMember(val, meta.set)
+	var keys keySet
+	eachMember(val, func(key, val []byte) {
+		if keys.add(key) && m.repeated == nil {
+			m.repeated = repeatedMember(key, "params._meta")
+		}
+		meta.set(key, val)
+	})
 	return meta
 }
 

@@ -71,6 +71,66 @@ func TestErrorResponseShape(t *testing.T) {
 	}
 }
 
+// TestParseMessageRepeatedMembers: a member name repeated in the message, its
+// params or params._meta is -32600, answered with the id unless the id itself
+// repeats, and unanswered for a notification.
+func TestParseMessageRepeatedMembers(t *testing.T) {
+	const meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
+	tests := []struct {
+		raw    string
+		id     string // the id answered; "" for none
+		answer bool
+	}{
+		{`{"jsonrpc":"2.0","id":1,"method":0,"method":""}`, "1", true},
+		{`{"jsonrpc":"2.0","method":"ping","id":1,"method":"tools/list"}`, "1", true},
+		{`{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}`, "", true},
+		{`{"jsonrpc":"2.0","id":"a","id":"a","method":"ping"}`, "", true},
+		{`{"id":7,"jsonrpc":"2.0","jsonrpc":"1.0","method":"ping"}`, "7", true},
+		{`{"jsonrpc":"2.0","id":1,"method":"ping","x":1,"x":1}`, "1", true},
+		{`{"jsonrpc":"2.0","id":1,"m\u0065thod":"ping","method":"ping"}`, "1", true},
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","name":"b"}}`, "1", true},
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","arguments":{},"arguments":{}}}`, "1", true},
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a",` + meta + `,` + meta + `}}`, "1", true},
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"progressToken":1,"progressToken":2}}}`, "1", true},
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/protocolVersion":"2025-11-25"}}}`, "1", true},
+		{`{"jsonrpc":"2.0","id":2,"result":{},"result":{}}`, "2", true},
+		{`{"jsonrpc":"2.0","method":"notifications/cancelled","method":"notifications/cancelled"}`, "", false},
+		{`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"requestId":2}}`, "", false},
+		{`{"jsonrpc":"2.0","result":{},"result":{}}`, "", true},
+		{`{"jsonrpc":"2.0","id":1,"method":"x",` + strings.Repeat(`"k":1,`, 40) + `"z":0}`, "1", true},
+	}
+	for _, tt := range tests {
+		_, err := ParseMessage([]byte(tt.raw))
+		if !errors.Is(err, ErrInvalidRequest) || !strings.Contains(err.Error(), "more than once") {
+			t.Errorf("ParseMessage(%.100s) error = %v, want a repeated member", tt.raw, err)
+			continue
+		}
+		r := ErrorReply(err)
+		if (r.Body != nil) != tt.answer {
+			t.Errorf("%.100s: reply %s, want answered=%v", tt.raw, r.Body, tt.answer)
+			continue
+		}
+		if !tt.answer {
+			continue
+		}
+		var reply struct {
+			ID    json.RawMessage `json:"id"`
+			Error struct{ Code int }
+		}
+		if err := json.Unmarshal(r.Body, &reply); err != nil || reply.Error.Code != CodeInvalidRequest || string(reply.ID) != tt.id {
+			t.Errorf("%.100s: reply %s, want -32600 with id %q", tt.raw, r.Body, tt.id)
+		}
+	}
+	// Many distinct members are no repetition.
+	many := `{"jsonrpc":"2.0","id":1,"method":"ping","params":{`
+	for i := range 40 {
+		many += `"k` + strings.Repeat("x", i) + `":1,`
+	}
+	if _, err := ParseMessage([]byte(many + `"z":0}}`)); err != nil {
+		t.Errorf("40 distinct params members: %v", err)
+	}
+}
+
 func FuzzParseMessage(f *testing.F) {
 	for _, seed := range []string{
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"x"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"progressToken":"p"}}}`,

@@ -32,6 +32,9 @@ func oracleParse(raw []byte) (*Message, error) {
 	if trimmed[0] == '[' {
 		return nil, ErrInvalidRequest
 	}
+	if _, repeated := oracleMembers(trimmed); repeated {
+		return nil, ErrInvalidRequest
+	}
 	var env oracleEnvelope
 	if err := json.Unmarshal(trimmed, &env); err != nil {
 		return nil, ErrInvalidRequest
@@ -40,10 +43,41 @@ func oracleParse(raw []byte) (*Message, error) {
 	if err != nil {
 		return nil, err
 	}
+	if members, repeated := oracleMembers(m.Params); repeated {
+		return nil, ErrInvalidRequest
+	} else if _, repeated := oracleMembers(members["_meta"]); repeated {
+		return nil, ErrInvalidRequest
+	}
 	if len(m.Params) > 0 && string(m.Params) != "null" {
 		m.paramsErr = json.Unmarshal(m.Params, &m.params)
 	}
 	return m, nil
+}
+
+// oracleMembers reads the members of raw, when it is a JSON object, with
+// encoding/json's tokenizer, and reports whether a name (unescaped) repeats.
+func oracleMembers(raw json.RawMessage) (map[string]json.RawMessage, bool) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, false
+	}
+	members := map[string]json.RawMessage{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, false
+		}
+		var val json.RawMessage
+		if err := dec.Decode(&val); err != nil {
+			return nil, false
+		}
+		key := tok.(string)
+		if _, ok := members[key]; ok {
+			return members, true
+		}
+		members[key] = val
+	}
+	return members, false
 }
 
 // oracleFrame decides the kind of a decoded frame.
@@ -130,6 +164,9 @@ var oracleSeeds = []string{
 	` { "jsonrpc" : "2.0" , "id" : "a\"b" , "method" : "x\u0041" , "params" : { "cursor" : null , "name" : null } } `,
 	`{"jsonrpc":"2.0","id":2,"method":"m","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"a"},"_meta":{"progressToken":3}}}`,
 	`{"jsonrpc":"2.0","id":2,"method":"m","params":{"_meta":null,"name":5,"uri":"u"}}`,
+	`{"jsonrpc":"2.0","id":1,"method":0,"method":""}`, `{"jsonrpc":"2.0","id":1,"id":2,"method":"m"}`, `{"jsonrpc":"2.0","method":"m","method":"n"}`,
+	`{"jsonrpc":"2.0","id":1,"method":"m","params":{"name":"a","n\u0061me":"b"}}`, `{"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":{"progressToken":1,"progressToken":2}}}`,
+	`{"jsonrpc":"2.0","id":1,"method":"m","params":{"arguments":{"a":1,"a":2}}}`, `{"jsonrpc":"2.0","id":1,"x":1,"method":"m","x":2}`,
 	`{"jsonrpc":"2.0","id":2,"method":"m","params":[1,{"a":"]"}]}`,
 	`{"jsonrpc":"2.0","id":2,"method":"m","params":{"\u006eame":"n","level":"info","requestId":[1],"cursor":"c"}}`,
 	`{"jsonrpc":"2.0","id":3,"result":null}`,

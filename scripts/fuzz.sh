@@ -33,6 +33,7 @@ targets=(
   ./runtime:FuzzRequestState
   ./runtime:FuzzParseMessage
   ./runtime:FuzzParseMessageOracle
+  ./runtime:FuzzValidJSON
   ./runtime:FuzzFastSchema
   ./runtime:FuzzDecodeHeaderValue
   ./gen:FuzzToolDirective
