@@ -162,7 +162,7 @@ func initializeCases() []badCase {
 		{name: "initialize without capabilities", body: init(pv + `,` + info), want: want{code: -32602}},
 		{name: "initialize capabilities an array", body: init(pv + `,"capabilities":[],` + info), want: want{code: -32602}},
 	}
-	return append(cases, repeatedCases(modern)...)
+	return cases
 }
 
 // repeatedCases repeat a member name in the message, its params or its
@@ -347,7 +347,7 @@ func TestBadInputStdio(t *testing.T) {
 	p.send(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	n := 0
 	for _, modern := range []bool{false, true} {
-		cases := commonCases(modern)
+		cases := append(commonCases(modern), repeatedCases(modern)...)
 		if modern {
 			cases = append(cases, metaCases()...)
 		} else {
@@ -590,7 +590,7 @@ func TestBadInputHTTP(t *testing.T) {
 	p := startHTTP(t, s, nil)
 	n := 0
 	for _, modern := range []bool{false, true} {
-		cases := append(commonCases(modern), httpCases(modern)...)
+		cases := append(append(commonCases(modern), repeatedCases(modern)...), httpCases(modern)...)
 		if modern {
 			cases = append(cases, metaCases()...)
 		} else {
