@@ -4,7 +4,8 @@ import "encoding/json"
 
 // This file walks JSON objects without reflection or copies: ParseMessage runs on
 // every message, so it reads only the members it needs as sub-slices of the input.
-// Every function here expects input that json.Valid accepted.
+// Every function above validJSON expects input that validJSON (or json.Valid)
+// accepted.
 
 // eachMember calls fn with the key (unquoted) and the raw value of each member of
 // the JSON object obj, in order. A key with escapes is decoded.

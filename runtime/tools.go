@@ -316,13 +316,14 @@ func appendContent(b []byte, content []Content, sc json.RawMessage) ([]byte, err
 // -32603) and wraps it for 2025-11-25 clients when the tool asks to. It returns the
 // compact structured content to send, or nil when the era cannot carry it.
 func (s *Server) structured(c *call, e *toolEntry, sc json.RawMessage) (json.RawMessage, *rpcError) {
+	valid := validJSON(sc)
 	if e.tool.OutputSchema != nil {
-		if err := e.checkOutput(sc); err != nil {
+		if err := e.checkOutput(sc, valid); err != nil {
 			s.logger.Error("structured output does not match the output schema", "tool", e.tool.Name, "err", err)
 			return nil, errorf(CodeInternalError, "internal error: tool %s returned output that does not match its outputSchema", e.tool.Name)
 		}
 	}
-	sc, err := compactJSON(sc)
+	sc, err := compactJSON(sc, valid)
 	if err != nil {
 		s.logger.Error("structured output is not JSON", "tool", e.tool.Name, "err", err)
 		return nil, errorf(CodeInternalError, "internal error: tool %s returned invalid JSON", e.tool.Name)
@@ -427,13 +428,14 @@ func outOfRange(v any) bool {
 	return false
 }
 
-// checkOutput validates structured output against the output schema.
-func (e *toolEntry) checkOutput(sc json.RawMessage) error {
+// checkOutput validates structured output against the output schema; valid
+// reports whether sc is JSON (validJSON).
+func (e *toolEntry) checkOutput(sc json.RawMessage, valid bool) error {
 	sch, err := e.output.get()
 	if err != nil {
 		return err
 	}
-	if json.Valid(sc) && e.output.fastValid(sc) {
+	if valid && e.output.fastValid(sc) {
 		return nil
 	}
 	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(sc))
@@ -492,11 +494,11 @@ func ruleName(kwLoc string) string {
 	return kwLoc[strings.LastIndexByte(kwLoc, '/')+1:]
 }
 
-// compactJSON checks raw and returns it without line breaks (a stdio message is one
-// line). Output of json.Marshal is returned as is.
-func compactJSON(raw json.RawMessage) (json.RawMessage, error) {
+// compactJSON returns raw, which is JSON when valid (validJSON), without line
+// breaks (a stdio message is one line). Output of json.Marshal is returned as is.
+func compactJSON(raw json.RawMessage, valid bool) (json.RawMessage, error) {
 	if !bytes.ContainsAny(raw, "\r\n") {
-		if !json.Valid(raw) {
+		if !valid {
 			return nil, errors.New("invalid JSON")
 		}
 		return raw, nil
