@@ -93,7 +93,7 @@ const (
 // A replier receives the reply of an asynchronous call (call.async), exactly
 // once, possibly from a timer's goroutine while the handler still runs.
 type replier interface {
-	reply(Reply)
+	answer(Reply)
 }
 
 // A callCtx is a call's context: the request's cancellation and deadline, plus

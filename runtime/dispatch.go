@@ -98,6 +98,20 @@ func (s *Server) request(ctx context.Context, m *Message, sess *Session, out Sin
 	return s.run(ctx, c)
 }
 
+// handleAsync serves a request like Handle, but hands its reply to done, exactly
+// once: a tools/call handler still running at its deadline (Options.CallTimeout)
+// is answered by the deadline and abandoned without a goroutine of its own. out
+// must not be nil.
+func (s *Server) handleAsync(ctx context.Context, m *Message, sess *Session, out Sink, done replier) {
+	c, rerr := s.prepare(m, sess, out)
+	if rerr != nil {
+		done.answer(rerr.reply(m.ID, m.Era))
+		return
+	}
+	c.async = done
+	s.run(ctx, c)
+}
+
 // prepare admits a request and tracks it in its session (from then on
 // Session.Cancel reaches it). The caller must then run it, or drop it if it never
 // gets to run.
@@ -136,7 +150,7 @@ func (s *Server) run(parent context.Context, c *call) Reply {
 // deliver hands an asynchronous call's reply to its replier.
 func (c *call) deliver(r Reply) Reply {
 	if c.async != nil {
-		c.async.reply(r)
+		c.async.answer(r)
 	}
 	return r
 }

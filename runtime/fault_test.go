@@ -175,21 +175,65 @@ func simpleCallFor(modern bool) string {
 }
 
 // TestFaultIgnoresCancellation: a handler that never returns is cut off at
-// Options.CallTimeout with an isError result; the server keeps serving.
+// Options.CallTimeout with an isError result, over stdio and HTTP in both eras;
+// the server keeps serving.
 func TestFaultIgnoresCancellation(t *testing.T) {
 	noLeak(t)
 	s, f := newFaultServer(t, &mcpruntime.Options{CallTimeout: 100 * time.Millisecond})
 	p := startStdio(t, s)
-	p.send(t, callLine(true, `"s"`, "stubborn", "{}"))
-	got := p.next(t)
-	if code, isErr, _ := replyOf(t, got); code != 0 || !isErr || !strings.Contains(string(got), "did not finish within") {
-		t.Errorf("got %s, want isError: did not finish", got)
+	p.send(t, legacyInit)
+	p.next(t)
+	h := startHTTP(t, s, nil)
+	timedOut := func(t *testing.T, got []byte) {
+		t.Helper()
+		if code, isErr, _ := replyOf(t, got); code != 0 || !isErr || !strings.Contains(string(got), "did not finish within") {
+			t.Errorf("got %s, want isError: did not finish", got)
+		}
 	}
-	p.send(t, simpleCallModern)
-	if code, isErr, _ := replyOf(t, p.next(t)); code != 0 || isErr {
-		t.Error("normal call after a timed-out one failed")
+	for _, modern := range []bool{true, false} {
+		t.Run("stdio "+eraName(modern), func(t *testing.T) {
+			p.send(t, callLine(modern, `"s"`, "stubborn", "{}"))
+			timedOut(t, p.next(t))
+			p.send(t, simpleCallFor(modern))
+			if code, isErr, _ := replyOf(t, p.next(t)); code != 0 || isErr {
+				t.Error("normal call after a timed-out one failed")
+			}
+		})
+		t.Run("HTTP "+eraName(modern), func(t *testing.T) {
+			msgs := messages(t, h.post(t, modern, callLine(modern, `"s"`, "stubborn", "{}"), nil, ""))
+			if len(msgs) != 1 {
+				t.Fatalf("got %d messages, want the timeout result", len(msgs))
+			}
+			timedOut(t, msgs[0])
+			msgs = messages(t, h.post(t, modern, simpleCallFor(modern), nil, ""))
+			if len(msgs) != 1 {
+				t.Fatalf("follow-up got %d messages", len(msgs))
+			}
+			if code, isErr, _ := replyOf(t, msgs[0]); code != 0 || isErr {
+				t.Error("normal call after a timed-out one failed")
+			}
+		})
 	}
-	f.release() // the abandoned handler ends, so nothing leaks
+	f.release() // the abandoned handlers end, so nothing leaks
+}
+
+// TestFaultCancelledThenOverdue: over stdio with one slot, a 2025-11-25 call
+// whose handler ignores cancellation is cancelled: it is never answered, and
+// its slot frees at the deadline, so a call waiting for it is answered.
+func TestFaultCancelledThenOverdue(t *testing.T) {
+	noLeak(t)
+	s, f := newFaultServer(t, &mcpruntime.Options{CallTimeout: 200 * time.Millisecond, MaxConcurrentRequests: 1})
+	p := startStdio(t, s)
+	p.send(t, legacyInit)
+	p.next(t)
+	p.send(t, callLine(false, `"s"`, "stubborn", "{}"))
+	recv(t, f.started, "start of stubborn")
+	p.send(t, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"s"}}`)
+	p.send(t, simpleCallLegacy) // waits for the only slot
+	if l := p.next(t); !strings.Contains(string(l), `"id":"ok"`) {
+		t.Errorf("got %s, want only the waiting call's answer", l)
+	}
+	f.release()
 }
 
 // TestFaultHangCancelledStdio: a hanging handler is cancelled by

@@ -104,6 +104,22 @@ func (x *exchange) finish(r Reply) {
 	x.signal()
 }
 
+// answer records a request's reply (finish); it implements replier.
+func (x *exchange) answer(r Reply) { x.finish(r) }
+
+// wait returns once the exchange is finished.
+func (x *exchange) wait() {
+	for {
+		x.mu.Lock()
+		done, changed := x.done, x.changed
+		x.mu.Unlock()
+		if done {
+			return
+		}
+		<-changed
+	}
+}
+
 // end ends a stream that has no reply (a session's standalone stream).
 func (x *exchange) end() { x.finish(Reply{}) }
 

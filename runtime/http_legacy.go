@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"strings"
+	"sync"
 )
 
 // serveLegacy serves a 2025-11-25 message: initialize opens a session, and
@@ -69,15 +70,25 @@ func (h *httpHandler) legacyRequest(w http.ResponseWriter, r *http.Request, hs *
 	x := hs.newStream(acceptsStream(r))
 	ctx := context.WithValue(context.WithoutCancel(r.Context()), streamKey{}, x)
 	h.background.Add(1)
-	go func() {
-		defer h.background.Done()
-		defer leave()
-		x.finish(h.srv.Handle(ctx, m, hs.ss, x))
-	}()
+	go h.srv.handleAsync(ctx, m, hs.ss, x, &legacyReply{x: x, leave: hs.enter(), bg: &h.background})
 	p := &pump{x: x, w: w, retry: h.opts.SSERetry, keepAlive: h.opts.KeepAlive}
 	if !p.serveRequest(r.Context()) {
 		hs.dropStream(x)
 	}
+}
+
+// A legacyReply ends a 2025-11-25 request: its reply goes to its stream, and the
+// session and the handler's drain stop counting it.
+type legacyReply struct {
+	x     *exchange
+	leave func()
+	bg    *sync.WaitGroup
+}
+
+func (l *legacyReply) answer(r Reply) {
+	l.x.finish(r)
+	l.leave()
+	l.bg.Done()
 }
 
 // serveGet opens a session's standalone SSE stream, or resumes a stream named

@@ -29,14 +29,10 @@ func (h *httpHandler) serveModern(w http.ResponseWriter, r *http.Request, m *Mes
 	}
 	defer h.stateless.Add(-1)
 	x := newExchange("", acceptsStream(r))
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		x.finish(h.srv.Handle(r.Context(), m, nil, x))
-	}()
+	go h.srv.handleAsync(r.Context(), m, nil, x, x)
 	p := &pump{x: x, w: w, keepAlive: h.opts.KeepAlive}
 	p.serveRequest(r.Context())
-	<-done // after a disconnect the handler is cancelled; wait for it to return
+	x.wait() // after a disconnect the handler is cancelled; wait for its reply
 }
 
 // metaComplete reports whether a request's _meta has the fields whose absence

@@ -266,7 +266,7 @@ func (c *stdioConn) dispatch(ctx context.Context, data []byte, readErr error) *c
 }
 
 // runRequest runs an admitted request once a slot is free; its reply comes back
-// through reply, which releases the slot. A request cancelled while it waits, or
+// through answer, which releases the slot. A request cancelled while it waits, or
 // still waiting when the drain gives up, never runs and is not answered.
 func (c *stdioConn) runRequest(ctx context.Context, cl *call) {
 	if !c.acquire(ctx, cl) {
@@ -302,9 +302,9 @@ func (c *stdioConn) acquire(ctx context.Context, cl *call) bool {
 	return true
 }
 
-// reply writes a request's reply and releases its slot; it implements replier for
+// answer writes a request's reply and releases its slot; it implements replier for
 // the calls dispatch admits.
-func (c *stdioConn) reply(r Reply) {
+func (c *stdioConn) answer(r Reply) {
 	c.write(r.Body)
 	<-c.sem
 	c.release()
