@@ -129,7 +129,7 @@ func httpBusy(w http.ResponseWriter, id []byte) {
 // readBody reads a POST body of at most opts.MaxBodyBytes, answering 413 or
 // 415 itself when it cannot; ok is false then.
 func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
-	if ct := r.Header.Get("Content-Type"); ct != "" {
+	if ct := r.Header.Get("Content-Type"); ct != "" && ct != "application/json" {
 		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
 			httpError(w, http.StatusUnsupportedMediaType, nil, CodeInvalidRequest, "content type must be application/json")
 			return nil, false

@@ -24,7 +24,8 @@ type exchange struct {
 	keep      int    // resumable standalone streams keep at most this many events; 0 keeps all
 	streamsOK bool   // the client accepts text/event-stream
 
-	// mu guards every field below; changed is closed and replaced on every change.
+	// mu guards every field below; changed, made when someone is about to wait
+	// for a change, is closed (and dropped) on every change.
 	mu        sync.Mutex
 	events    [][]byte // sent messages; events[i] has seq base+i+1
 	base      int      // number of events trimmed from the front
@@ -40,13 +41,23 @@ type exchange struct {
 // newExchange returns an exchange; stream is the event id prefix of a
 // resumable exchange or "".
 func newExchange(stream string, streamsOK bool) *exchange {
-	return &exchange{stream: stream, streamsOK: streamsOK, changed: make(chan struct{})}
+	return &exchange{stream: stream, streamsOK: streamsOK}
 }
 
 // signal wakes the pumps; x.mu must be held.
 func (x *exchange) signal() {
-	close(x.changed)
-	x.changed = make(chan struct{})
+	if x.changed != nil {
+		close(x.changed)
+		x.changed = nil
+	}
+}
+
+// waitChan returns the channel the next change closes; x.mu must be held.
+func (x *exchange) waitChan() chan struct{} {
+	if x.changed == nil {
+		x.changed = make(chan struct{})
+	}
+	return x.changed
 }
 
 // maxBacklog bounds the events an exchange buffers: beyond it, notifications for a
@@ -111,7 +122,7 @@ func (x *exchange) answer(r Reply) { x.finish(r) }
 func (x *exchange) wait() {
 	for {
 		x.mu.Lock()
-		done, changed := x.done, x.changed
+		done, changed := x.done, x.waitChan()
 		x.mu.Unlock()
 		if done {
 			return
@@ -166,7 +177,10 @@ func (x *exchange) state(after, gen int) pumpState {
 	defer x.mu.Unlock()
 	i := max(after-x.base, 0)
 	st := pumpState{events: x.events[min(i, len(x.events)):], first: x.base + min(i, len(x.events)) + 1,
-		done: x.done, reply: x.reply, sse: x.sse, closeReq: x.closeReq, owned: x.owner == gen, changed: x.changed}
+		done: x.done, reply: x.reply, sse: x.sse, closeReq: x.closeReq, owned: x.owner == gen}
+	if !st.done { // the pump may wait for the next change
+		st.changed = x.waitChan()
+	}
 	if st.owned {
 		x.closeReq = false
 	}

@@ -69,8 +69,9 @@ func (h *httpHandler) legacyRequest(w http.ResponseWriter, r *http.Request, hs *
 	}
 	x := hs.newStream(acceptsStream(r))
 	ctx := context.WithValue(context.WithoutCancel(r.Context()), streamKey{}, x)
+	hs.arrive()
 	h.background.Add(1)
-	go h.srv.handleAsync(ctx, m, hs.ss, x, &legacyReply{x: x, leave: hs.enter(), bg: &h.background})
+	go h.srv.handleAsync(ctx, m, hs.ss, x, &legacyReply{x: x, hs: hs, bg: &h.background})
 	p := &pump{x: x, w: w, retry: h.opts.SSERetry, keepAlive: h.opts.KeepAlive}
 	if !p.serveRequest(r.Context()) {
 		hs.dropStream(x)
@@ -80,14 +81,14 @@ func (h *httpHandler) legacyRequest(w http.ResponseWriter, r *http.Request, hs *
 // A legacyReply ends a 2025-11-25 request: its reply goes to its stream, and the
 // session and the handler's drain stop counting it.
 type legacyReply struct {
-	x     *exchange
-	leave func()
-	bg    *sync.WaitGroup
+	x  *exchange
+	hs *httpSession
+	bg *sync.WaitGroup
 }
 
 func (l *legacyReply) answer(r Reply) {
 	l.x.finish(r)
-	l.leave()
+	l.hs.leave()
 	l.bg.Done()
 }
 

@@ -98,15 +98,23 @@ func (hs *httpSession) idleSince(t time.Time) bool {
 // enter records the start of a request or stream; the returned func records
 // its end.
 func (hs *httpSession) enter() (leave func()) {
+	hs.arrive()
+	return hs.leave
+}
+
+// arrive counts a request or stream in progress; leave ends it.
+func (hs *httpSession) arrive() {
 	hs.mu.Lock()
+	defer hs.mu.Unlock()
 	hs.active++
-	hs.mu.Unlock()
-	return func() {
-		hs.mu.Lock()
-		defer hs.mu.Unlock()
-		hs.active--
-		hs.lastUsed = time.Now()
-	}
+}
+
+// leave ends what arrive counted.
+func (hs *httpSession) leave() {
+	hs.mu.Lock()
+	defer hs.mu.Unlock()
+	hs.active--
+	hs.lastUsed = time.Now()
 }
 
 // admitRequest records the start of a request unless limit requests are already

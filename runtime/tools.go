@@ -331,8 +331,10 @@ func (s *Server) structured(c *call, e *toolEntry, sc json.RawMessage) (json.Raw
 	if c.info.Modern {
 		return sc, nil
 	}
-	if e.tool.LegacyWrap != "" {
-		return mustMarshal(map[string]json.RawMessage{e.tool.LegacyWrap: sc}), nil
+	if e.tool.LegacyWrap != "" { // {LegacyWrap: sc}
+		b := make([]byte, 0, len(e.tool.LegacyWrap)+len(sc)+8)
+		b = appendJSONString(append(b, '{'), e.tool.LegacyWrap)
+		return append(append(append(b, ':'), sc...), '}'), nil
 	}
 	if !isObject(sc) {
 		return nil, nil // 2025-11-25 structuredContent must be an object: text only
