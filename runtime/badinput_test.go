@@ -142,6 +142,7 @@ func commonCases(modern bool) []badCase {
 		{name: "error and method", body: `{"jsonrpc":"2.0","id":1,"method":"ping","error":{"code":1,"message":"x"}}`, want: want{code: -32600}},
 		{name: "notification with result", body: `{"jsonrpc":"2.0","method":"notifications/initialized","result":{}}`, want: want{none: true}, http: &want{code: -32600, status: 400}},
 	}
+	return cases
 }
 
 // initializeCases are malformed 2025-11-25 initialize requests:
@@ -162,7 +163,6 @@ func initializeCases() []badCase {
 		{name: "initialize without capabilities", body: init(pv + `,` + info), want: want{code: -32602}},
 		{name: "initialize capabilities an array", body: init(pv + `,"capabilities":[],` + info), want: want{code: -32602}},
 	}
-	return cases
 }
 
 // repeatedCases repeat a member name in the message, its params or its

@@ -62,14 +62,12 @@ func (h *httpHandler) initialize(w http.ResponseWriter, r *http.Request, m *Mess
 // it (that era cancels with notifications/cancelled): the handler runs on, and
 // its stream stays resumable with Last-Event-ID.
 func (h *httpHandler) legacyRequest(w http.ResponseWriter, r *http.Request, hs *httpSession, m *Message) {
-	leave, ok := hs.admitRequest(h.srv.opts.MaxConcurrentRequests)
-	if !ok {
+	if !hs.admitRequest(h.srv.opts.MaxConcurrentRequests) {
 		httpBusy(w, m.ID)
 		return
 	}
 	x := hs.newStream(acceptsStream(r))
 	ctx := context.WithValue(context.WithoutCancel(r.Context()), streamKey{}, x)
-	hs.arrive()
 	h.background.Add(1)
 	go h.srv.handleAsync(ctx, m, hs.ss, x, &legacyReply{x: x, hs: hs, bg: &h.background})
 	p := &pump{x: x, w: w, retry: h.opts.SSERetry, keepAlive: h.opts.KeepAlive}
@@ -88,7 +86,7 @@ type legacyReply struct {
 
 func (l *legacyReply) answer(r Reply) {
 	l.x.finish(r)
-	l.hs.leave()
+	l.hs.leaveRequest()
 	l.bg.Done()
 }
 

@@ -118,22 +118,25 @@ func (hs *httpSession) leave() {
 }
 
 // admitRequest records the start of a request unless limit requests are already
-// running; the returned func records its end.
-func (hs *httpSession) admitRequest(limit int) (leave func(), ok bool) {
+// running; leaveRequest records its end.
+func (hs *httpSession) admitRequest(limit int) bool {
 	hs.mu.Lock()
 	defer hs.mu.Unlock()
 	if hs.requests >= limit {
-		return nil, false
+		return false
 	}
 	hs.requests++
 	hs.active++
-	return func() {
-		hs.mu.Lock()
-		defer hs.mu.Unlock()
-		hs.requests--
-		hs.active--
-		hs.lastUsed = time.Now()
-	}, true
+	return true
+}
+
+// leaveRequest ends what admitRequest admitted.
+func (hs *httpSession) leaveRequest() {
+	hs.mu.Lock()
+	defer hs.mu.Unlock()
+	hs.requests--
+	hs.active--
+	hs.lastUsed = time.Now()
 }
 
 // close ends the session: in-flight requests are cancelled and streams end.
