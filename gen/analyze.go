@@ -3,6 +3,7 @@ package gen
 import (
 	"bytes"
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -18,6 +19,7 @@ import (
 	"github.com/mcpgen/mcpgen/gen/emit"
 	"github.com/mcpgen/mcpgen/gen/model"
 	"github.com/mcpgen/mcpgen/gen/schema"
+	mcpruntime "github.com/mcpgen/mcpgen/runtime"
 )
 
 // An analyzer turns loaded packages into a model.Program, collecting every
@@ -214,7 +216,27 @@ func (a *analyzer) finishPkg(s *pkgScan) {
 	if len(s.mp.Tools) > 0 {
 		s.mp.Pos = s.mp.Tools[0].Pos
 	}
+	s.mp.FullSchema = needsFullSchema(s.mp)
 	finishPrimitives(s.mp)
+}
+
+// needsFullSchema reports whether a schema of the package is beyond the runtime's
+// built-in validator, so that the generated file must import runtime/fullschema:
+// the same rule AddTool and AddForm apply.
+func needsFullSchema(mp *model.Package) bool {
+	var schemas []json.RawMessage
+	for _, t := range mp.Tools {
+		schemas = append(schemas, t.InputSchema, t.OutputSchema)
+	}
+	for _, f := range mp.Forms {
+		schemas = append(schemas, f.Schema)
+	}
+	for _, raw := range schemas {
+		if raw != nil && mcpruntime.CheckSchema(raw) != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // isGenerated reports whether path is a file mcpgen wrote (it starts with

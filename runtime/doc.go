@@ -24,6 +24,13 @@
 // described in transport.go. Dispatch (dispatch.go, methods.go, tools.go) decodes,
 // validates and routes; handlers are the generated adapters around user functions.
 //
+// Every tool call's arguments are validated against the tool's input schema before the
+// handler runs, by the runtime's own JSON Schema validator (schema.go): it covers every
+// schema mcpgen generates, decides exactly (numbers of any size, escaped strings,
+// format date-time as encoding/json decodes time.Time), and refuses objects that
+// repeat a member name. A schema beyond it (allOf, if/then/else, $anchor, ...) needs
+// the blank import of runtime/fullschema; CheckSchema tells which.
+//
 // A tool handler learns about its request through RequestFrom, reports progress with
 // Progress and sends log messages with Log. Its context is cancelled when the client
 // cancels the request or the connection ends.

@@ -1,16 +1,13 @@
 package runtime
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"reflect"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"strings"
 )
 
 // An Action is the user's response to an elicitation.
@@ -37,7 +34,13 @@ type ElicitResult struct {
 // Elicit sends when a handler asks for a T. mcpgen generates the call in
 // RegisterMCP for every type a package passes to Elicit; schema must be the
 // restricted subset (a flat object of primitive and enum properties).
+//
+// It panics when schema is not valid JSON Schema, or is beyond the runtime's built-in
+// validator without runtime/fullschema imported (see CheckSchema).
 func AddForm[T any](s *Server, schema json.RawMessage) {
+	if _, err := schemaMode(schema); err != nil {
+		panic(fmt.Sprintf("mcpgen runtime: AddForm[%v]: %v", reflect.TypeFor[T](), err))
+	}
 	s.forms.Store(reflect.TypeFor[T](), schema)
 }
 
@@ -152,32 +155,22 @@ func acceptElicit(raw json.RawMessage, schema json.RawMessage, dst *ElicitResult
 
 // validateContent checks form content against the requested schema.
 func validateContent(schema, content json.RawMessage) error {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
+	full, err := schemaMode(schema)
 	if err != nil {
 		return fmt.Errorf("requested schema: %w", err)
 	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("mcp:elicitation", doc); err != nil {
-		return fmt.Errorf("requested schema: %w", err)
+	if !validJSON(content) {
+		return fmt.Errorf("%w: content is not JSON", errMalformed)
 	}
-	sch, err := c.Compile("mcp:elicitation")
+	l := &lazySchema{name: "elicitation", raw: schema, full: full}
+	fails, err := l.failures(content)
 	if err != nil {
-		return fmt.Errorf("requested schema: %w", err)
-	}
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(content))
-	if err != nil {
-		return fmt.Errorf("%w: %v", errMalformed, err)
-	}
-	var verr *jsonschema.ValidationError
-	if outOfRange(v) {
-		return fmt.Errorf("%w: a number is out of range", ErrInvalidAnswer)
-	}
-	if err := validate(sch, v); errors.As(err, &verr) {
-		return fmt.Errorf("%w: %s", ErrInvalidAnswer, verr.Error())
-	} else if errors.Is(err, errNumberRange) {
-		return fmt.Errorf("%w: a number is out of range", ErrInvalidAnswer)
-	} else if err != nil {
 		return fmt.Errorf("validate answer: %w", err)
+	}
+	if fails != nil {
+		var sb strings.Builder
+		writeFailures(&sb, fails)
+		return fmt.Errorf("%w:%s", ErrInvalidAnswer, sb.String())
 	}
 	return nil
 }

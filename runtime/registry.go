@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/mcpgen/mcpgen/runtime/internal/fullhook"
 )
 
 // A toolSet is an immutable snapshot of the registered tools; AddTool replaces it.
@@ -38,59 +39,82 @@ func (e *toolEntry) paramHeaders() []paramHeader {
 	return e.hdrs
 }
 
-// A lazySchema compiles its schema on first use, once: for the full validator and,
-// when the schema allows, for the allocation-free fast path (fastschema.go).
+// A lazySchema is a tool's input or output schema: checked when the tool is
+// registered, compiled on first use, once, for the built-in validator (schema.go) or,
+// beyond it, for runtime/fullschema.
 type lazySchema struct {
 	name   string // for messages, e.g. "echo/input"
 	raw    json.RawMessage
+	full   bool // beyond the built-in validator: runtime/fullschema validates it
 	once   sync.Once
-	sch    *jsonschema.Schema
-	fast   *fastSchema // nil: no fast path
-	closed bool        // fast path exists and every object it admits is closed
+	node   *schemaNode // built-in (nil is the schema true)
+	fullV  fullhook.Validator
+	closed bool // every object the schema admits is closed (built-in only)
 	err    error
 }
 
-// get returns the compiled schema, compiling it on the first call.
-func (l *lazySchema) get() (*jsonschema.Schema, error) {
+// get compiles the schema on the first call.
+func (l *lazySchema) get() error {
 	l.once.Do(func() {
-		if l.sch, l.err = compileSchema(l.name, l.raw); l.err == nil {
-			// An unsupported schema has no fast path: compileFast returns a partly
-			// filled node with its error, which must never validate anything.
-			if fast, err := compileFast(l.raw); err == nil {
-				l.fast = fast
+		if l.full {
+			if l.fullV, l.err = fullhook.Compile(l.raw); l.err != nil {
+				l.err = fmt.Errorf("compile schema %s: %w", l.name, l.err)
 			}
-			l.closed = l.fast != nil && l.fast.closedTree(map[*fastSchema]bool{})
+			return
 		}
+		if l.node, l.err = compileSchemaDoc(l.raw, true); l.err != nil {
+			l.err = fmt.Errorf("compile schema %s: %w", l.name, l.err)
+			return
+		}
+		l.closed = l.node.closedTree(map[*schemaNode]bool{})
 	})
-	return l.sch, l.err
+	return l.err
 }
 
-// fastValid reports whether the fast path proves the JSON value raw valid; false
-// means "ask the full validator". raw must be valid JSON.
-func (l *lazySchema) fastValid(raw []byte) bool {
-	raw = trimSpace(raw)
-	return l.fast != nil && len(raw) > 0 && l.fast.validate(raw, 0) == vValid
+// failures validates a JSON value (valid JSON): nil when it is valid, else why not.
+// A valid value costs no allocation with the built-in validator.
+func (l *lazySchema) failures(v []byte) ([]schemaFailure, error) {
+	if err := l.get(); err != nil {
+		return nil, err
+	}
+	if !l.full {
+		if l.node.valid(v) {
+			return nil, nil
+		}
+		if fails := l.node.explain(v); len(fails) > 0 {
+			return fails, nil
+		}
+		return nil, fmt.Errorf("schema %s: the validator refused a value without a reason", l.name)
+	}
+	if t := trimSpace(v); len(t) == 0 || !walkOK(t) { // repeated names, out-of-range numbers
+		return emptySchema.explain(v), nil
+	}
+	fails, err := l.fullV(v)
+	if err != nil {
+		return nil, fmt.Errorf("validate with schema %s: %w", l.name, err)
+	}
+	return fails, nil
 }
 
-// compileSchema compiles a 2020-12 schema that may reference only itself: external
-// $refs are never fetched.
-func compileSchema(name string, raw json.RawMessage) (*jsonschema.Schema, error) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-	if err != nil {
-		return nil, fmt.Errorf("decode schema %s: %w", name, err)
+// schemaFailure is one reason a value is invalid (shared with runtime/fullschema).
+type schemaFailure = fullhook.Failure
+
+// schemaMode decides how a schema is validated at registration: by the built-in
+// validator, or by runtime/fullschema when the schema is beyond it. Without
+// runtime/fullschema such a schema is an error naming the keyword and the import; a
+// schema that is not valid JSON Schema is an error either way.
+func schemaMode(raw json.RawMessage) (full bool, err error) {
+	err = CheckSchema(raw)
+	var unsupported *SchemaUnsupportedError
+	switch {
+	case err == nil:
+		return false, nil
+	case !errors.As(err, &unsupported):
+		return false, err
+	case fullhook.Compile != nil:
+		return true, nil
 	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.UseLoader(jsonschema.SchemeURLLoader{})
-	url := "urn:mcpgen:schema:" + name
-	if err := c.AddResource(url, doc); err != nil {
-		return nil, fmt.Errorf("add schema %s: %w", name, err)
-	}
-	sch, err := c.Compile(url)
-	if err != nil {
-		return nil, fmt.Errorf("compile schema %s: %w", name, err)
-	}
-	return sch, nil
+	return false, fmt.Errorf("%w; add %s to the program (mcpgen adds it to the generated code of schemas that need it)", err, fullSchemaImport)
 }
 
 // wireTool is the JSON shape of a Tool in tools/list.
@@ -104,9 +128,11 @@ type wireTool struct {
 }
 
 // AddTool registers t. It panics on a programmer error: an empty or duplicate name, a
-// nil handler, or an input schema that is not a JSON object with "type":"object" (or
-// an output schema that is not a JSON object). Schemas are compiled on first use, not
-// here, so start-up stays cheap.
+// nil handler, an input schema that is not a JSON object with "type":"object" (or an
+// output schema that is not a JSON object), a schema that is not valid JSON Schema,
+// or one beyond the runtime's built-in validator when runtime/fullschema is not
+// imported (see CheckSchema). Schemas are compiled on first use, not here, so
+// start-up stays cheap.
 func (s *Server) AddTool(t *Tool) {
 	e, err := newToolEntry(t)
 	if err != nil {
@@ -144,7 +170,19 @@ func newToolEntry(t *Tool) (*toolEntry, error) {
 			return nil, fmt.Errorf("tool %q: output schema is not a JSON object", t.Name)
 		}
 	}
-	return buildToolEntry(t)
+	e, err := buildToolEntry(t)
+	if err != nil {
+		return nil, err
+	}
+	if e.input.full, err = schemaMode(t.InputSchema); err != nil {
+		return nil, fmt.Errorf("tool %q: input schema: %w", t.Name, err)
+	}
+	if t.OutputSchema != nil {
+		if e.output.full, err = schemaMode(t.OutputSchema); err != nil {
+			return nil, fmt.Errorf("tool %q: output schema: %w", t.Name, err)
+		}
+	}
+	return e, nil
 }
 
 // checkInputSchema reports whether raw is a JSON object whose type is "object".

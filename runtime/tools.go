@@ -10,8 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // errPanic marks a handler that panicked; the client sees only a generic text.
@@ -364,105 +362,37 @@ func (s *Server) resultMeta(c *call, meta map[string]any) (json.RawMessage, erro
 
 // checkArgs validates arguments against the input schema. It returns "" when they are
 // valid, else a text for the model naming each failure and the valid argument names.
+// Objects repeating a member name and numbers beyond float64 are refused first.
 func (e *toolEntry) checkArgs(args json.RawMessage) (string, error) {
-	sch, err := e.input.get()
-	if err != nil {
+	fails, err := e.input.failures(args)
+	if err != nil || fails == nil {
 		return "", err
 	}
-	if e.input.fastValid(args) {
-		return "", nil
-	}
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(args))
-	if err != nil {
-		return "", fmt.Errorf("decode arguments: %w", err)
-	}
-	if outOfRange(v) {
-		return fmt.Sprintf("invalid arguments for tool %s: a number is out of range", e.tool.Name), nil
-	}
-	var verr *jsonschema.ValidationError
-	if err := validate(sch, v); errors.As(err, &verr) {
-		return e.describeInvalid(verr), nil
-	} else if errors.Is(err, errNumberRange) {
-		return fmt.Sprintf("invalid arguments for tool %s: a number is out of range", e.tool.Name), nil
-	} else if err != nil {
-		return "", fmt.Errorf("validate arguments: %w", err)
-	}
-	return "", nil
-}
-
-// errNumberRange reports a number the validator could not handle.
-var errNumberRange = errors.New("number out of range")
-
-// validate runs the full validator on a decoded instance. santhosh-tekuri/jsonschema
-// v6.0.3 dereferences nil on numbers math/big refuses (e.g. 0.0000001e1000010) when
-// the schema bounds them: such a panic becomes errNumberRange, so that arguments a
-// client chose never crash the server.
-func validate(sch *jsonschema.Schema, v any) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = errNumberRange
-		}
-	}()
-	return sch.Validate(v)
-}
-
-// outOfRange reports whether v (as jsonschema.UnmarshalJSON decodes it) holds a
-// number beyond float64 (such as 1e400): validators disagree on those, and no Go
-// handler can decode them.
-func outOfRange(v any) bool {
-	switch v := v.(type) {
-	case json.Number:
-		_, err := strconv.ParseFloat(string(v), 64)
-		return err != nil
-	case []any:
-		for _, x := range v {
-			if outOfRange(x) {
-				return true
-			}
-		}
-	case map[string]any:
-		for _, x := range v {
-			if outOfRange(x) {
-				return true
-			}
-		}
-	}
-	return false
+	return e.describeInvalid(fails), nil
 }
 
 // checkOutput validates structured output against the output schema; valid
 // reports whether sc is JSON (validJSON).
 func (e *toolEntry) checkOutput(sc json.RawMessage, valid bool) error {
-	sch, err := e.output.get()
-	if err != nil {
+	if !valid {
+		return errors.New("structured output is not JSON")
+	}
+	fails, err := e.output.failures(sc)
+	if err != nil || fails == nil {
 		return err
 	}
-	if valid && e.output.fastValid(sc) {
-		return nil
-	}
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(sc))
-	if err != nil {
-		return fmt.Errorf("decode structured output: %w", err)
-	}
-	return validate(sch, v)
+	var sb strings.Builder
+	writeFailures(&sb, fails)
+	return errors.New(sb.String())
 }
 
-// describeInvalid explains a validation failure to the model: one line per failing
-// location (a JSON Pointer into the arguments) and rule, then the valid argument names.
-func (e *toolEntry) describeInvalid(verr *jsonschema.ValidationError) string {
+// describeInvalid explains a validation failure to the model: one line per failure
+// (the JSON Pointer of the value within the arguments, the rule, what was found and
+// what was expected), then the valid argument names.
+func (e *toolEntry) describeInvalid(fails []schemaFailure) string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "invalid arguments for tool %s:", e.tool.Name)
-	for _, u := range leafErrors(verr.BasicOutput()) {
-		loc := u.InstanceLocation
-		if loc == "" {
-			loc = "(root)"
-		}
-		rule, text := ruleName(u.KeywordLocation), u.Error.String()
-		if !strings.HasPrefix(text, rule+":") {
-			text = rule + ": " + text
-		}
-		fmt.Fprintf(&sb, "\n- %s: %s", loc, text)
-	}
+	writeFailures(&sb, fails)
 	if len(e.argNames) == 0 {
 		sb.WriteString("\nthis tool takes no arguments")
 	} else {
@@ -471,29 +401,22 @@ func (e *toolEntry) describeInvalid(verr *jsonschema.ValidationError) string {
 	return sb.String()
 }
 
-// leafErrors returns the output units that carry an error of their own, skipping the
-// summary units of combinators and references.
-func leafErrors(out *jsonschema.OutputUnit) []jsonschema.OutputUnit {
-	var leaves []jsonschema.OutputUnit
-	for _, u := range out.Errors {
-		if u.Error == nil || len(u.Errors) > 0 {
-			continue
+// writeFailures writes one line per failure.
+func writeFailures(sb *strings.Builder, fails []schemaFailure) {
+	for _, f := range fails {
+		loc := f.Pointer
+		if loc == "" {
+			loc = "(root)"
 		}
-		switch ruleName(u.KeywordLocation) {
-		case "allOf", "anyOf", "oneOf", "$ref", "$dynamicRef", "":
-			continue
+		switch f.Keyword {
+		case "more":
+			fmt.Fprintf(sb, "\n- %s", f.Message)
+		case "duplicate", "range":
+			fmt.Fprintf(sb, "\n- %s: %s", loc, f.Message)
+		default:
+			fmt.Fprintf(sb, "\n- %s: %s: %s", loc, f.Keyword, f.Message)
 		}
-		leaves = append(leaves, u)
 	}
-	if len(leaves) == 0 && out.Error != nil {
-		leaves = append(leaves, *out)
-	}
-	return leaves
-}
-
-// ruleName returns the keyword a keyword location ends with.
-func ruleName(kwLoc string) string {
-	return kwLoc[strings.LastIndexByte(kwLoc, '/')+1:]
 }
 
 // compactJSON returns raw, which is JSON when valid (validJSON), without line

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/fullhook"
 )
 
 // listPage is a decoded tools/list result.
@@ -259,22 +261,34 @@ func TestCallRichContent(t *testing.T) {
 
 func TestLazySchemaCompile(t *testing.T) {
 	broken := simpleTool("broken", func(context.Context) (*ToolResult, error) { return &ToolResult{}, nil })
-	broken.InputSchema = json.RawMessage(`{"type":"object","properties":{"x":{"type":"nope"}}}`)
-	s := newTestServer(t, nil, broken) // AddTool does not compile
-	c := serveInMemory(t, s)
-	if _, m := callTool(t, c, true, "broken", nil); m.errorCode() != CodeInternalError {
-		t.Errorf("uncompilable schema: got %s, want -32603", m.raw)
-	}
+	broken.InputSchema = json.RawMessage(`{"type":"object","allOf":[{"type":"nope"}]}`)
+	compiled := 0
+	failing := func([]byte) (fullhook.Validator, error) { compiled++; return nil, errors.New("no such type") }
+	withFullHook(failing, func() {
+		s := newTestServer(t, nil, broken) // AddTool does not compile
+		if compiled != 0 {
+			t.Errorf("AddTool compiled the schema")
+		}
+		c := serveInMemory(t, s)
+		if _, m := callTool(t, c, true, "broken", nil); m.errorCode() != CodeInternalError {
+			t.Errorf("uncompilable schema: got %s, want -32603", m.raw)
+		}
+	})
 }
 
 func TestAddToolPanics(t *testing.T) {
 	tests := map[string]*Tool{
-		"nil handler":   {Name: "x", InputSchema: json.RawMessage(noInput)},
-		"no name":       simpleTool("", nil),
-		"array schema":  {Name: "x", InputSchema: json.RawMessage(`[]`), Handler: echoTool().Handler},
-		"string root":   {Name: "x", InputSchema: json.RawMessage(`{"type":"string"}`), Handler: echoTool().Handler},
-		"bad output":    {Name: "x", InputSchema: json.RawMessage(noInput), OutputSchema: json.RawMessage(`true`), Handler: echoTool().Handler},
-		"invalid json":  {Name: "x", InputSchema: json.RawMessage(`{"type":`), Handler: echoTool().Handler},
+		"nil handler":  {Name: "x", InputSchema: json.RawMessage(noInput)},
+		"no name":      simpleTool("", nil),
+		"array schema": {Name: "x", InputSchema: json.RawMessage(`[]`), Handler: echoTool().Handler},
+		"string root":  {Name: "x", InputSchema: json.RawMessage(`{"type":"string"}`), Handler: echoTool().Handler},
+		"bad output":   {Name: "x", InputSchema: json.RawMessage(noInput), OutputSchema: json.RawMessage(`true`), Handler: echoTool().Handler},
+		"invalid json": {Name: "x", InputSchema: json.RawMessage(`{"type":`), Handler: echoTool().Handler},
+		"invalid schema": {Name: "x", InputSchema: json.RawMessage(`{"type":"object","properties":{"x":{"type":"nope"}}}`),
+			Handler: echoTool().Handler},
+		"beyond built-in": {Name: "x", InputSchema: json.RawMessage(`{"type":"object","not":{}}`), Handler: echoTool().Handler},
+		"output beyond": {Name: "x", InputSchema: json.RawMessage(noInput), OutputSchema: json.RawMessage(`{"allOf":[{}]}`),
+			Handler: echoTool().Handler},
 		"duplicate":     echoTool(),
 		"nil tool":      nil,
 		"missing input": {Name: "x", Handler: echoTool().Handler},
@@ -287,7 +301,7 @@ func TestAddToolPanics(t *testing.T) {
 					t.Errorf("AddTool did not panic")
 				}
 			}()
-			s.AddTool(tool)
+			withFullHook(nil, func() { s.AddTool(tool) }) // runtime/fullschema not imported
 		})
 	}
 }

@@ -34,7 +34,9 @@ targets=(
   ./runtime:FuzzParseMessage
   ./runtime:FuzzParseMessageOracle
   ./runtime:FuzzValidJSON
-  ./runtime:FuzzFastSchema
+  ./runtime:FuzzSchemaOracle
+  ./runtime/internal/format:FuzzDateTimeLiteral
+  ./runtime/internal/format:FuzzDate
   ./runtime:FuzzDecodeHeaderValue
   ./gen:FuzzToolDirective
   ./gen/schema:FuzzStructTag

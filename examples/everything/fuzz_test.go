@@ -22,6 +22,8 @@ var inputTools = []struct {
 // FuzzToolArguments checks, for every tool with arguments, that a candidate
 // document the input schema accepts decodes strictly (unknown fields
 // disallowed) into the tool's In type, as the generated adapter decodes it.
+// Documents repeating a member name are refused by the runtime before
+// validation, so they never reach decoding.
 func FuzzToolArguments(f *testing.F) {
 	for _, seed := range []string{`{"prompt":"hi"}`, `{"message":"m"}`, `{"prompt":"a","message":"b"}`,
 		`{"prompt":null}`, `{"prompt":1}`, `{}`, `{"prompt":"\u00e9","x":true}`} {
@@ -33,7 +35,7 @@ func FuzzToolArguments(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, args []byte) {
 		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(args))
-		if err != nil || !json.Valid(args) {
+		if err != nil || !json.Valid(args) || repeatsName(args) {
 			return
 		}
 		for i, tool := range inputTools {
@@ -47,6 +49,50 @@ func FuzzToolArguments(f *testing.F) {
 			}
 		}
 	})
+}
+
+// repeatsName reports whether an object in the JSON document data repeats a
+// member name.
+func repeatsName(data []byte) bool {
+	type frame struct {
+		keys    map[string]bool // nil for an array
+		wantKey bool
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var stack []*frame
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		var top *frame
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		if top != nil && top.keys != nil && top.wantKey {
+			if d, ok := tok.(json.Delim); ok && d == '}' {
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			key := tok.(string)
+			if top.keys[key] {
+				return true
+			}
+			top.keys[key], top.wantKey = true, false
+			continue
+		}
+		if top != nil && top.keys != nil {
+			top.wantKey = true // this token is a member's value
+		}
+		switch tok {
+		case json.Delim('{'):
+			stack = append(stack, &frame{keys: map[string]bool{}, wantKey: true})
+		case json.Delim('['):
+			stack = append(stack, &frame{})
+		case json.Delim(']'):
+			stack = stack[:len(stack)-1]
+		}
+	}
 }
 
 // compileSchema compiles a 2020-12 schema document.

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 
 	mcpruntime "github.com/mcpgen/mcpgen/runtime"
+	_ "github.com/mcpgen/mcpgen/runtime/fullschema"
 )
 
 // Fails to compile when the runtime is older or newer than this generated code expects.

@@ -48,6 +48,9 @@ func renderPackage(p *model.Package, r *rawLits) ([]byte, bool, error) {
 		importNames(f, taken, t.Out)
 	}
 	primitiveImports(f, taken, p)
+	if p.FullSchema {
+		f.Anon(model.FullSchemaPath) // a schema beyond the runtime's built-in validator
+	}
 	guards(f, p)
 	for _, t := range p.Tools {
 		schemaVars(f, r, t)

@@ -17,6 +17,11 @@ import (
 // calls. Generated files import it under the name RuntimeAlias.
 const RuntimePath = "github.com/mcpgen/mcpgen/runtime"
 
+// FullSchemaPath is the package generated code imports (blank) when a schema is
+// beyond the runtime's built-in validator: it registers the full JSON Schema
+// validator.
+const FullSchemaPath = RuntimePath + "/fullschema"
+
 // RuntimeAlias is the local name under which generated code imports RuntimePath,
 // so that it never shadows the standard library's runtime package.
 const RuntimeAlias = "mcpruntime"
@@ -54,6 +59,9 @@ type Package struct {
 	Prompts []*Prompt `json:",omitempty"`
 	// Forms are the struct types passed to mcpruntime.Elicit, in order of first use.
 	Forms []*Form `json:",omitempty"`
+	// FullSchema reports that a tool or form schema is beyond the runtime's built-in
+	// validator (mcpruntime.CheckSchema): the generated file imports FullSchemaPath.
+	FullSchema bool `json:",omitempty"`
 	// Receivers are the receiver types of method handlers, sorted by TypeName.
 	// RegisterMCP takes one parameter per receiver, in this order.
 	Receivers []*Receiver

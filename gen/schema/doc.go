@@ -174,4 +174,11 @@
 // A TextUnmarshaler type is any string to the schema, though its method
 // may refuse some (add `jsonschema:"format=..."` or "pattern=..." where one
 // fits). float64 has no bounds (1e400 validates but does not decode).
+//
+// Two gaps are closed by the mcpgen runtime rather than by the schema: format
+// "date-time" is an annotation to a JSON Schema 2020-12 validator, but the
+// runtime asserts it exactly as encoding/json decodes time.Time; and a JSON
+// object repeating a member name is one value to a validator (the last) but
+// several to encoding/json, so the runtime refuses it before validation (it
+// also refuses numbers beyond float64).
 package schema

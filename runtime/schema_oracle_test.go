@@ -1,0 +1,338 @@
+package runtime
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/format"
+)
+
+// This file checks the built-in validator against santhosh-tekuri/jsonschema/v6 as an
+// oracle (a test-only import), with format assertion on. Where they may differ, the
+// runtime is right by design, and only in these ways:
+//   - an object repeating a member name is refused (v6 sees the last occurrence);
+//   - a number beyond float64 is refused (v6 accepts it, or panics on some);
+//   - date-time is what encoding/json decodes into time.Time: the oracle's own
+//     date-time is replaced (v6 accepts "00:00:+0" seconds and leap seconds, refuses
+//     a one-digit hour that time.Time takes), and an escaped date-time is refused
+//     (time.Time reads the raw literal; the oracle sees the decoded string);
+//   - an email with an empty local part ("@x"), or whose domain is an IPv4 literal
+//     with a signed group ("a@[+1.2.3.4]"), is refused (v6 lets both through).
+
+// oracleEmail is v6's own email format.
+var oracleEmail = sync.OnceValue(func() *jsonschema.Schema {
+	c := jsonschema.NewCompiler()
+	c.AssertFormat()
+	if err := c.AddResource("email.json", map[string]any{"format": "email"}); err != nil {
+		panic(err)
+	}
+	return c.MustCompile("email.json")
+})
+
+// signedIPv4Literal matches an email whose domain is an IPv4 literal with a sign.
+var signedIPv4Literal = regexp.MustCompile(`@\[[^\]]*[+-][^\]]*\]$`)
+
+// oracleCompile compiles a schema with the oracle.
+func oracleCompile(t testing.TB, raw []byte) *jsonschema.Schema {
+	t.Helper()
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.UseLoader(jsonschema.SchemeURLLoader{})
+	c.AssertFormat()
+	c.RegisterFormat(&jsonschema.Format{Name: "date-time", Validate: func(v any) error {
+		if s, ok := v.(string); ok && !format.DateTime(s) {
+			return fmt.Errorf("not a time.Time")
+		}
+		return nil
+	}})
+	c.RegisterFormat(&jsonschema.Format{Name: "email", Validate: func(v any) error {
+		if s, ok := v.(string); ok && (oracleEmail().Validate(s) != nil || signedIPv4Literal.MatchString(s) || strings.HasPrefix(s, "@")) {
+			return fmt.Errorf("not an email")
+		}
+		return nil
+	}})
+	for _, name := range []string{"time", "duration", "period", "hostname", "idn-hostname", "idn-email",
+		"ipv4", "ipv6", "iri", "uri-reference", "iri-reference", "uri-template", "json-pointer",
+		"relative-json-pointer", "uuid", "semver"} {
+		c.RegisterFormat(&jsonschema.Format{Name: name, Validate: func(any) error { return nil }})
+	}
+	if err := c.AddResource("urn:test", doc); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile("urn:test")
+	if err != nil {
+		t.Fatalf("oracle: %v\n%s", err, raw)
+	}
+	return sch
+}
+
+// oracleValid validates with the oracle; decided is false when it panics.
+func oracleValid(sch *jsonschema.Schema, inst []byte) (valid, decided bool) {
+	defer func() {
+		if recover() != nil {
+			decided = false
+		}
+	}()
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(inst))
+	if err != nil {
+		return false, false
+	}
+	return sch.Validate(v) == nil, true
+}
+
+// A schemaPair is a schema compiled by the runtime and by the oracle.
+type schemaPair struct {
+	name string
+	raw  []byte
+	node *schemaNode
+	sch  *jsonschema.Schema
+}
+
+// compilePair compiles a schema both ways.
+func compilePair(t testing.TB, name string, raw []byte) schemaPair {
+	t.Helper()
+	node, err := compileSchemaDoc(raw, true)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return schemaPair{name, raw, node, oracleCompile(t, raw)}
+}
+
+// agree checks the runtime against the oracle on one instance (valid JSON) and
+// returns the runtime's verdict.
+func (sp schemaPair) agree(t testing.TB, inst []byte) bool {
+	t.Helper()
+	got := sp.node.valid(inst)
+	fails := sp.node.explain(inst)
+	if got != (len(fails) == 0) {
+		t.Fatalf("%s: %s: valid %v, but explain says %v", sp.name, inst, got, fails)
+	}
+	for _, f := range fails {
+		if f.Keyword == "" || f.Message == "" {
+			t.Fatalf("%s: %s: failure without a rule or message: %+v", sp.name, inst, f)
+		}
+	}
+	if repeatsKey(inst) || hasHugeNumber(inst) {
+		if got {
+			t.Fatalf("%s: %s: accepted a repeated member name or a number beyond float64", sp.name, inst)
+		}
+		return got
+	}
+	want, decided := oracleValid(sp.sch, inst)
+	switch {
+	case !decided || got == want:
+	case want && !got && escapedDateTimeOnly(inst, fails):
+	default:
+		t.Fatalf("%s: %s: runtime valid=%v, oracle valid=%v (failures %v)\nschema %s", sp.name, inst, got, want, fails, sp.raw)
+	}
+	return got
+}
+
+// escapedDateTimeOnly reports whether every failure is a date-time written with an
+// escape (which time.Time refuses and the oracle cannot see).
+func escapedDateTimeOnly(inst []byte, fails []schemaFailure) bool {
+	for _, f := range fails {
+		if f.Keyword != "format" || !strings.Contains(f.Message, "date-time") ||
+			!bytes.Contains(rawAt(trimSpace(inst), f.Pointer), []byte(`\`)) {
+			return false
+		}
+	}
+	return len(fails) > 0
+}
+
+// rawAt returns the raw value at a JSON Pointer of v, or nil.
+func rawAt(v []byte, pointer string) []byte {
+	if pointer == "" {
+		return v
+	}
+	tok, rest, more := strings.Cut(pointer[1:], "/")
+	if more {
+		rest = "/" + rest
+	}
+	tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+	var found []byte
+	switch v[0] {
+	case '{':
+		for k := skipWS(v, 1); v[k] == '"'; {
+			keyEnd := stringEnd(v, k)
+			vs := memberValue(v, keyEnd)
+			end := valueEnd(v, vs)
+			if string(appendUnquoted(nil, v[k+1:keyEnd-1])) == tok {
+				found = v[vs:end]
+			}
+			k = nextItem(v, end)
+		}
+	case '[':
+		n := 0
+		for i := skipWS(v, 1); v[i] != ']'; n++ {
+			end := valueEnd(v, i)
+			if fmt.Sprint(n) == tok {
+				found = v[i:end]
+			}
+			i = nextItem(v, end)
+		}
+	}
+	if found == nil {
+		return nil
+	}
+	return rawAt(found, rest)
+}
+
+// repeatsKey reports whether any object in the JSON value inst has a name twice.
+func repeatsKey(inst []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(inst))
+	type frame struct {
+		keys   map[string]bool
+		object bool
+		key    bool // the next string token is a key
+	}
+	var stack []*frame
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		var top *frame
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		switch tok := tok.(type) {
+		case json.Delim:
+			if tok == '{' || tok == '[' {
+				stack = append(stack, &frame{keys: map[string]bool{}, object: tok == '{', key: tok == '{'})
+				continue
+			}
+			stack = stack[:len(stack)-1]
+		case string:
+			if top != nil && top.object && top.key {
+				if top.keys[tok] {
+					return true
+				}
+				top.keys[tok] = true
+				top.key = false
+				continue
+			}
+		}
+		if len(stack) > 0 && stack[len(stack)-1].object {
+			stack[len(stack)-1].key = true
+		}
+	}
+}
+
+// hasHugeNumber reports whether inst holds a number strconv.ParseFloat refuses.
+func hasHugeNumber(inst []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(inst))
+	dec.UseNumber()
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		if n, ok := tok.(json.Number); ok {
+			if _, err := n.Float64(); err != nil {
+				return true
+			}
+		}
+	}
+}
+
+// rawSchemaLiteral matches the schemas of generated code: json.RawMessage(`...`).
+var rawSchemaLiteral = regexp.MustCompile("(?s)json\\.RawMessage\\(`(\\{.*?\\})`\\)")
+
+// corpusSchemas returns the schemas of the example servers, of the generator's
+// golden files and of this package's fixtures that the built-in validator covers,
+// in a stable order, without repeats.
+var corpusSchemas = sync.OnceValue(func() [][2]string {
+	var files []string
+	for _, glob := range []string{"../examples/*/mcp_gen.go", "internal/testserver/mcp_gen.go", "../testdata/golden/*.txtar"} {
+		m, _ := filepath.Glob(glob)
+		files = append(files, m...)
+	}
+	sort.Strings(files)
+	seen := map[string]bool{}
+	var out [][2]string
+	add := func(name, raw string) {
+		if !seen[raw] && json.Valid([]byte(raw)) && CheckSchema(json.RawMessage(raw)) == nil {
+			seen[raw] = true
+			out = append(out, [2]string{name, raw})
+		}
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		for i, m := range rawSchemaLiteral.FindAllSubmatch(data, -1) {
+			add(fmt.Sprintf("%s#%d", f, i), string(m[1]))
+		}
+	}
+	names := make([]string, 0, len(edgeSchemas))
+	for name := range edgeSchemas {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		add(name, edgeSchemas[name])
+	}
+	return out
+})
+
+var (
+	corpusOnce  sync.Once
+	corpusPairs []schemaPair
+)
+
+// compiledCorpus compiles corpusSchemas both ways, once.
+func compiledCorpus(t testing.TB) []schemaPair {
+	corpusOnce.Do(func() {
+		for _, s := range corpusSchemas() {
+			corpusPairs = append(corpusPairs, compilePair(t, s[0], []byte(s[1])))
+		}
+	})
+	if len(corpusPairs) < 50 {
+		t.Fatalf("only %d schemas in the corpus", len(corpusPairs))
+	}
+	return corpusPairs
+}
+
+// FuzzSchemaOracle checks the built-in validator against the oracle on the schemas of
+// the examples, the goldens and the edge cases: which picks the schema.
+func FuzzSchemaOracle(f *testing.F) {
+	pairs := compiledCorpus(f)
+	for i, inst := range edgeInstances {
+		f.Add(uint16(i), []byte(inst))
+	}
+	f.Fuzz(func(t *testing.T, which uint16, inst []byte) {
+		if !json.Valid(inst) {
+			return
+		}
+		pairs[int(which)%len(pairs)].agree(t, inst)
+	})
+}
+
+// TestSchemaOracleCorpus runs every edge instance against every schema of the corpus.
+func TestSchemaOracleCorpus(t *testing.T) {
+	pairs := compiledCorpus(t)
+	for _, sp := range pairs {
+		for _, inst := range edgeInstances {
+			if json.Valid([]byte(inst)) {
+				sp.agree(t, []byte(inst))
+			}
+		}
+	}
+	t.Logf("%d schemas × %d instances", len(pairs), len(edgeInstances))
+}
