@@ -3,6 +3,7 @@ package runtime_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -112,5 +113,26 @@ func TestRequestAfterInitialized(t *testing.T) {
 	out.mu.Unlock()
 	if asked != 1 {
 		t.Errorf("elicitation/create sent %d times, want once", asked)
+	}
+}
+
+// TestRequestWaitingForInitializedEndsOnClose: a server-to-client request waiting
+// for notifications/initialized under a context that never ends returns
+// ErrSessionClosed when the session closes, instead of waiting forever.
+func TestRequestWaitingForInitializedEndsOnClose(t *testing.T) {
+	noLeak(t)
+	s := everythingServer2(&mcpruntime.Options{Logger: quietLogger()})
+	sess := s.NewSession(nil)
+	if r := s.HandleRaw(context.Background(), []byte(elicitInit), sess, nil); r.Code != 0 {
+		t.Fatalf("initialize: %s", r.Body)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := sess.Request(context.Background(), "roots/list", nil, nil)
+		done <- err
+	}()
+	sess.Close()
+	if err := <-done; !errors.Is(err, mcpruntime.ErrSessionClosed) {
+		t.Fatalf("Request on a closed session: %v, want ErrSessionClosed", err)
 	}
 }

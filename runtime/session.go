@@ -18,6 +18,8 @@ type Session struct {
 	// readyCh is closed when notifications/initialized arrives: server-to-client
 	// requests wait for it (2025-11-25 lifecycle: none before it but pings and logs).
 	readyCh chan struct{}
+	// closedCh is closed by Close: a request still waiting for readyCh gives up.
+	closedCh chan struct{}
 
 	// mu guards every field below.
 	mu          sync.Mutex
@@ -42,7 +44,7 @@ func (s *Server) NewSession(out Sink) *Session {
 		out = discardSink{}
 	}
 	return &Session{srv: s, out: out, logLevel: -1, readyCh: make(chan struct{}),
-		pending: map[string]chan *Message{}, inflight: map[string]*call{}}
+		closedCh: make(chan struct{}), pending: map[string]chan *Message{}, inflight: map[string]*call{}}
 }
 
 // SetSink replaces the sink for unsolicited messages (e.g. when a legacy HTTP client
@@ -88,6 +90,9 @@ func (ss *Session) Cancel(id json.RawMessage) bool {
 // request with ErrSessionClosed. A closed session rejects new requests.
 func (ss *Session) Close() {
 	ss.mu.Lock()
+	if !ss.closed {
+		close(ss.closedCh)
+	}
 	ss.closed = true
 	calls := make([]*call, 0, len(ss.inflight))
 	for _, c := range ss.inflight {
@@ -201,12 +206,14 @@ func (e *ClientError) Error() string {
 // notifications/cancelled.
 //
 // Until the client has sent notifications/initialized, Request waits for it (bounded
-// by ctx): the 2025-11-25 lifecycle has the server send no requests before then. On
+// by ctx and by Close, which makes it return ErrSessionClosed): the 2025-11-25 lifecycle has the server send no requests before then. On
 // Streamable HTTP that notification is a POST of its own and may arrive after the
 // client's first call.
 func (ss *Session) Request(ctx context.Context, method string, params any, out Sink) (json.RawMessage, error) {
 	select {
 	case <-ss.readyCh:
+	case <-ss.closedCh:
+		return nil, fmt.Errorf("%s: %w", method, ErrSessionClosed)
 	case <-ctx.Done():
 		return nil, fmt.Errorf("%s: the client has not sent notifications/initialized: %w", method, ctx.Err())
 	}
