@@ -12,6 +12,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/mcpgen/mcpgen/internal/jsontest"
 	mcpruntime "github.com/mcpgen/mcpgen/runtime"
 )
 
@@ -177,7 +178,7 @@ func TestInvalidArguments(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			valid := schemas[tool].Validate(doc) == nil && !repeatsName(args)
+			valid := schemas[tool].Validate(doc) == nil && !jsontest.RepeatsName([]byte(args))
 			for _, modern := range []bool{true, false} {
 				line := callLine(modern, tool, args)
 				var sess *mcpruntime.Session
@@ -203,38 +204,6 @@ func TestInvalidArguments(t *testing.T) {
 			}
 		}
 	}
-}
-
-// repeatsName reports whether an object of the JSON document doc (the flat argument
-// objects above) repeats a member name.
-func repeatsName(doc string) bool {
-	var members map[string]json.RawMessage
-	if json.Unmarshal([]byte(doc), &members) != nil {
-		return false
-	}
-	dec := json.NewDecoder(strings.NewReader(doc))
-	n := 0
-	for depth := 0; ; {
-		tok, err := dec.Token()
-		if err != nil {
-			break
-		}
-		switch tok {
-		case json.Delim('{'), json.Delim('['):
-			depth++
-		case json.Delim('}'), json.Delim(']'):
-			depth--
-		default:
-			if _, isKey := tok.(string); isKey && depth == 1 && dec.More() {
-				n++
-				var skip json.RawMessage
-				if err := dec.Decode(&skip); err != nil {
-					return false
-				}
-			}
-		}
-	}
-	return n > len(members)
 }
 
 // compile compiles a 2020-12 schema document.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/mcpgen/mcpgen/internal/jsontest"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -35,7 +36,7 @@ func FuzzToolArguments(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, args []byte) {
 		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(args))
-		if err != nil || !json.Valid(args) || repeatsName(args) {
+		if err != nil || !json.Valid(args) || jsontest.RepeatsName(args) {
 			return
 		}
 		for i, tool := range inputTools {
@@ -49,50 +50,6 @@ func FuzzToolArguments(f *testing.F) {
 			}
 		}
 	})
-}
-
-// repeatsName reports whether an object in the JSON document data repeats a
-// member name.
-func repeatsName(data []byte) bool {
-	type frame struct {
-		keys    map[string]bool // nil for an array
-		wantKey bool
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	var stack []*frame
-	for {
-		tok, err := dec.Token()
-		if err != nil {
-			return false
-		}
-		var top *frame
-		if len(stack) > 0 {
-			top = stack[len(stack)-1]
-		}
-		if top != nil && top.keys != nil && top.wantKey {
-			if d, ok := tok.(json.Delim); ok && d == '}' {
-				stack = stack[:len(stack)-1]
-				continue
-			}
-			key := tok.(string)
-			if top.keys[key] {
-				return true
-			}
-			top.keys[key], top.wantKey = true, false
-			continue
-		}
-		if top != nil && top.keys != nil {
-			top.wantKey = true // this token is a member's value
-		}
-		switch tok {
-		case json.Delim('{'):
-			stack = append(stack, &frame{keys: map[string]bool{}, wantKey: true})
-		case json.Delim('['):
-			stack = append(stack, &frame{})
-		case json.Delim(']'):
-			stack = stack[:len(stack)-1]
-		}
-	}
 }
 
 // compileSchema compiles a 2020-12 schema document.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/mcpgen/mcpgen/internal/jsontest"
 	mcpruntime "github.com/mcpgen/mcpgen/runtime"
 )
 
@@ -53,7 +54,7 @@ func agreement(t testing.TB, schema *jsonschema.Schema, s *mcpruntime.Server, ar
 	if err != nil || !json.Valid(args) {
 		return "" // not one JSON value: the request itself would be malformed
 	}
-	accepted := schema.Validate(doc) == nil && !repeatsName(args)
+	accepted := schema.Validate(doc) == nil && !jsontest.RepeatsName(args)
 	text, isError := call(t, s, args)
 	invalid := isError && (strings.HasPrefix(text, "invalid arguments") || strings.HasPrefix(text, `rpc error {"code":-32602`))
 	switch {
@@ -139,49 +140,4 @@ func call(t testing.TB, s *mcpruntime.Server, args []byte) (string, bool) {
 		text = resp.Result.Content[0].Text
 	}
 	return text, resp.Result.IsError
-}
-
-// repeatsName reports whether an object in the JSON document data repeats a member
-// name: the runtime refuses such arguments before validation, while the schema
-// validator reads the last occurrence.
-func repeatsName(data []byte) bool {
-	type frame struct {
-		keys    map[string]bool // nil for an array
-		wantKey bool
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	var stack []*frame
-	for {
-		tok, err := dec.Token()
-		if err != nil {
-			return false
-		}
-		var top *frame
-		if len(stack) > 0 {
-			top = stack[len(stack)-1]
-		}
-		if top != nil && top.keys != nil && top.wantKey {
-			if d, ok := tok.(json.Delim); ok && d == '}' {
-				stack = stack[:len(stack)-1]
-				continue
-			}
-			key := tok.(string)
-			if top.keys[key] {
-				return true
-			}
-			top.keys[key], top.wantKey = true, false
-			continue
-		}
-		if top != nil && top.keys != nil {
-			top.wantKey = true // this token is a member's value
-		}
-		switch tok {
-		case json.Delim('{'):
-			stack = append(stack, &frame{keys: map[string]bool{}, wantKey: true})
-		case json.Delim('['):
-			stack = append(stack, &frame{})
-		case json.Delim(']'):
-			stack = stack[:len(stack)-1]
-		}
-	}
 }
