@@ -1,0 +1,46 @@
+package runtime
+
+// principal.go: who is calling. The seam between the transports' authentication
+// (runtime/auth for OAuth over HTTP; Options for stdio) and everything that decides
+// by identity (scopes, idempotency ledgers, task ownership, audit records).
+
+import (
+	"context"
+	"slices"
+	"time"
+)
+
+// A Principal is the authenticated caller of a request. It never holds the raw
+// token: only what was verified from it.
+type Principal struct {
+	// Subject identifies the user or service (the token's "sub").
+	Subject string
+	// ClientID is the OAuth client the token was issued to, when known.
+	ClientID string
+	// Scopes are the granted scopes.
+	Scopes []string
+	// Expiry is when the credentials stop being valid; zero means never (stdio).
+	Expiry time.Time
+	// Claims are selected further claims (e.g. "tenant"); never the token itself.
+	Claims map[string]any
+}
+
+// HasScope reports whether p was granted scope exactly.
+func (p *Principal) HasScope(scope string) bool {
+	return p != nil && slices.Contains(p.Scopes, scope)
+}
+
+type principalKey struct{}
+
+// WithPrincipal returns a context that carries p. Transports and authentication
+// middleware call it; handlers read it with PrincipalFrom.
+func WithPrincipal(ctx context.Context, p *Principal) context.Context {
+	return context.WithValue(ctx, principalKey{}, p)
+}
+
+// PrincipalFrom returns the caller of the request ctx belongs to, or nil when
+// the request is unauthenticated.
+func PrincipalFrom(ctx context.Context) *Principal {
+	p, _ := ctx.Value(principalKey{}).(*Principal)
+	return p
+}
