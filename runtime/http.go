@@ -57,7 +57,7 @@ type httpHandler struct {
 
 // newHTTPHandler returns a handler with resolved options.
 func newHTTPHandler(s *Server, o HTTPOptions) *httpHandler {
-	return &httpHandler{srv: s, opts: o, sessions: newSessionStore(o.MaxSessions, o.SessionIdleTimeout)}
+	return &httpHandler{srv: s, opts: o, sessions: newSessionStore(o.MaxSessions, o.MaxSessionsPerPeer, o.SessionIdleTimeout)}
 }
 
 // endStreams ends the long-lived streams, which would otherwise hold up a

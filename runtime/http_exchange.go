@@ -134,6 +134,15 @@ func (x *exchange) wait() {
 // end ends a stream that has no reply (a session's standalone stream).
 func (x *exchange) end() { x.finish(Reply{}) }
 
+// discard ends the exchange and frees the events it kept for resumption: its
+// session ended, so nobody can resume it.
+func (x *exchange) discard() {
+	x.finish(Reply{})
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.events, x.base = nil, x.base+len(x.events)
+}
+
 // requestClose asks the pump to close the current connection while the
 // stream goes on; it reports false for non-resumable exchanges, which cannot.
 func (x *exchange) requestClose() bool {

@@ -43,14 +43,14 @@ func (h *httpHandler) serveLegacy(w http.ResponseWriter, r *http.Request, m *Mes
 // initialize answers an initialize request and, when it succeeds, opens a
 // session whose id travels in the Mcp-Session-Id response header.
 func (h *httpHandler) initialize(w http.ResponseWriter, r *http.Request, m *Message) {
-	hs, ok := h.sessions.create(h.srv)
-	if !ok {
-		httpError(w, http.StatusServiceUnavailable, m.ID, CodeInternalError, "too many sessions")
+	hs, err := h.sessions.create(h.srv, peerOf(r))
+	if err != nil {
+		httpError(w, http.StatusServiceUnavailable, m.ID, CodeInternalError, err.Error())
 		return
 	}
 	reply := h.srv.Handle(r.Context(), m, hs.ss, nil)
 	if reply.Code != 0 || reply.Body == nil {
-		hs.close()
+		h.sessions.release(hs)
 		writeReply(w, nil, reply)
 		return
 	}

@@ -27,6 +27,9 @@ const (
 	DefaultSessionIdleTimeout = 30 * time.Minute
 	// DefaultMaxSessions bounds the number of live 2025-11-25 sessions.
 	DefaultMaxSessions = 1024
+	// DefaultMaxSessionsPerPeer bounds the live 2025-11-25 sessions of one remote
+	// address (a quarter of DefaultMaxSessions).
+	DefaultMaxSessionsPerPeer = 256
 	// DefaultMaxStatelessRequests bounds the 2026-07-28 requests one handler serves
 	// at once (16 times the default Options.MaxConcurrentRequests, the most a stdio
 	// connection admits).
@@ -70,11 +73,25 @@ type HTTPOptions struct {
 	// once its context is cancelled (default 10s).
 	ShutdownTimeout time.Duration
 
-	// SessionIdleTimeout ends 2025-11-25 sessions idle for longer (default 30m).
+	// SessionIdleTimeout ends 2025-11-25 sessions idle for longer (default 30m):
+	// a session with no request running and no GET stream open for that long is
+	// gone (404), and what it buffered is freed, whether or not other clients
+	// send anything.
 	SessionIdleTimeout time.Duration
-	// MaxSessions bounds live 2025-11-25 sessions (default 1024); an initialize
-	// beyond it gets 503.
+	// MaxSessions bounds live 2025-11-25 sessions (default 1024), counting each
+	// from its initialize on. When the store is full, an initialize ends an
+	// abandoned session to make room: one never used after its initialize
+	// first, else the least recently used session with no request running and
+	// no GET stream open. Only when every session is in active use does it get
+	// 503 (-32603 "too many sessions").
 	MaxSessions int
+	// MaxSessionsPerPeer bounds the live 2025-11-25 sessions of one remote
+	// address (default 256; negative: MaxSessions). A client at the bound that
+	// initializes again ends its own least recently used idle session, or gets
+	// 503 (-32603 "too many sessions from this client") when all are in use.
+	// Behind a reverse proxy every client has the proxy's address: set it to
+	// MaxSessions there.
+	MaxSessionsPerPeer int
 	// MaxStatelessRequests bounds the 2026-07-28 requests in flight at once across
 	// the handler (default 1024). They carry no session, so the bound is per handler,
 	// which is per process for ListenAndServe; subscriptions/listen streams count while
@@ -105,6 +122,7 @@ func (o *HTTPOptions) withDefaults() HTTPOptions {
 	setDefault(&c.ShutdownTimeout, DefaultShutdownTimeout)
 	setDefault(&c.SessionIdleTimeout, DefaultSessionIdleTimeout)
 	setDefault(&c.MaxSessions, DefaultMaxSessions)
+	setDefault(&c.MaxSessionsPerPeer, DefaultMaxSessionsPerPeer)
 	setDefault(&c.MaxStatelessRequests, DefaultMaxStatelessRequests)
 	setDefault(&c.SSERetry, DefaultSSERetry)
 	setDefault(&c.KeepAlive, DefaultKeepAlive)

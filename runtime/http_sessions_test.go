@@ -1,0 +1,272 @@
+package runtime
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Tests of the 2025-11-25 session store over HTTP: MaxSessions holds under
+// concurrent initializes, one peer cannot lock others out, idle sessions end
+// on their own, and a handler mounted in a user's mux shuts down.
+
+// sessionRig drives an httpHandler directly, so each request can come from a
+// chosen remote address.
+type sessionRig struct {
+	t     *testing.T
+	h     *httpHandler
+	probe *httpProbe
+}
+
+// newSessionRig returns a handler with the HTTP test tools and opts.
+func newSessionRig(t *testing.T, opts *HTTPOptions) *sessionRig {
+	t.Helper()
+	s := NewServer(Implementation{Name: "sessions", Version: "1.0.0"},
+		&Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	p := newHTTPProbe()
+	httpTestTools(s, p)
+	rig := &sessionRig{t: t, h: newHTTPHandler(s, opts.withDefaults()), probe: p}
+	t.Cleanup(func() {
+		select {
+		case <-p.release:
+		default:
+			close(p.release)
+		}
+	})
+	return rig
+}
+
+// serve sends one POST from peer (host:port) with an optional session id.
+func (rig *sessionRig) serve(peer, session string, body []byte) *httptest.ResponseRecorder {
+	r := httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(string(body)))
+	r.RemoteAddr, r.Host = peer, "127.0.0.1"
+	r.Header.Set("Content-Type", "application/json")
+	r.Header.Set("Accept", "application/json, text/event-stream")
+	if session != "" {
+		r.Header.Set("Mcp-Session-Id", session)
+		r.Header.Set("Mcp-Protocol-Version", versionLegacy)
+	}
+	w := httptest.NewRecorder()
+	rig.h.ServeHTTP(w, r)
+	return w
+}
+
+// initialize opens a session from peer and returns the status and session id.
+func (rig *sessionRig) initialize(peer string) (int, string) {
+	w := rig.serve(peer, "", rpcRequest(1, "initialize", map[string]any{
+		"protocolVersion": versionLegacy, "capabilities": map[string]any{},
+		"clientInfo": map[string]any{"name": "rig", "version": "1"},
+	}))
+	return w.Code, w.Header().Get(headerSessionID)
+}
+
+// mustInitialize opens a session from peer or fails the test.
+func (rig *sessionRig) mustInitialize(peer string) string {
+	rig.t.Helper()
+	status, id := rig.initialize(peer)
+	if status != http.StatusOK || id == "" {
+		rig.t.Fatalf("initialize from %s: got status %d, session %q; want 200 and a session", peer, status, id)
+	}
+	return id
+}
+
+// busy starts a call that waits for the probe's release on the session, and
+// returns once it runs; the session is then in active use.
+func (rig *sessionRig) busy(peer, session string, wg *sync.WaitGroup) {
+	rig.t.Helper()
+	wg.Go(func() { rig.serve(peer, session, rpcRequest(9, "tools/call", map[string]any{"name": "wait"})) })
+	waitFor(rig.t, rig.probe.started, "a waiting call to start")
+}
+
+// live reports whether the session still answers a request.
+func (rig *sessionRig) live(peer, session string) bool {
+	return rig.serve(peer, session, rpcRequest(2, "tools/list", nil)).Code == http.StatusOK
+}
+
+// TestSessionStoreReservesSlots: initializes in progress hold their slots, so
+// concurrent initializes cannot take the store beyond MaxSessions, and a slot
+// is given back when initialize fails.
+func TestSessionStoreReservesSlots(t *testing.T) {
+	srv := NewServer(Implementation{Name: "store", Version: "1"}, nil)
+	st := newSessionStore(2, 0, time.Hour)
+	var made []*httpSession
+	for i := range 3 {
+		hs, err := st.create(srv, "10.0.0.1")
+		ok := err == nil
+		if ok {
+			made = append(made, hs)
+		}
+		if want := i < 2; ok != want {
+			t.Fatalf("create %d (none added yet): got %v, want %v", i, ok, want)
+		}
+	}
+	for _, hs := range made {
+		st.add(hs)
+	}
+	if n := len(st.all()); n != 2 {
+		t.Fatalf("store holds %d sessions, want 2", n)
+	}
+	st.remove(made[0].id)
+	hs, err := st.create(srv, "10.0.0.1")
+	if err != nil {
+		t.Fatalf("create after a session ended: %v", err)
+	}
+	st.release(hs) // its initialize failed
+	if _, err := st.create(srv, "10.0.0.1"); err != nil {
+		t.Fatalf("create after a failed initialize gave its slot back: %v", err)
+	}
+	st.closeAll()
+}
+
+// TestHTTPMaxSessions: with every session in active use, one more initialize
+// gets 503 and -32603, from a peer at MaxSessionsPerPeer as from any peer once
+// the store is full; a failed initialize does not use up a slot.
+func TestHTTPMaxSessions(t *testing.T) {
+	rig := newSessionRig(t, &HTTPOptions{MaxSessions: 3, MaxSessionsPerPeer: 2})
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	defer close(rig.probe.release)
+	refused := func(peer, want string) {
+		t.Helper()
+		w := rig.serve(peer, "", rpcRequest(7, "initialize", map[string]any{
+			"protocolVersion": versionLegacy, "capabilities": map[string]any{},
+			"clientInfo": map[string]any{"name": "rig", "version": "1"},
+		}))
+		if w.Code != http.StatusServiceUnavailable {
+			t.Fatalf("initialize from %s: got status %d, want 503 (%s)", peer, w.Code, want)
+		}
+		if code, id := rpcErrorOf(t, w.Body.Bytes()); code != CodeInternalError || string(id) != "7" || !strings.Contains(w.Body.String(), want) {
+			t.Fatalf("initialize from %s: got %s, want code %d, id 7 and %q", peer, w.Body, CodeInternalError, want)
+		}
+	}
+	for range 3 {
+		bad := rig.serve("10.0.0.1:1", "", rpcRequest(1, "initialize", map[string]any{"capabilities": map[string]any{}}))
+		if bad.Code == http.StatusServiceUnavailable || bad.Header().Get(headerSessionID) != "" {
+			t.Fatalf("malformed initialize: got status %d, session %q", bad.Code, bad.Header().Get(headerSessionID))
+		}
+	}
+	rig.busy("10.0.0.1:1", rig.mustInitialize("10.0.0.1:1"), &wg)
+	rig.busy("10.0.0.1:2", rig.mustInitialize("10.0.0.1:2"), &wg)
+	refused("10.0.0.1:3", "too many sessions from this client")
+	rig.busy("10.0.0.2:1", rig.mustInitialize("10.0.0.2:1"), &wg)
+	refused("10.0.0.3:1", "too many sessions")
+}
+
+// TestHTTPSessionsOnePeerCannotLockOut: one peer initializing far more
+// sessions than the store holds does not lock a fresh peer out, and sessions
+// in active use are never evicted to make room.
+func TestHTTPSessionsOnePeerCannotLockOut(t *testing.T) {
+	rig := newSessionRig(t, &HTTPOptions{MaxSessions: 4})
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	defer close(rig.probe.release)
+	busy := rig.mustInitialize("10.0.0.1:1")
+	rig.busy("10.0.0.1:1", busy, &wg)
+	for range 20 {
+		if status, _ := rig.initialize("10.0.0.66:4000"); status != http.StatusOK {
+			t.Fatalf("flooding peer: got status %d; the store should recycle its abandoned sessions", status)
+		}
+	}
+	fresh := rig.mustInitialize("10.0.0.2:1")
+	if !rig.live("10.0.0.2:1", fresh) {
+		t.Error("the fresh peer's session does not answer")
+	}
+	if !rig.live("10.0.0.1:1", busy) {
+		t.Error("a session in active use was evicted")
+	}
+}
+
+// TestHTTPIdleSessionEndsAlone: a session idle beyond SessionIdleTimeout ends
+// without any other traffic, freeing what its GET stream buffered, and its id
+// then gets 404.
+func TestHTTPIdleSessionEndsAlone(t *testing.T) {
+	rig := newSessionRig(t, &HTTPOptions{SessionIdleTimeout: 20 * time.Millisecond})
+	defer rig.h.sessions.closeAll()
+	id := rig.mustInitialize("10.0.0.1:1")
+	hs := rig.h.sessions.all()[0]
+	for range 10 {
+		if err := hs.standalone.Send(context.Background(), []byte(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitFor(t, hs.ss.closedCh, "the idle session to end by itself")
+	hs.standalone.mu.Lock()
+	buffered := len(hs.standalone.events)
+	hs.standalone.mu.Unlock()
+	if buffered != 0 {
+		t.Errorf("the ended session still buffers %d events", buffered)
+	}
+	if n := len(rig.h.sessions.all()); n != 0 {
+		t.Errorf("the store still holds %d sessions", n)
+	}
+	if w := rig.serve("10.0.0.1:1", id, rpcRequest(2, "tools/list", nil)); w.Code != http.StatusNotFound {
+		t.Errorf("request on the ended session: got status %d, want 404", w.Code)
+	}
+}
+
+// TestHTTPBodyTimeoutUnenforceable: behind middleware whose ResponseWriter
+// wrapper hides SetReadDeadline (no Unwrap), BodyTimeout cannot be enforced;
+// the handler says so in the log, once, instead of silently doing nothing.
+func TestHTTPBodyTimeoutUnenforceable(t *testing.T) {
+	logs := &lockedBuffer{}
+	s := NewServer(Implementation{Name: "wrapped", Version: "1.0.0"},
+		&Options{Logger: slog.New(slog.NewTextHandler(logs, nil))})
+	httpTestTools(s, newHTTPProbe())
+	h := s.HTTPHandler(nil)
+	type plainWriter struct{ http.ResponseWriter } // no Unwrap, no SetReadDeadline
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(plainWriter{w}, r)
+	}))
+	defer ts.Close()
+	c := newHTTPClient(t, ts)
+	for i := range 3 {
+		if status, msgs := c.modernCall(i+1, "tools/list", nil, nil); status != http.StatusOK || len(msgs) != 1 {
+			t.Fatalf("tools/list behind the wrapper: got status %d, %d messages", status, len(msgs))
+		}
+	}
+	if n := strings.Count(logs.String(), "BodyTimeout"); n != 1 {
+		t.Fatalf("got %d log lines about BodyTimeout, want 1:\n%s", n, logs.String())
+	}
+}
+
+// TestExchangeBacklogBound: a stream nobody reads keeps at most maxBacklog
+// undelivered notifications; server-to-client requests are never dropped, the
+// reply still ends the stream, and delivered events make room again.
+func TestExchangeBacklogBound(t *testing.T) {
+	x := newExchange("", true)
+	note := []byte(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}`)
+	ping := []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)
+	for range 3 * maxBacklog {
+		if err := x.Send(context.Background(), note); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := x.Send(context.Background(), ping); err != nil {
+		t.Fatal(err)
+	}
+	st := x.state(0, 0)
+	if got := len(st.events); got != maxBacklog+1 {
+		t.Fatalf("an unread stream buffers %d events, want %d notifications and the request", got, maxBacklog)
+	}
+	if string(st.events[len(st.events)-1]) != string(ping) {
+		t.Fatalf("the request was dropped: last event %s", st.events[len(st.events)-1])
+	}
+	x.markDelivered(maxBacklog + 1)
+	if err := x.Send(context.Background(), note); err != nil {
+		t.Fatal(err)
+	}
+	st = x.state(maxBacklog+1, 0)
+	if len(st.events) != 1 {
+		t.Fatalf("after delivery: %d new events, want the one sent", len(st.events))
+	}
+	x.finish(Reply{Body: []byte(`{"jsonrpc":"2.0","id":"f","result":{}}`)})
+	if st = x.state(maxBacklog+2, 0); !st.done || len(st.events) != 1 {
+		t.Fatalf("after the reply: done %v, %d events; want the reply as the last event", st.done, len(st.events))
+	}
+}
