@@ -53,6 +53,8 @@ type httpHandler struct {
 	background sync.WaitGroup
 	// stateless counts the 2026-07-28 requests in flight (opts.MaxStatelessRequests).
 	stateless atomic.Int64
+	// bodyTimeoutWarning logs once that BodyTimeout cannot be enforced.
+	bodyTimeoutWarning sync.Once
 }
 
 // newHTTPHandler returns a handler with resolved options.
@@ -138,7 +140,9 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, 
 	// The deadline covers the body only; it is lifted before the response,
 	// which may be a long SSE stream.
 	rc := http.NewResponseController(w)
-	_ = rc.SetReadDeadline(time.Now().Add(h.opts.BodyTimeout)) // unsupported writers: no bound
+	if err := rc.SetReadDeadline(time.Now().Add(h.opts.BodyTimeout)); err != nil {
+		h.warnBodyTimeout(w, err)
+	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes))
 	_ = rc.SetReadDeadline(time.Time{})
 	var tooBig *http.MaxBytesError
@@ -152,6 +156,17 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, 
 		return nil, false
 	}
 	return body, true
+}
+
+// warnBodyTimeout logs, once per handler, that BodyTimeout cannot be enforced:
+// the ResponseWriter (typically a middleware's wrapper without an Unwrap
+// method) does not reach the connection's SetReadDeadline.
+func (h *httpHandler) warnBodyTimeout(w http.ResponseWriter, err error) {
+	h.bodyTimeoutWarning.Do(func() {
+		h.srv.logger.Warn("HTTPOptions.BodyTimeout is not enforced: the ResponseWriter cannot set a read deadline; "+
+			"give the middleware's ResponseWriter wrapper an Unwrap method, or set http.Server.ReadTimeout",
+			"writer", fmt.Sprintf("%T", w), "err", err)
+	})
 }
 
 // servePost serves one JSON-RPC message POSTed by a client of either era.

@@ -67,7 +67,10 @@ type HTTPOptions struct {
 	ReadHeaderTimeout, IdleTimeout time.Duration
 	// BodyTimeout bounds the time a client may take to send a POST body
 	// (default 30s). Unlike http.Server.ReadTimeout it never cuts a long SSE
-	// response short.
+	// response short. It needs the ResponseWriter to reach the connection's
+	// SetReadDeadline (http.ResponseController): behind middleware whose
+	// wrapper has no Unwrap method it cannot be enforced, and the handler logs
+	// a warning once.
 	BodyTimeout time.Duration
 	// ShutdownTimeout bounds how long ListenAndServe drains in-flight requests
 	// once its context is cancelled (default 10s).
