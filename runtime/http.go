@@ -24,12 +24,32 @@ var ErrNoStream = errors.New("client does not accept an SSE stream")
 // request. Origin and Host are checked against DNS rebinding before anything
 // else. opts may be nil.
 //
-// To mount it in your own mux:
+// To mount it in your own mux, and shut it down with your http.Server:
 //
-//	mux.Handle("/mcp", s.HTTPHandler(nil))
-func (s *Server) HTTPHandler(opts *HTTPOptions) http.Handler {
-	return newHTTPHandler(s, opts.withDefaults())
+//	h := s.HTTPHandler(nil)
+//	mux.Handle("/mcp", h)
+//	...
+//	_ = h.Shutdown(ctx)   // ends GET and listen streams and sessions
+//	_ = srv.Shutdown(ctx) // no stream holds it up now
+func (s *Server) HTTPHandler(opts *HTTPOptions) *HTTPHandler {
+	return &HTTPHandler{h: newHTTPHandler(s, opts.withDefaults())}
 }
+
+// An HTTPHandler serves the Streamable HTTP transport of one Server; see
+// (*Server).HTTPHandler.
+type HTTPHandler struct{ h *httpHandler }
+
+// ServeHTTP implements http.Handler.
+func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.h.ServeHTTP(w, r) }
+
+// Shutdown shuts the handler down, as ListenAndServe does on cancellation: new
+// requests get 503, 2025-11-25 GET streams and 2026-07-28 subscriptions/listen
+// streams end at once (so http.Server.Shutdown is not held up by them),
+// 2025-11-25 requests still running after their client left get until ctx is
+// done to finish, and then every session ends (what still runs is cancelled).
+// Call it before, or alongside, the http.Server's Shutdown. It returns ctx's
+// error when requests were cut short; calling it again does nothing more.
+func (h *HTTPHandler) Shutdown(ctx context.Context) error { return h.h.shutdown(ctx) }
 
 // ListenAndServe serves the Streamable HTTP transport on addr (default
 // 127.0.0.1:8080) at opts.Path (default /mcp) until ctx is cancelled, then
@@ -40,7 +60,9 @@ func (s *Server) ListenAndServe(ctx context.Context, addr string, opts *HTTPOpti
 	o := opts.withDefaults()
 	h := newHTTPHandler(s, o)
 	err := serveHTTP(ctx, addr, h, o, h.endStreams, s.logger)
-	return errors.Join(err, h.drain(ctx, o))
+	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), o.ShutdownTimeout)
+	defer cancel()
+	return errors.Join(err, h.shutdown(dctx))
 }
 
 // An httpHandler is the Streamable HTTP transport of one Server.
@@ -55,6 +77,8 @@ type httpHandler struct {
 	stateless atomic.Int64
 	// bodyTimeoutWarning logs once that BodyTimeout cannot be enforced.
 	bodyTimeoutWarning sync.Once
+	// closing is set by shutdown: new requests get 503.
+	closing atomic.Bool
 }
 
 // newHTTPHandler returns a handler with resolved options.
@@ -70,13 +94,13 @@ func (h *httpHandler) endStreams() {
 	h.srv.EndSubscriptions(nil)
 }
 
-// drain waits (bounded by opts.ShutdownTimeout) for background handlers,
-// then ends every session.
-func (h *httpHandler) drain(ctx context.Context, o HTTPOptions) error {
+// shutdown refuses new requests, ends the long-lived streams, waits (until
+// ctx is done) for background handlers, then ends every session.
+func (h *httpHandler) shutdown(ctx context.Context) error {
+	h.closing.Store(true)
+	h.endStreams()
 	done := make(chan struct{})
 	go func() { h.background.Wait(); close(done) }()
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), o.ShutdownTimeout)
-	defer cancel()
 	var err error
 	select {
 	case <-done:
@@ -95,6 +119,10 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if !originAllowed(r.Header.Get("Origin"), h.opts.AllowedOrigins) {
 		httpError(w, http.StatusForbidden, nil, CodeInvalidRequest, "forbidden: origin not allowed")
+		return
+	}
+	if h.closing.Load() {
+		httpError(w, http.StatusServiceUnavailable, nil, CodeInternalError, "server shutting down")
 		return
 	}
 	switch r.Method {

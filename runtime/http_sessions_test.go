@@ -2,8 +2,10 @@ package runtime
 
 import (
 	"context"
+	"errors"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -268,5 +270,70 @@ func TestExchangeBacklogBound(t *testing.T) {
 	x.finish(Reply{Body: []byte(`{"jsonrpc":"2.0","id":"f","result":{}}`)})
 	if st = x.state(maxBacklog+2, 0); !st.done || len(st.events) != 1 {
 		t.Fatalf("after the reply: done %v, %d events; want the reply as the last event", st.done, len(st.events))
+	}
+}
+
+// TestHTTPHandlerShutdownCustomMux runs the docs/runtime.md custom-mux
+// sample's shutdown: with a 2025-11-25 GET stream open and a call of that
+// session running, HTTPHandler.Shutdown ends the stream at once, waits for the
+// call, and ends the session, so the http.Server's own Shutdown then returns
+// nil instead of waiting for its deadline on the stream.
+func TestHTTPHandlerShutdownCustomMux(t *testing.T) {
+	s := NewServer(Implementation{Name: "books", Version: "1.0.0"},
+		&Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	p := newHTTPProbe()
+	httpTestTools(s, p)
+	mcp := s.HTTPHandler(nil)
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", mcp)
+	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusOK) })
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+
+	c := &httpClient{t: t, url: "http://" + ln.Addr().String() + "/mcp", schemas: testSpec}
+	c.initialize()
+	stream := c.do(http.MethodGet, http.Header{"Accept": {"text/event-stream"}, "Mcp-Protocol-Version": {versionLegacy}})
+	defer stream.Body.Close()
+	if stream.StatusCode != http.StatusOK {
+		t.Fatalf("GET stream: got status %d", stream.StatusCode)
+	}
+	call := make(chan string, 1)
+	go func() {
+		resp := c.post(context.Background(), legacyHeaders(), rpcRequest(2, "tools/call", map[string]any{"name": "wait"}))
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		call <- string(b)
+	}()
+	waitFor(t, p.started, "the call to start")
+
+	shutdown, cancel := context.WithTimeout(context.Background(), httpWait)
+	defer cancel()
+	mcpDone := make(chan error, 1)
+	go func() { mcpDone <- mcp.Shutdown(shutdown) }()
+	streamEnded := make(chan error, 1)
+	go func() { _, err := io.Copy(io.Discard, stream.Body); streamEnded <- err }()
+	if err := waitFor(t, streamEnded, "the GET stream to end"); err != nil {
+		t.Fatalf("GET stream: %v", err)
+	}
+	close(p.release) // the running call may finish: Shutdown waits for it
+	if err := waitFor(t, mcpDone, "HTTPHandler.Shutdown"); err != nil {
+		t.Fatalf("HTTPHandler.Shutdown: %v", err)
+	}
+	if got := waitFor(t, call, "the call's answer"); !strings.Contains(got, "released") {
+		t.Errorf("the running call: got %s, want its result", got)
+	}
+	if n := len(mcp.h.sessions.all()); n != 0 {
+		t.Errorf("%d sessions left after Shutdown", n)
+	}
+	if err := srv.Shutdown(shutdown); err != nil {
+		t.Fatalf("http.Server.Shutdown: %v", err)
+	}
+	if err := waitFor(t, served, "Serve to return"); !errors.Is(err, http.ErrServerClosed) {
+		t.Fatalf("Serve: %v", err)
 	}
 }
