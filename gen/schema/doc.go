@@ -67,7 +67,9 @@
 //	string                   {"type":"string"}
 //	[]byte                   {"type":"string","contentEncoding":"base64","pattern":<std base64>}, nullable
 //	[N]T                     {"type":"array","items":T,"minItems":N,"maxItems":N} ([N]byte is an array of integers)
-//	[]T                      {"type":"array","items":T}, nullable
+//	[]T                      {"type":"array","items":T}, nullable; T byte-kinded: base64 as []byte
+//	                         unless *T has MarshalJSON or MarshalText (output) or UnmarshalJSON
+//	                         or UnmarshalText (input), which make it an array of T
 //	map[K]V                  {"type":"object","additionalProperties":V}, nullable; integer keys get
 //	                         "propertyNames": {"pattern": decimal integers of the key's range};
 //	                         string and TextMarshaler keys any string; other keys are errors
@@ -126,7 +128,13 @@
 // The ",string" json option makes a string of the value: booleans get
 // {"enum":["true","false"]}, integers a decimal pattern, floats the JSON
 // number pattern, strings the JSON string literal pattern; enums become the
-// quoted values. Integer patterns (here and for map keys) match exactly the
+// quoted values, spelled as encoding/json writes them (float constants too:
+// "100000000000000000000", "0.000001", "1e+21"). Where the type has its own
+// methods, encoding/json decides differently, and so does the schema: output
+// is what MarshalJSON or MarshalText writes (the option is ignored); input to
+// an UnmarshalText type is a string holding a JSON string literal (the JSON
+// string pattern); input to an UnmarshalJSON type is an error (encoding/json
+// would pass the string's content to UnmarshalJSON). Integer patterns (here and for map keys) match exactly the
 // canonical decimals in range for kinds of up to 32 bits, e.g. for int8
 // ^(?:0|[1-9][0-9]?|1[01][0-9]|12[0-7]|-(?:[1-9][0-9]?|1[01][0-9]|12[0-8]))$;
 // for 64-bit kinds they bound the number of digits only (an exact pattern

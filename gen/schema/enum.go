@@ -9,7 +9,6 @@ import (
 	"go/types"
 	"reflect"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/invopop/jsonschema"
@@ -68,12 +67,16 @@ func constValue(v constant.Value, t types.Type) any {
 	case b.Info()&types.IsInteger != 0:
 		return json.Number(v.ExactString())
 	default:
+		// Spelled as encoding/json writes the value (100000000000000000000,
+		// 0.000001, 1e+21, 1e-7), which a ",string" enum compares as text.
 		f, _ := constant.Float64Val(v)
-		bits := 64
+		var js []byte
 		if b.Kind() == types.Float32 {
-			bits = 32
+			js, _ = json.Marshal(float32(f))
+		} else {
+			js, _ = json.Marshal(f)
 		}
-		return json.Number(strconv.FormatFloat(f, 'g', -1, bits))
+		return json.Number(js)
 	}
 }
 

@@ -39,6 +39,9 @@ var rtOutputOnly = map[string]reflect.Type{
 var rtEnums = map[reflect.Type][]any{
 	reflect.TypeFor[rtLevel]():    {rtDebug, rtInfo},
 	reflect.TypeFor[rtPriority](): {rtLow, rtHigh},
+	reflect.TypeFor[rtRatio]():    {rtHuge, rtTiny, rtBig, rtMicro, rtHalf},
+	reflect.TypeFor[rtRatio32]():  {rtHuge32, rtTiny32, rtOdd32},
+	reflect.TypeFor[rtDelta]():    {rtDown, rtUp},
 }
 
 // loadRT derives the schemas of the round-trip types from this package's
@@ -161,6 +164,35 @@ func TestRoundTripInput(t *testing.T) {
 				t.Error(err)
 			}
 		})
+	}
+}
+
+// TestRoundTripEcho checks, for types whose JSON encoding/json reads back as
+// it writes it, that what json.Marshal writes passes the input schema and
+// decodes strictly: a client may send back what the server sent.
+func TestRoundTripEcho(t *testing.T) {
+	p := loadRT(t)
+	s, _, diags := p.b.Input(p.lookup(t, "RTEcho"), 0)
+	if len(diags) > 0 {
+		t.Fatalf("diagnostics: %v", diags)
+	}
+	v, err := compile(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt := reflect.TypeFor[RTEcho]()
+	g := &valueGen{r: rand.New(rand.NewPCG(3, 7))}
+	for i := range rtIterations {
+		data, err := json.Marshal(g.value(rt, "", 0).Interface())
+		if err != nil {
+			t.Fatalf("value %d: marshal: %v", i, err)
+		}
+		if err := validate(v, data); err != nil {
+			t.Fatalf("value %d: json.Marshal wrote %s, which the input schema rejects: %v", i, data, err)
+		}
+		if err := strictDecode(data, rt); err != nil {
+			t.Fatalf("value %d: %s does not decode: %v", i, data, err)
+		}
 	}
 }
 

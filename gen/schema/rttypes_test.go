@@ -89,7 +89,109 @@ type RTAll struct {
 	Raw    json.RawMessage `json:"raw" mcp:"any"`
 	Lim    int             `json:"lim" jsonschema:"minimum=1,maximum=10"`
 	Word   string          `json:"word" jsonschema:"minLength=2,maxLength=4"`
+	// ",string" on types with their own text form (each kind, each direction)
+	// and on float and integer enums.
+	QTS  rtTextS    `json:"qts,string"`
+	QTI  rtTextI    `json:"qti,string"`
+	QTF  rtTextF    `json:"qtf,string"`
+	QRB  rtReadB    `json:"qrb,string"`
+	QTP  *rtTextS   `json:"qtp,string"`
+	QR   rtRatio    `json:"qr,string"`
+	QRP  *rtRatio   `json:"qrp,string"`
+	QR32 rtRatio32  `json:"qr32,string"`
+	QD   rtDelta    `json:"qd,string"`
+	QE   rtPriority `json:"qe,string"`
+	R    rtRatio
+	// Slices of byte-kinded types with text marshalling one way, both or neither.
+	BT []rtByteText
+	BI []rtByteIn
+	BO []rtByteOut
+	BB []rtByte
 }
+
+// RTEcho holds what encoding/json writes and reads back alike: a client
+// echoing what the server wrote must pass the input schema.
+type RTEcho struct {
+	QR   rtRatio    `json:"qr,string"`
+	QR32 rtRatio32  `json:"qr32,string"`
+	QD   rtDelta    `json:"qd,string"`
+	QE   rtPriority `json:"qe,string"`
+	R    rtRatio
+	R32  []rtRatio32
+	BT   []rtByteText
+	BB   []rtByte
+}
+
+// rtTextS is string-kinded and has its own text form both ways.
+type rtTextS string
+
+func (t rtTextS) MarshalText() ([]byte, error)  { return []byte("s:" + string(t)), nil }
+func (t *rtTextS) UnmarshalText(b []byte) error { *t = rtTextS(b); return nil }
+
+// rtTextI is integer-kinded and has its own text form both ways.
+type rtTextI int8
+
+func (t rtTextI) MarshalText() ([]byte, error)  { return []byte("i" + strconv.Itoa(int(t))), nil }
+func (t *rtTextI) UnmarshalText(b []byte) error { *t = rtTextI(len(b)); return nil }
+
+// rtTextF is float-kinded and writes its own text; it decodes as a float.
+type rtTextF float64
+
+func (t rtTextF) MarshalText() ([]byte, error) { return []byte("f"), nil }
+
+// rtReadB is bool-kinded and reads its own text; it encodes as a bool.
+type rtReadB bool
+
+func (t *rtReadB) UnmarshalText(b []byte) error { *t = len(b) > 0; return nil }
+
+// rtRatio is a float enum whose constants encoding/json writes without an
+// exponent (1e20, 0.000001) or with one (1e21, 1.5e-7).
+type rtRatio float64
+
+const (
+	rtHuge  rtRatio = 1e20
+	rtTiny  rtRatio = 0.000001
+	rtBig   rtRatio = 1e21
+	rtMicro rtRatio = 1.5e-7
+	rtHalf  rtRatio = 0.5
+)
+
+type rtRatio32 float32
+
+const (
+	rtHuge32 rtRatio32 = 1e20
+	rtTiny32 rtRatio32 = 1e-7
+	rtOdd32  rtRatio32 = 0.1
+)
+
+type rtDelta int16
+
+const (
+	rtDown rtDelta = -300
+	rtUp   rtDelta = 300
+)
+
+// rtByteText is byte-kinded with text marshalling both ways: a slice of it
+// is an array of texts, not base64.
+type rtByteText byte
+
+func (b rtByteText) MarshalText() ([]byte, error)  { return []byte("b" + strconv.Itoa(int(b))), nil }
+func (b *rtByteText) UnmarshalText(t []byte) error { *b = rtByteText(len(t)); return nil }
+
+// rtByteIn reads its own text only: a slice of it is written in base64 and
+// read as an array of texts.
+type rtByteIn byte
+
+func (b *rtByteIn) UnmarshalText(t []byte) error { *b = rtByteIn(len(t)); return nil }
+
+// rtByteOut writes its own text only: a slice of it is written as an array
+// of texts and read in base64.
+type rtByteOut byte
+
+func (b rtByteOut) MarshalText() ([]byte, error) { return []byte{'o'}, nil }
+
+// rtByte is byte-kinded without methods: a slice of it is base64.
+type rtByte byte
 
 type RTConflictA struct {
 	Same  string
@@ -124,7 +226,33 @@ type RTMore struct {
 	BI      *big.Int
 	BIs     []big.Int
 	BF      *big.Float
+	// ",string" on json.Marshaler types, and a slice of a byte-kinded one:
+	// encoding/json writes what MarshalJSON writes.
+	QJ  rtJSONI      `json:"qj,string"`
+	QJS rtJSONS      `json:"qjs,string"`
+	BJ  []rtByteJSON `json:"bj"`
 }
+
+// rtJSONI writes its own JSON.
+//
+//mcp:schema {"type":"integer","minimum":-128,"maximum":127}
+type rtJSONI int8
+
+func (t rtJSONI) MarshalJSON() ([]byte, error) { return []byte(strconv.Itoa(int(t))), nil }
+
+// rtJSONS writes its own JSON.
+//
+//mcp:schema {"type":"string"}
+type rtJSONS string
+
+func (t rtJSONS) MarshalJSON() ([]byte, error) { return json.Marshal("j:" + string(t)) }
+
+// rtByteJSON is byte-kinded and writes its own JSON.
+//
+//mcp:schema {"type":"integer","minimum":0,"maximum":255}
+type rtByteJSON byte
+
+func (b rtByteJSON) MarshalJSON() ([]byte, error) { return []byte(strconv.Itoa(int(b))), nil }
 
 type rtBlob []byte
 

@@ -310,8 +310,12 @@ func intSchema(k types.BasicKind) *jsonschema.Schema {
 	return &jsonschema.Schema{Type: "integer", Minimum: json.Number(lo), Maximum: json.Number(hi)}
 }
 
-// isByte reports whether t is a byte-like element type that encoding/json
-// encodes, as a slice, in base64.
+// isByte reports whether t is a byte-like element type whose slices the
+// schema describes as base64. encoding/json writes a slice of a byte kind in
+// base64 unless *T has MarshalJSON or MarshalText, and then an array of what
+// they write. It reads base64 into any such slice, bypassing the element's
+// methods, and an array element by element; when *T has UnmarshalJSON or
+// UnmarshalText the input schema is that array, as its methods read it.
 func (r *run) isByte(t types.Type) bool {
 	b, ok := t.Underlying().(*types.Basic)
 	if !ok || b.Kind() != types.Uint8 {
@@ -320,7 +324,7 @@ func (r *run) isByte(t types.Type) bool {
 	if r.mode == modeOutput {
 		return !hasMethod(t, true, "MarshalJSON") && !hasMethod(t, true, "MarshalText")
 	}
-	return true
+	return !hasMethod(t, true, "UnmarshalJSON") && !hasMethod(t, true, "UnmarshalText")
 }
 
 func bytesSchema() *jsonschema.Schema {
@@ -389,7 +393,11 @@ func (r *run) iface(t *types.Interface, w where) *jsonschema.Schema {
 }
 
 // quotedSchema describes a field with the ",string" option: its JSON is the
-// JSON of the value inside a string.
+// JSON of the value inside a string, except where the type's own methods take
+// over. encoding/json ignores the option when writing a type with MarshalJSON
+// or MarshalText (it writes what they write); when reading, it passes the
+// string's content to UnmarshalJSON, and to UnmarshalText only when that
+// content is itself a JSON string literal.
 func (r *run) quotedSchema(f *jsonField, w where) *jsonschema.Schema {
 	plain := r.typ(f.typ, w)
 	ft := types.Unalias(f.typ)
@@ -398,32 +406,44 @@ func (r *run) quotedSchema(f *jsonField, w where) *jsonschema.Schema {
 		ft, ptr = types.Unalias(p.Elem()), true
 	}
 	inner := nonNull(plain)
-	if inner.Type == "" || (inner.Type == "string" && ft.Underlying().(*types.Basic).Info()&types.IsString == 0) {
-		return plain // a marshaler decides the JSON; the option has no effect
-	}
-	q := &jsonschema.Schema{Type: "string", Description: inner.Description}
-	switch inner.Type {
-	case "boolean":
-		q.Enum = []any{"true", "false"}
-	case "integer":
-		q.Pattern = intKeyPattern(ft.Underlying().(*types.Basic).Kind())
-	case "number":
-		q.Pattern = numberPattern
-	case "string":
-		q.Pattern = jsonStringPattern
-	}
-	for _, v := range inner.Enum {
-		b, _ := json.Marshal(v)
-		q.Enum = append(q.Enum, string(b))
-	}
-	if len(inner.Enum) > 0 {
-		q.Pattern = ""
-		if inner.Type == "boolean" {
-			q.Enum = q.Enum[2:]
-		}
+	var q *jsonschema.Schema
+	switch {
+	case r.mode == modeOutput && (hasMethod(ft, true, "MarshalJSON") || hasMethod(ft, true, "MarshalText")):
+		return plain // written by the method; a pointer-only one reached by value is already an error
+	case r.mode == modeInput && hasMethod(ft, true, "UnmarshalJSON"):
+		r.errorf(w, "the \",string\" option on type %s, which has an UnmarshalJSON method: encoding/json then passes the content of a JSON string to UnmarshalJSON, so the JSON it accepts cannot be derived (and is not what MarshalJSON writes): drop \",string\"", typeString(ft))
+		return &jsonschema.Schema{}
+	case r.mode == modeInput && hasMethod(ft, true, "UnmarshalText"):
+		// The content must be a JSON string literal, whose value UnmarshalText reads.
+		q = &jsonschema.Schema{Type: "string", Pattern: jsonStringPattern, Description: inner.Description}
+	default:
+		q = quotedBasic(ft.Underlying().(*types.Basic), inner)
 	}
 	if ptr {
 		return nullable(q)
+	}
+	return q
+}
+
+// quotedBasic is the ",string" form of a value of kind b whose plain schema
+// is inner: booleans "true" or "false", numbers their JSON text, strings
+// their JSON string literal, enum values quoted as encoding/json writes them.
+func quotedBasic(b *types.Basic, inner *jsonschema.Schema) *jsonschema.Schema {
+	q := &jsonschema.Schema{Type: "string", Description: inner.Description}
+	switch info := b.Info(); {
+	case len(inner.Enum) > 0:
+		for _, v := range inner.Enum {
+			js, _ := json.Marshal(v)
+			q.Enum = append(q.Enum, string(js))
+		}
+	case info&types.IsBoolean != 0:
+		q.Enum = []any{"true", "false"}
+	case info&types.IsInteger != 0:
+		q.Pattern = intKeyPattern(b.Kind())
+	case info&types.IsFloat != 0 || inner.Type == "number": // json.Number is string-kinded
+		q.Pattern = numberPattern
+	default:
+		q.Pattern = jsonStringPattern
 	}
 	return q
 }
