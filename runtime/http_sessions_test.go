@@ -188,15 +188,26 @@ func TestHTTPSessionsOnePeerCannotLockOut(t *testing.T) {
 // without any other traffic, freeing what its GET stream buffered, and its id
 // then gets 404.
 func TestHTTPIdleSessionEndsAlone(t *testing.T) {
-	rig := newSessionRig(t, &HTTPOptions{SessionIdleTimeout: 20 * time.Millisecond})
-	defer rig.h.sessions.closeAll()
+	rig := newSessionRig(t, nil)
+	st := rig.h.sessions
+	defer st.closeAll()
 	id := rig.mustInitialize("10.0.0.1:1")
-	hs := rig.h.sessions.all()[0]
+	hs := st.all()[0]
 	for range 10 {
 		if err := hs.standalone.Send(context.Background(), []byte(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`)); err != nil {
 			t.Fatal(err)
 		}
 	}
+	// The session is set up: now let it time out soon, from the timer its
+	// store armed when it was added.
+	st.mu.Lock()
+	st.idle = 20 * time.Millisecond
+	if st.sweeper == nil {
+		st.mu.Unlock()
+		t.Fatal("no idle sweep is armed while a session lives")
+	}
+	st.sweeper.Reset(st.idle)
+	st.mu.Unlock()
 	waitFor(t, hs.ss.closedCh, "the idle session to end by itself")
 	hs.standalone.mu.Lock()
 	buffered := len(hs.standalone.events)
@@ -335,5 +346,25 @@ func TestHTTPHandlerShutdownCustomMux(t *testing.T) {
 	}
 	if err := waitFor(t, served, "Serve to return"); !errors.Is(err, http.ErrServerClosed) {
 		t.Fatalf("Serve: %v", err)
+	}
+}
+
+// TestHTTPExpiredSessionUnusable: a session idle beyond SessionIdleTimeout is
+// gone for its client at once, even before the idle sweep runs.
+func TestHTTPExpiredSessionUnusable(t *testing.T) {
+	rig := newSessionRig(t, nil)
+	defer rig.h.sessions.closeAll()
+	id := rig.mustInitialize("10.0.0.1:1")
+	hs := rig.h.sessions.all()[0]
+	hs.mu.Lock()
+	hs.lastUsed = time.Now().Add(-DefaultSessionIdleTimeout - time.Second)
+	hs.mu.Unlock()
+	if w := rig.serve("10.0.0.1:1", id, rpcRequest(2, "tools/list", nil)); w.Code != http.StatusNotFound {
+		t.Fatalf("request on an expired session: got status %d, want 404", w.Code)
+	}
+	select {
+	case <-hs.ss.closedCh:
+	default:
+		t.Error("the expired session was not ended")
 	}
 }
