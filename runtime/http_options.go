@@ -89,7 +89,8 @@ type HTTPOptions struct {
 	// 503 (-32603 "too many sessions").
 	MaxSessions int
 	// MaxSessionsPerPeer bounds the live 2025-11-25 sessions of one remote
-	// address (default 256; negative: MaxSessions). A client at the bound that
+	// address, an IPv6 address counting as its /64 (default 256; negative:
+	// MaxSessions). A client at the bound that
 	// initializes again ends its own least recently used idle session, or gets
 	// 503 (-32603 "too many sessions from this client") when all are in use.
 	// Behind a reverse proxy every client has the proxy's address: set it to

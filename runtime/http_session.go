@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"strconv"
 	"strings"
@@ -224,12 +225,19 @@ func newSessionStore(max, perPeer int, idle time.Duration) *sessionStore {
 const SessionPrefixEnv = "MCP_SESSION_PREFIX"
 
 // peerOf returns the address a request came from, without its port: the
-// unit MaxSessionsPerPeer bounds.
+// unit MaxSessionsPerPeer bounds. An IPv6 address counts as its /64, which
+// one client typically holds whole.
 func peerOf(r *http.Request) string {
-	if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
-		return host
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
 	}
-	return r.RemoteAddr
+	if ip, err := netip.ParseAddr(host); err == nil && ip.Is6() && !ip.Is4In6() {
+		if p, err := ip.WithZone("").Prefix(64); err == nil {
+			return p.String()
+		}
+	}
+	return host
 }
 
 // newSessionID returns an unguessable session id of visible ASCII (128 bits

@@ -341,6 +341,12 @@ func TestHTTPHandlerShutdownCustomMux(t *testing.T) {
 	if n := len(mcp.h.sessions.all()); n != 0 {
 		t.Errorf("%d sessions left after Shutdown", n)
 	}
+	mcp.h.sessions.mu.Lock()
+	sweeping := mcp.h.sessions.sweeper != nil
+	mcp.h.sessions.mu.Unlock()
+	if sweeping {
+		t.Error("the idle sweep still runs after Shutdown")
+	}
 	if err := srv.Shutdown(shutdown); err != nil {
 		t.Fatalf("http.Server.Shutdown: %v", err)
 	}
@@ -366,5 +372,21 @@ func TestHTTPExpiredSessionUnusable(t *testing.T) {
 	case <-hs.ss.closedCh:
 	default:
 		t.Error("the expired session was not ended")
+	}
+}
+
+// TestPeerOf: the unit of MaxSessionsPerPeer is the address without its port,
+// and an IPv6 /64.
+func TestPeerOf(t *testing.T) {
+	for _, c := range []struct{ remote, want string }{
+		{"10.0.0.1:1234", "10.0.0.1"},
+		{"[2001:db8:1:2:aaaa::1]:443", "2001:db8:1:2::/64"},
+		{"[2001:db8:1:2:bbbb::9%eth0]:80", "2001:db8:1:2::/64"},
+		{"[::ffff:10.0.0.1]:1", "::ffff:10.0.0.1"},
+		{"pipe", "pipe"},
+	} {
+		if got := peerOf(&http.Request{RemoteAddr: c.remote}); got != c.want {
+			t.Errorf("peerOf(%q) = %q, want %q", c.remote, got, c.want)
+		}
 	}
 }
