@@ -186,13 +186,13 @@ func (hs *httpSession) expiry(idle time.Duration) (time.Time, bool) {
 // session counts against max from the moment its initialize is admitted
 // (create reserves the slot) until it ends; at most perPeer of them belong to
 // one remote address. A full store makes room by evicting an abandoned
-// session (evict) before it refuses. Idle sessions end after idle, by a
+// session (evictLocked) before it refuses. Idle sessions end after idle, by a
 // timer armed while sessions live, without waiting for other traffic.
 type sessionStore struct {
 	max     int
 	perPeer int
-	idle    time.Duration
-	prefix  string // of every minted id (SessionPrefixEnv)
+	idle    time.Duration // read under mu (tests shorten it)
+	prefix  string        // of every minted id (SessionPrefixEnv)
 
 	// mu guards the fields below.
 	mu       sync.Mutex
