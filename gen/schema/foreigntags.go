@@ -159,7 +159,7 @@ func splitParts(raw string) tagParts {
 			continue
 		}
 		key, val, hasEq := strings.Cut(part, "=")
-		isKey := (hasEq && keyWord.MatchString(key)) || part == "required" || part == "uniqueItems" || invopopOnly[part] != ""
+		isKey := (hasEq && keyWord.MatchString(key)) || slices.Contains(mcpgenKeys, part) || invopopOnly[part] != ""
 		if inDesc && !isKey {
 			p.descKV += ", " + part
 			p.comma = true
@@ -176,7 +176,9 @@ func splitParts(raw string) tagParts {
 			if key == "enum" {
 				p.enums++
 			}
-		case part == "required" || part == "uniqueItems":
+		case slices.Contains(mcpgenKeys, part):
+			// required, uniqueItems, or a key without its value (which
+			// applyTag reports).
 			p.keys = append(p.keys, part)
 		case invopopOnly[part] != "":
 			p.problems = append(p.problems, fmt.Sprintf("jsonschema tag: %s is invopop/jsonschema's, not mcpgen's: %s", part, invopopOnly[part]))
