@@ -121,6 +121,9 @@ type tagRead struct {
 	// dropDescTag: jsonschema_description is consumed.
 	dropDescTag bool
 	problems    []string // what has no mcpgen equivalent, as sentences
+	// kept are the entries with no mcpgen equivalent, which -fix leaves
+	// in the tag for the next generation to report.
+	kept []string
 }
 
 // foreign reports whether the tags need rewriting.
@@ -145,6 +148,7 @@ type tagParts struct {
 	texts    []string // plain text entries
 	enums    int      // how many keys are enum=
 	problems []string
+	kept     []string // the entries of problems
 	// comma: plain text followed description=, and was taken as the rest
 	// of its value, cut at an unescaped comma.
 	comma bool
@@ -171,6 +175,7 @@ func splitParts(raw string) tagParts {
 			p.descKV, p.hasKV = val, true
 		case hasEq && keyWord.MatchString(key) && invopopOnly[key] != "":
 			p.problems = append(p.problems, fmt.Sprintf("jsonschema tag: %s is invopop/jsonschema's, not mcpgen's: %s", key, invopopOnly[key]))
+			p.kept = append(p.kept, part)
 		case hasEq && keyWord.MatchString(key):
 			p.keys = append(p.keys, part)
 			if key == "enum" {
@@ -182,6 +187,7 @@ func splitParts(raw string) tagParts {
 			p.keys = append(p.keys, part)
 		case invopopOnly[part] != "":
 			p.problems = append(p.problems, fmt.Sprintf("jsonschema tag: %s is invopop/jsonschema's, not mcpgen's: %s", part, invopopOnly[part]))
+			p.kept = append(p.kept, part)
 		default:
 			p.texts = append(p.texts, part)
 		}
@@ -212,7 +218,7 @@ func readTags(d Dialect, tag reflect.StructTag) tagRead {
 		t.style, t.desc, t.hasDesc = styleGoSDK, raw, true
 	case d == DialectGoSDK || (d == DialectMCPGen && plain && len(p.texts) == 0):
 		// mcpgen's own grammar, perhaps with invopop/jsonschema's keys.
-		t.problems = append(t.problems, p.problems...)
+		t.problems, t.kept = append(t.problems, p.problems...), p.kept
 		t.keys = p.keys
 		if p.hasKV {
 			t.desc, t.hasDesc = p.descKV, true
@@ -225,7 +231,7 @@ func readTags(d Dialect, tag reflect.StructTag) tagRead {
 		}
 	default:
 		// mcp-go, any era.
-		t.problems = append(t.problems, p.problems...)
+		t.problems, t.kept = append(t.problems, p.problems...), p.kept
 		t.keys = p.keys
 		switch {
 		case p.hasKV:
@@ -309,7 +315,7 @@ func (r *run) jsonschemaTag(f *jsonField, w where) (string, bool) {
 
 // foreignMessage says what the tags are and what to write instead.
 func (r *run) foreignMessage(f *jsonField, t *tagRead) string {
-	newTag, doc := fixTag(f.tag, t, r.b.fieldDoc(f.last()) != "")
+	newTag, doc := fixTag(f.tag, t, r.b.fieldDoc(f.last()) != "", false)
 	var what []string
 	if raw, ok := f.tag.Lookup("jsonschema"); ok {
 		what = append(what, "jsonschema:"+strconv.Quote(raw))
@@ -355,16 +361,21 @@ func FixTag(d Dialect, tag string, hasDoc bool) (newTag, doc string, ok bool) {
 	if !t.foreign() {
 		return tag, "", false
 	}
-	newTag, doc = fixTag(reflect.StructTag(tag), &t, hasDoc)
+	newTag, doc = fixTag(reflect.StructTag(tag), &t, hasDoc, true)
 	return newTag, doc, true
 }
 
-// fixTag rewrites tag as t reads it.
-func fixTag(tag reflect.StructTag, t *tagRead, hasDoc bool) (newTag, doc string) {
+// fixTag rewrites tag as t reads it. With keep, the entries that have no
+// mcpgen equivalent stay, for the next generation to report.
+func fixTag(tag reflect.StructTag, t *tagRead, hasDoc, keep bool) (newTag, doc string) {
 	pairs := parseStructTag(string(tag))
 	out := pairs[:0:0]
 	sawJS := false
 	js := t.jsonschemaValue(hasDoc)
+	if keep && len(t.kept) > 0 {
+		js = strings.Join(append(t.kept, js), ",")
+		js = strings.TrimSuffix(js, ",")
+	}
 	for _, p := range pairs {
 		switch p.key {
 		case "jsonschema":
