@@ -113,7 +113,7 @@ var keyWord = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 type tagRead struct {
 	style   string   // the convention recognised, for messages ("" when the tags are mcpgen's own)
 	desc    string   // the description the tags give
-	hasDesc bool     //
+	hasDesc bool     // a description is given (it may be empty)
 	keys    []string // mcpgen jsonschema entries (unescaped), in order
 	// jsonRequired: the json tag has the option ",required", which
 	// encoding/json ignores.
