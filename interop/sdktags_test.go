@@ -1,0 +1,104 @@
+package interop
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"testing"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/mcpgen/mcpgen/gen"
+	"github.com/mcpgen/mcpgen/interop/sdktags"
+)
+
+// TestGoSDKTagDescriptions generates package sdktags, written in the
+// official Go SDK's tag style, with mcpgen -tags=gosdk, and compares each
+// property's description with the one the SDK's own schema inference
+// (github.com/google/jsonschema-go, which mcp.AddTool uses) gives it, in
+// the input and the output schema.
+func TestGoSDKTagDescriptions(t *testing.T) {
+	res, err := gen.Generate(context.Background(), gen.Config{Patterns: []string{"./sdktags"}, Tags: "gosdk", Env: os.Environ()})
+	if err != nil || len(res.Diagnostics) > 0 {
+		t.Fatalf("mcpgen -tags=gosdk: %v %v", err, res.Diagnostics)
+	}
+	sdk, err := jsonschema.For[sdktags.Forecast](nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := descriptions(t, sdk)
+	if len(want) < 9 {
+		t.Fatalf("the SDK described %d properties: %v", len(want), want)
+	}
+	tool := res.Model.Packages[0].Tools[0]
+	for kind, raw := range map[string]json.RawMessage{"input": tool.InputSchema, "output": tool.OutputSchema} {
+		var s any
+		if err := json.Unmarshal(raw, &s); err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]string{}
+		collect(s, "", got)
+		for path, d := range want {
+			if got[path] != d {
+				t.Errorf("%s %s: mcpgen's description is %q, the SDK's %q", kind, path, got[path], d)
+			}
+		}
+	}
+}
+
+// descriptions maps the JSON path of every property the SDK describes to
+// its description.
+func descriptions(t *testing.T, s *jsonschema.Schema) map[string]string {
+	raw, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	collect(v, "", out)
+	return out
+}
+
+// collect walks a schema's properties and array items (through mcpgen's
+// anyOf-with-null), recording non-empty property descriptions by path.
+func collect(v any, path string, out map[string]string) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return
+	}
+	if d, ok := m["description"].(string); ok && d != "" && path != "" {
+		out[path] = d
+	}
+	if alts, ok := m["anyOf"].([]any); ok {
+		for _, a := range alts {
+			if am, ok := a.(map[string]any); ok {
+				c := map[string]any{}
+				for k, x := range am {
+					if k != "description" {
+						c[k] = x
+					}
+				}
+				collect(c, path, out)
+			}
+		}
+	}
+	if props, ok := m["properties"].(map[string]any); ok {
+		for name, p := range props {
+			collect(p, path+"/"+name, out)
+		}
+	}
+	if items, ok := m["items"]; ok {
+		if im, ok := items.(map[string]any); ok {
+			c := map[string]any{}
+			for k, x := range im {
+				if k != "description" {
+					c[k] = x
+				}
+			}
+			collect(c, path+"/*", out)
+		}
+	}
+}
