@@ -7,8 +7,10 @@ import (
 	"testing"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	mcpgomcp "github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpgen/mcpgen/gen"
+	"github.com/mcpgen/mcpgen/interop/mcpgotags"
 	"github.com/mcpgen/mcpgen/interop/sdktags"
 )
 
@@ -99,6 +101,58 @@ func collect(v any, path string, out map[string]string) {
 				}
 			}
 			collect(c, path+"/*", out)
+		}
+	}
+}
+
+// TestMCPGoTagDescriptions generates package sdktags with mcpgen
+// -tags=mcpgo and compares each property's description and enum with those
+// of the schema mcp-go derives for the same struct (mcp.WithInputSchema).
+func TestMCPGoTagDescriptions(t *testing.T) {
+	res, err := gen.Generate(context.Background(), gen.Config{Patterns: []string{"./mcpgotags"}, Tags: "mcpgo", Env: os.Environ()})
+	if err != nil || len(res.Diagnostics) > 0 {
+		t.Fatalf("mcpgen -tags=mcpgo: %v %v", err, res.Diagnostics)
+	}
+	tool := mcpgomcp.NewTool("report", mcpgomcp.WithInputSchema[mcpgotags.Weather]())
+	var theirs any
+	if err := json.Unmarshal(tool.RawInputSchema, &theirs); err != nil {
+		t.Fatalf("mcp-go's schema %s: %v", tool.RawInputSchema, err)
+	}
+	want, wantEnums := map[string]string{}, map[string]string{}
+	collect(theirs, "", want)
+	collectEnums(theirs, "", wantEnums)
+	if len(want) < 6 || len(wantEnums) != 2 {
+		t.Fatalf("mcp-go described %v, enums %v", want, wantEnums)
+	}
+	var ours any
+	if err := json.Unmarshal(res.Model.Packages[0].Tools[0].InputSchema, &ours); err != nil {
+		t.Fatal(err)
+	}
+	got, gotEnums := map[string]string{}, map[string]string{}
+	collect(ours, "", got)
+	collectEnums(ours, "", gotEnums)
+	for path, d := range want {
+		if got[path] != d {
+			t.Errorf("%s: mcpgen's description is %q, mcp-go's %q", path, got[path], d)
+		}
+	}
+	for path, e := range wantEnums {
+		if gotEnums[path] != e {
+			t.Errorf("%s: mcpgen's enum is %s, mcp-go's %s", path, gotEnums[path], e)
+		}
+	}
+}
+
+// collectEnums records the enum of every property, as JSON, by path.
+func collectEnums(v any, path string, out map[string]string) {
+	m, _ := v.(map[string]any)
+	if e, ok := m["enum"]; ok {
+		b, _ := json.Marshal(e)
+		out[path] = string(b)
+	}
+	if props, ok := m["properties"].(map[string]any); ok {
+		for name, p := range props {
+			collectEnums(p, path+"/"+name, out)
 		}
 	}
 }
