@@ -174,7 +174,7 @@ func splitParts(raw string) tagParts {
 		case hasEq && key == "description":
 			p.descKV, p.hasKV = val, true
 		case hasEq && keyWord.MatchString(key) && invopopOnly[key] != "":
-			p.problems = append(p.problems, fmt.Sprintf("jsonschema tag: %s is invopop/jsonschema's, not mcpgen's: %s", key, invopopOnly[key]))
+			p.problems = append(p.problems, fmt.Sprintf("jsonschema tag: %q is invopop/jsonschema's, not mcpgen's: %s", key, invopopOnly[key]))
 			p.kept = append(p.kept, part)
 		case hasEq && keyWord.MatchString(key):
 			p.keys = append(p.keys, part)
@@ -186,7 +186,7 @@ func splitParts(raw string) tagParts {
 			// applyTag reports).
 			p.keys = append(p.keys, part)
 		case invopopOnly[part] != "":
-			p.problems = append(p.problems, fmt.Sprintf("jsonschema tag: %s is invopop/jsonschema's, not mcpgen's: %s", part, invopopOnly[part]))
+			p.problems = append(p.problems, fmt.Sprintf("jsonschema tag: %q is invopop/jsonschema's, not mcpgen's: %s", part, invopopOnly[part]))
 			p.kept = append(p.kept, part)
 		default:
 			p.texts = append(p.texts, part)
