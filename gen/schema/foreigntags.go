@@ -338,12 +338,16 @@ func (r *run) foreignMessage(f *jsonField, t *tagRead) string {
 	}
 	hint := "mcpgen -fix rewrites it"
 	switch t.style {
+	case styleNoKeys: // nothing -fix can do: the key has no equivalent
+		hint = ""
 	case styleGoSDK:
 		hint += "; -tags=gosdk reads it as the SDK does"
 	case styleMCPGo, styleDesc, styleJSON, styleMixed:
 		hint += "; -tags=mcpgo reads it as mcp-go does"
 	}
-	fmt.Fprintf(&b, " (%s)", hint)
+	if hint != "" {
+		fmt.Fprintf(&b, " (%s)", hint)
+	}
 	for _, p := range t.problems {
 		b.WriteString("; also: " + p)
 	}
