@@ -136,7 +136,8 @@ func fixField(fset *token.FileSet, src []byte, fld *ast.Field, d schema.Dialect)
 	// its line; otherwise the description stays in the tag.
 	ownLine := len(bytes.TrimLeft(indent, " \t")) == 0
 	hasDoc := !ownLine || strings.TrimSpace(fld.Doc.Text()) != "" || strings.TrimSpace(fld.Comment.Text()) != ""
-	newTag, doc, ok := schema.FixTag(d, tag, hasDoc)
+	_, pointer := fld.Type.(*ast.StarExpr)
+	newTag, doc, ok := schema.FixTag(d, tag, hasDoc, pointer)
 	if !ok {
 		return nil
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"slices"
 	"testing"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -33,6 +34,21 @@ func TestGoSDKTagDescriptions(t *testing.T) {
 		t.Fatalf("the SDK described %d properties: %v", len(want), want)
 	}
 	tool := res.Model.Packages[0].Tools[0]
+	var sdkJSON, ours any
+	if b, err := json.Marshal(sdk); err != nil || json.Unmarshal(b, &sdkJSON) != nil || json.Unmarshal(tool.InputSchema, &ours) != nil {
+		t.Fatalf("schemas: %v", err)
+	}
+	wantReq, gotReq := map[string]string{}, map[string]string{}
+	collectRequired(sdkJSON, "", wantReq)
+	collectRequired(ours, "", gotReq)
+	if wantReq["/near/"] == "" || wantReq["/"] == "" {
+		t.Fatalf("the SDK's required lists: %v", wantReq)
+	}
+	for path, r := range wantReq {
+		if gotReq[path] != r {
+			t.Errorf("input %s: mcpgen requires %s, the SDK %s", path, gotReq[path], r)
+		}
+	}
 	for kind, raw := range map[string]json.RawMessage{"input": tool.InputSchema, "output": tool.OutputSchema} {
 		var s any
 		if err := json.Unmarshal(raw, &s); err != nil {
@@ -140,6 +156,34 @@ func TestMCPGoTagDescriptions(t *testing.T) {
 		if gotEnums[path] != e {
 			t.Errorf("%s: mcpgen's enum is %s, mcp-go's %s", path, gotEnums[path], e)
 		}
+	}
+}
+
+// collectRequired records the required list of every object, sorted, as
+// JSON, by path (through mcpgen's anyOf-with-null).
+func collectRequired(v any, path string, out map[string]string) {
+	m, _ := v.(map[string]any)
+	if r, ok := m["required"].([]any); ok {
+		names := make([]string, len(r))
+		for i, n := range r {
+			names[i], _ = n.(string)
+		}
+		slices.Sort(names)
+		b, _ := json.Marshal(names)
+		out[path+"/"] = string(b)
+	}
+	if alts, ok := m["anyOf"].([]any); ok {
+		for _, a := range alts {
+			collectRequired(a, path, out)
+		}
+	}
+	if props, ok := m["properties"].(map[string]any); ok {
+		for name, p := range props {
+			collectRequired(p, path+"/"+name, out)
+		}
+	}
+	if items, ok := m["items"]; ok {
+		collectRequired(items, path+"/*", out)
 	}
 }
 

@@ -131,13 +131,14 @@ func (t *tagRead) foreign() bool { return t.style != "" }
 
 // The styles, as what the tags do, for messages.
 const (
-	styleGoSDK  = "is a description in the official Go SDK's style (it reads the whole jsonschema tag as the description)"
-	styleMCPGo  = "is a description with enum values in mcp-go's style (plain text in the jsonschema tag is the description)"
-	styleDesc   = "is mcp-go's description tag, which mcpgen does not read"
-	styleJSON   = `uses ",required", which is no encoding/json option (mcp-go's old examples had it): a field without omitempty is already required`
-	styleMixed  = "mixes text with key=value entries (mcp-go's style); mcpgen reads only key=value entries"
-	styleNoKeys = "uses invopop/jsonschema keys that mcpgen does not have (mcp-go up to v0.45.0)"
-	styleComma  = `has a comma in its description= that ends the value (invopop/jsonschema drops the rest); a comma inside a value is written \\,`
+	styleGoSDK   = "is a description in the official Go SDK's style (it reads the whole jsonschema tag as the description)"
+	styleMCPGo   = "is a description with enum values in mcp-go's style (plain text in the jsonschema tag is the description)"
+	styleDesc    = "is mcp-go's description tag, which mcpgen does not read"
+	styleJSON    = `uses ",required", which is no encoding/json option (mcp-go's old examples had it): a field without omitempty is already required`
+	styleMixed   = "mixes text with key=value entries (mcp-go's style); mcpgen reads only key=value entries"
+	styleNoKeys  = "uses invopop/jsonschema keys that mcpgen does not have (mcp-go up to v0.45.0)"
+	stylePointer = "is a pointer without omitempty, which the other libraries require"
+	styleComma   = `has a comma in its description= that ends the value (invopop/jsonschema drops the rest); a comma inside a value is written \\,`
 )
 
 // tagParts is a jsonschema tag split as mcp-go and invopop/jsonschema split it.
@@ -198,7 +199,7 @@ func splitParts(raw string) tagParts {
 // readTags reads a field's tags in dialect d. For the zero Dialect it
 // guesses which library's convention foreign tags follow, for the
 // diagnostic and for -fix.
-func readTags(d Dialect, tag reflect.StructTag) tagRead {
+func readTags(d Dialect, tag reflect.StructTag, pointer bool) tagRead {
 	var t tagRead
 	raw, hasJS := tag.Lookup("jsonschema")
 	descTag, hasDescTag := tag.Lookup("jsonschema_description")
@@ -261,6 +262,16 @@ func readTags(d Dialect, tag reflect.StructTag) tagRead {
 	if d == DialectGoSDK && hasDescTag {
 		t.problems = append(t.problems, "jsonschema_description is mcp-go's description tag, which the official Go SDK does not read: write the text as the field's doc comment, or generate with -tags=mcpgo")
 	}
+	if d != DialectMCPGen && pointer && !hasOpt(jsonOpts, "omitempty") && !hasOpt(jsonOpts, "omitzero") &&
+		!slices.ContainsFunc(t.keys, func(k string) bool { return strings.HasPrefix(k, "required") }) {
+		// The other libraries require every field without omitempty or
+		// omitzero, pointers too (null is then a value); mcpgen makes a
+		// pointer optional unless it says required.
+		t.keys = append(t.keys, "required")
+		if t.style == "" {
+			t.style = stylePointer
+		}
+	}
 	if t.jsonRequired {
 		// A field with omitempty was meant to be required anyway.
 		if (hasOpt(jsonOpts, "omitempty") || hasOpt(jsonOpts, "omitzero")) && !slices.Contains(t.keys, "required") {
@@ -289,7 +300,7 @@ func (t *tagRead) jsonschemaValue(withDesc bool) string {
 // diagnostic saying what to write instead, and its tags are not applied.
 func (r *run) jsonschemaTag(f *jsonField, w where) (string, bool) {
 	raw, ok := f.tag.Lookup("jsonschema")
-	t := readTags(r.b.tags.dialect, f.tag)
+	t := readTags(r.b.tags.dialect, f.tag, isPointer(f.typ))
 	if !t.foreign() && len(t.problems) == 0 {
 		return raw, ok
 	}
@@ -359,9 +370,11 @@ func (r *run) foreignMessage(f *jsonField, t *tagRead) string {
 // guesses as mcpgen's diagnostics do), and the text of the doc comment to
 // give the field ("" for none). hasDoc says whether the field already has a
 // doc or line comment: then the description goes into the tag as
-// description=. ok is false when the tags need no rewriting.
-func FixTag(d Dialect, tag string, hasDoc bool) (newTag, doc string, ok bool) {
-	t := readTags(d, reflect.StructTag(tag))
+// description=. pointer says whether the field is a pointer: the other
+// libraries require one without omitempty, so with a Dialect it gets
+// jsonschema:"required". ok is false when the tags need no rewriting.
+func FixTag(d Dialect, tag string, hasDoc, pointer bool) (newTag, doc string, ok bool) {
+	t := readTags(d, reflect.StructTag(tag), pointer)
 	if !t.foreign() {
 		return tag, "", false
 	}

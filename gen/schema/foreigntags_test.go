@@ -42,10 +42,34 @@ func TestFixTag(t *testing.T) {
 		{"", `json:"a" jsonschema:" enum=x "`, false, false, `json:"a" jsonschema:" enum=x "`, "", "spaces around an entry are mcpgen's"},
 	}
 	for _, tc := range tests {
-		newTag, doc, ok := FixTag(tc.d, tc.tag, tc.hasDoc)
+		newTag, doc, ok := FixTag(tc.d, tc.tag, tc.hasDoc, false)
 		if ok != tc.ok || newTag != tc.newTag || doc != tc.doc {
 			t.Errorf("%s: FixTag(%q, %q, %v) = %q, %q, %v; want %q, %q, %v",
 				tc.comment, tc.d, tc.tag, tc.hasDoc, newTag, doc, ok, tc.newTag, tc.doc, tc.ok)
+		}
+	}
+}
+
+// TestFixTagPointer pins the other libraries' rule that a pointer field
+// without omitempty is required (and nullable), which mcpgen needs spelled
+// out as jsonschema:"required".
+func TestFixTagPointer(t *testing.T) {
+	tests := []struct {
+		d      Dialect
+		tag    string
+		ok     bool
+		newTag string
+	}{
+		{DialectGoSDK, `json:"a"`, true, `json:"a" jsonschema:"required"`},
+		{DialectMCPGo, `json:"a" jsonschema:"minimum=1"`, true, `json:"a" jsonschema:"minimum=1,required"`},
+		{DialectGoSDK, `json:"a,omitempty"`, false, `json:"a,omitempty"`},
+		{DialectGoSDK, `json:"a" jsonschema:"required=false"`, false, `json:"a" jsonschema:"required=false"`},
+		{DialectMCPGen, `json:"a"`, false, `json:"a"`}, // mcpgen's own rule: optional
+	}
+	for _, tc := range tests {
+		newTag, _, ok := FixTag(tc.d, tc.tag, false, true)
+		if ok != tc.ok || newTag != tc.newTag {
+			t.Errorf("FixTag(%q, %q, pointer) = %q, %v; want %q, %v", tc.d, tc.tag, newTag, ok, tc.newTag, tc.ok)
 		}
 	}
 }

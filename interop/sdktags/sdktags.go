@@ -1,7 +1,7 @@
 // Package sdktags is a tool package written in the official Go SDK's tag
 // style (the whole jsonschema tag is the description), for
 // TestGoSDKTagDescriptions: mcpgen -tags=gosdk must give each field the
-// description the SDK gives it.
+// description the SDK gives it, and make the same properties required.
 package sdktags
 
 import "context"
@@ -12,6 +12,7 @@ type Forecast struct {
 	// Days is shadowed by its tag, as in the SDK.
 	Days   int      `json:"days,omitempty" jsonschema:"how many days ahead: 1, 2 or 3"`
 	Where  *Place   `json:"where,omitempty" jsonschema:"where to look; null for anywhere"`
+	Near   *Place   `json:"near" jsonschema:"a pointer without omitempty"`
 	Stops  []Place  `json:"stops" jsonschema:"places on the way"`
 	Tags   []string `json:"tags,omitempty" jsonschema:"labels \"quoted\" and\nover two lines"`
 	Plain  string   `json:"plain"`
