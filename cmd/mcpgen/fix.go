@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/mcpgen/mcpgen/gen"
 	"github.com/mcpgen/mcpgen/gen/schema"
@@ -37,7 +38,14 @@ func fix(ctx context.Context, o options, cwd string, stderr io.Writer) int {
 		return exitOK
 	}
 	for _, f := range res.Fixed {
-		if err := writeAtomic(f.Path, f.Content); err != nil {
+		st, err := os.Stat(f.Path)
+		if err == nil {
+			err = writeAtomic(f.Path, f.Content)
+		}
+		if err == nil {
+			err = os.Chmod(f.Path, st.Mode().Perm()) // keep the source file's mode
+		}
+		if err != nil {
 			fmt.Fprintf(stderr, "mcpgen: -fix: %v\n", err)
 			return exitError
 		}
