@@ -34,6 +34,7 @@ type analyzer struct {
 // analyze builds the model of the tools declared in pkgs.
 func analyze(cfg Config, fset *token.FileSet, pkgs []*packages.Package) (*model.Program, []Diagnostic) {
 	a := &analyzer{cfg: cfg, fset: fset, schemas: schema.New(fset, pkgs)}
+	a.schemas.SetDialect(schema.Dialect(cfg.Tags), cfg.Fix) // gen/schema/foreigntags.go, fix.go
 	prog := &model.Program{}
 	sorted := slices.Clone(pkgs)
 	slices.SortFunc(sorted, func(x, y *packages.Package) int { return cmp.Compare(x.PkgPath, y.PkgPath) })
@@ -52,6 +53,7 @@ func analyze(cfg Config, fset *token.FileSet, pkgs []*packages.Package) (*model.
 	if cfg.ServerDir != "" {
 		prog.Server = serverModel(cfg, prog.Packages)
 	}
+	prog.Foreign = a.schemas.Foreign()
 	return prog, a.diags
 }
 

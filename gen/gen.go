@@ -104,6 +104,14 @@ type Config struct {
 	// Lint names provider profiles (gen/profile.Names) every input schema is
 	// checked against; each finding is a Diagnostic at the Go field responsible.
 	Lint []string
+	// Tags names the struct tag convention to read: "" for mcpgen's own,
+	// "gosdk" for the official Go SDK's, "mcpgo" for mcp-go's (see
+	// gen/schema.Dialect). In mcpgen's own, a field tagged in another
+	// library's convention gets one diagnostic naming the fix.
+	Tags string
+	// Fix asks for Result.Fixed: the source files whose struct tags follow
+	// another library's convention, rewritten into mcpgen's (fix.go).
+	Fix bool
 }
 
 // A File is one generated file.
@@ -139,6 +147,10 @@ type Result struct {
 	Diagnostics []Diagnostic
 	// Model is the analyzed program, for -debug=model; nil when loading failed.
 	Model *model.Program
+	// Fixed are the user's source files with their foreign struct tags
+	// rewritten, with Config.Fix (even when there are Diagnostics: those
+	// are what the rewrite cannot settle); Files is then nil.
+	Fixed []File
 }
 
 // Generate loads the packages named by cfg, analyzes their annotated handlers
@@ -152,6 +164,10 @@ func Generate(ctx context.Context, cfg Config) (*Result, error) {
 		return &Result{Diagnostics: sortDiagnostics(diags)}, err
 	}
 	prog, diags := analyze(cfg, fset, pkgs)
+	if cfg.Fix {
+		fixed, fdiags := fixFiles(prog.Foreign, cfg.Tags)
+		return &Result{Model: prog, Fixed: fixed, Diagnostics: sortDiagnostics(append(diags, fdiags...))}, nil
+	}
 	diags = append(diags, validate(prog)...)
 	res := &Result{Model: prog, Diagnostics: sortDiagnostics(diags)}
 	if len(res.Diagnostics) > 0 {

@@ -150,6 +150,11 @@ func caseConfig(t *testing.T, comment []byte) gen.Config {
 			case "-lint":
 				i++
 				cfg.Lint = strings.Split(fields[i], ",")
+			case "-tags":
+				i++
+				cfg.Tags = fields[i]
+			case "-fix": // testdata/fix cases (fix_test.go)
+				cfg.Fix = true
 			default:
 				cfg.Patterns = append(cfg.Patterns, fields[i])
 			}

@@ -30,15 +30,20 @@
 //	-client-config CLIENT  with -server DIR: print the JSON that makes CLIENT
 //	              (claude-desktop, claude-code, vscode) launch that server over stdio;
 //	              writes nothing
+//	-tags=gosdk|mcpgo  read struct tags as the official Go SDK (the whole jsonschema
+//	              tag is the description) or mcp-go (jsonschema_description, text and
+//	              enum= in jsonschema) reads them
+//	-fix          rewrite struct tags written for the official Go SDK or mcp-go into
+//	              mcpgen's form (descriptions become doc comments), then generate
 //
 // mcpgen init [dir] writes a new handler package in dir (default .), inside an
 // existing module: one documented tool, its go:generate line, a golden test and
 // testdata, then generates mcp_gen.go and cmd/NAME-server/main.go. It never
 // overwrites a file.
 //
-// See docs/profiles.md for the profiles' rules and the compatibility rules, and
-// docs/annotations.md and docs/troubleshooting.md for the directives and every
-// diagnostic.
+// See docs/migrating.md for -tags and -fix, docs/profiles.md for the profiles'
+// rules and the compatibility rules, and docs/annotations.md and
+// docs/troubleshooting.md for the directives and every diagnostic.
 //
 // Problems in the handlers are printed one per line as file:line:col: message,
 // all of them, sorted; nothing is written and the exit status is 1. Usage

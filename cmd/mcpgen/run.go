@@ -35,6 +35,8 @@ type options struct {
 	toolsOut string
 	docs     string // -docs: catalog file (docs.go)
 	client   string // -client-config: client name (clientconfig.go)
+	tags     string // -tags: struct tag dialect (fix.go)
+	fix      bool   // -fix: rewrite foreign struct tags (fix.go)
 	patterns []string
 }
 
@@ -53,6 +55,8 @@ func parseArgs(args []string, stderr io.Writer) (options, error) {
 	fl.StringVar(&o.toolsOut, "tools-json", "", "also write the tool contracts to `file` (- for stdout), for a later -compat")
 	fl.StringVar(&o.docs, "docs", "", "also write a Markdown catalog of the tools, resources and prompts to `file` (- for stdout)")
 	fl.StringVar(&o.client, "client-config", "", "print the JSON that makes `client` (claude-desktop, claude-code, vscode) launch the -server main; writes nothing")
+	fl.StringVar(&o.tags, "tags", "", "read struct tags in another library's `convention`: gosdk (official Go SDK) or mcpgo (mcp-go)")
+	fl.BoolVar(&o.fix, "fix", false, "rewrite struct tags written for the official Go SDK or mcp-go into mcpgen's form (doc comments, jsonschema keys), then generate")
 	fl.Usage = func() {
 		fmt.Fprintln(stderr, "usage: mcpgen [flags] [packages]\n       mcpgen init [dir]")
 		fl.PrintDefaults()
@@ -69,6 +73,9 @@ func parseArgs(args []string, stderr io.Writer) (options, error) {
 	}
 	if o.client != "" && (!knownClient(o.client) || o.server == "") {
 		return o, usageError(stderr, "-client-config needs -server DIR and one of %v, got %q", clients, o.client)
+	}
+	if err := checkTags(o); err != nil {
+		return o, usageError(stderr, "%v", err)
 	}
 	if err := gen.CheckStrict(o.strict); err != nil {
 		return o, usageError(stderr, "-strict: %v", err)
@@ -102,6 +109,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "mcpgen: %v\n", err)
 		return exitError
+	}
+	if o.fix {
+		if status := fix(ctx, o, cwd, stderr); status != exitOK {
+			return status
+		}
+		o.tags = "" // the tags are mcpgen's now
 	}
 	res, err := gen.Generate(ctx, o.config(cwd))
 	if err != nil {

@@ -39,6 +39,9 @@ type Program struct {
 	// declare tools (absolute paths, sorted); they are removed after the
 	// new files are written.
 	Obsolete []string
+	// Foreign are the struct fields whose tags were read in another
+	// library's convention, sorted: what mcpgen -fix rewrites.
+	Foreign []token.Position `json:",omitempty"`
 }
 
 // A Package is one Go package with annotated handlers, and the file

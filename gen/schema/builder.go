@@ -70,6 +70,8 @@ type Builder struct {
 	// headers maps the input schemas annotated with x-mcp-header to their
 	// fields, for checkHeaders.
 	headers map[*jsonschema.Schema]where
+	// tags says how struct tags are read (foreigntags.go).
+	tags tagConfig
 }
 
 // An entry is the cached result for one named type in one mode.

@@ -173,6 +173,15 @@
 // means what decoding the JSON would); elsewhere, and on pointer fields,
 // it is an error.
 //
+// # Other libraries' tags
+//
+// Tags written for the official Go SDK (the whole jsonschema tag is the
+// description) or mcp-go (jsonschema_description; text and enum= in the
+// jsonschema tag; json:",required"; invopop keys mcpgen lacks) get one
+// error per field saying what to write instead, unless SetDialect names
+// that library's Dialect: then they are read as it reads them. FixTag
+// rewrites such a tag into mcpgen's form (foreigntags.go).
+//
 // # Known inexactness
 //
 // JSON Schema cannot see how a number is written: 1.0 and 1e2 are integers

@@ -70,8 +70,8 @@ func splitTag(tag string) []string {
 // applyTag applies the field's `jsonschema:"..."` tag to its schema s.
 func (r *run) applyTag(f *jsonField, s *jsonschema.Schema, w where) (*jsonschema.Schema, tagResult) {
 	var tr tagResult
-	raw, ok := f.tag.Lookup("jsonschema")
-	if !ok && strings.Contains(string(f.tag), `jsonschema:"`) {
+	raw, ok := r.jsonschemaTag(f, w) // foreigntags.go
+	if _, has := f.tag.Lookup("jsonschema"); !has && strings.Contains(string(f.tag), `jsonschema:"`) {
 		r.errorf(w, `malformed jsonschema tag: it is read as a Go string literal, so a comma inside a value is written \\, (go vet reports this too)`)
 	}
 	if !ok || raw == "" {
