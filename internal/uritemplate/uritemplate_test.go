@@ -102,7 +102,7 @@ func TestMatch(t *testing.T) {
 		{"notes://{name}", "notes://todo.md", vs("name", "todo.md")},
 		{"notes://{name}", "notes://a b", nil},
 		{"notes://{name}", "notes://%zz", nil},
-		{"notes://{name}", "notes://%41", nil},   // A is written as is
+		{"notes://{name}", "notes://%41", nil},    // A is written as is
 		{"notes://{name}", "notes://%c3%bc", nil}, // lower-case escape
 		{"notes://{name}", "notes://%C3%BC", vs("name", "ü")},
 		{"notes://{name}", "notes://%FF", nil}, // not UTF-8
