@@ -328,21 +328,34 @@ func (t *Template) checkAdjacent(i int) error {
 		p := &t.Exprs[j]
 		first := info(e.Op).first
 		if first == "" || strings.ContainsRune(p.inner(), rune(first[0])) {
-			hint := fmt.Sprintf("put a literal between them, e.g. %s-%s", p.String(), e.String())
-			if p.Op == 0 && e.Op == 0 {
-				hint = fmt.Sprintf("put a literal between them, e.g. %s-%s, or use {%s}{/%s}", p.String(), e.String(),
-					p.Vars[0].Name, e.Vars[0].Name)
-			} else if info(e.Op).named && info(p.Op).named {
-				hint = fmt.Sprintf("join them in one expression, e.g. {%c%s}", p.Op, strings.Join(append(varNames(p), varNames(e)...), ","))
-			}
 			return &Error{t.Raw, e.Off, fmt.Sprintf("expressions %s and %s are adjacent: a URI does not show where the "+
-				"value of %s ends", p.String(), e.String(), p.String()), hint}
+				"value of %s ends", p.String(), e.String(), p.String()), adjacentHint(p, e)}
 		}
 		if p.Required() {
 			break
 		}
 	}
 	return nil
+}
+
+// adjacentHint suggests a form for expression p followed directly by e.
+func adjacentHint(p, e *Expr) string {
+	pn, en := p.Vars[0].Name, e.Vars[0].Name
+	switch {
+	case info(p.Op).named && info(e.Op).named:
+		return fmt.Sprintf("join them in one expression, e.g. {%c%s}", p.Op, strings.Join(append(varNames(p), varNames(e)...), ","))
+	case p.Op == '+' && info(e.Op).first != "":
+		return fmt.Sprintf("use path segments, whose values hold no %q, e.g. {/%s*}%s", info(e.Op).first, pn, e.String())
+	case p.Spans():
+		return fmt.Sprintf("put %s first, e.g. %s%s", e.String(), e.String(), p.String())
+	case p.Op == 0 && e.Op == 0:
+		return fmt.Sprintf("put a literal between them, e.g. {%s}-{%s}, or use {%s}{/%s}", pn, en, pn, en)
+	}
+	lit := info(e.Op).first
+	if lit == "" {
+		lit = "-"
+	}
+	return fmt.Sprintf("put a literal between them, e.g. %s%s{%s}", p.String(), lit, en)
 }
 
 func varNames(e *Expr) []string {

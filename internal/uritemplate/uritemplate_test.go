@@ -26,6 +26,14 @@ func TestParse(t *testing.T) {
 		"x://{a:3}/{b}":                 {"a", "b"},
 		"x://file{.ext}":                {"ext"},
 		"x://{a}{?q}":                   {"a", "q"},
+		// the forms the refusals suggest
+		"x://{name}.{ext}":     {"name", "ext"},
+		"x:///{/path*}{?q}":    {"path", "q"},
+		"x://r{/last}{/segs*}": {"last", "segs"},
+		"x://{a}{/b}":          {"a", "b"},
+		"x://r{?q,n,page}":     {"q", "n", "page"},
+		"x://{+from}/to/{to}":  {"from", "to"},
+		"x://{a}/{b}":          {"a", "b"},
 	}
 	for in, vars := range good {
 		tpl, err := Parse(in)
