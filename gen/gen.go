@@ -137,6 +137,9 @@ type Result struct {
 	// declare tools; delete them after writing Files.
 	Remove      []string
 	Diagnostics []Diagnostic
+	// Warnings are problems that do not stop generation, such as a resource
+	// template no URI can reach; mcpgen prints them and writes the files.
+	Warnings []Diagnostic
 	// Model is the analyzed program, for -debug=model; nil when loading failed.
 	Model *model.Program
 }
@@ -153,7 +156,7 @@ func Generate(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	prog, diags := analyze(cfg, fset, pkgs)
 	diags = append(diags, validate(prog)...)
-	res := &Result{Model: prog, Diagnostics: sortDiagnostics(diags)}
+	res := &Result{Model: prog, Diagnostics: sortDiagnostics(diags), Warnings: templateWarnings(prog)}
 	if len(res.Diagnostics) > 0 {
 		return res, nil
 	}

@@ -8,6 +8,7 @@ import (
 
 	lib "github.com/yosida95/uritemplate/v3"
 
+	"github.com/mcpgen/mcpgen/gen/model"
 	"github.com/mcpgen/mcpgen/internal/uritemplate"
 )
 
@@ -105,3 +106,49 @@ func libError(uri string, err error) (int, string) {
 	}
 	return off, msg
 }
+
+// templateWarnings warns about a resource template that matches exactly the
+// URIs of one registered before it (the same template up to variable names,
+// by the RFC 6570 library's Equals) when the earlier one restricts none of
+// its variables to enum values: routing then never reaches the later one.
+func templateWarnings(prog *model.Program) []Diagnostic {
+	type seen struct {
+		r  *model.Resource
+		lt *lib.Template
+	}
+	var earlier []seen
+	var out []Diagnostic
+	for _, p := range prog.Packages {
+		for _, r := range p.Resources {
+			if !r.Template {
+				continue
+			}
+			lt, err := lib.New(r.URI)
+			if err != nil {
+				continue
+			}
+			for _, e := range earlier {
+				if lib.Equals(e.lt, lt, 0) && !hasValues(e.r) {
+					out = append(out, Diagnostic{Pos: r.Pos, Msg: fmt.Sprintf("warning: mcp:resource %s: template %s "+
+						"matches exactly the URIs of %s (%s), which is registered first: resources/read never reaches %s; "+
+						"add a literal to one of them or restrict a variable of %s to an enum type",
+						r.Func, r.URI, e.r.URI, shortPos(e.r.Pos), r.Func, e.r.Func)})
+					break
+				}
+			}
+			earlier = append(earlier, seen{r, lt})
+		}
+	}
+	return out
+}
+
+// hasValues reports whether a variable of r only accepts enum values.
+func hasValues(r *model.Resource) bool {
+	for _, p := range r.Params {
+		if p.Values != nil {
+			return true
+		}
+	}
+	return false
+}
+
