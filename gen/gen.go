@@ -43,9 +43,10 @@
 //	//mcp:prompt [NAME] [title="..."]
 //	func(ctx context.Context[, in Args]) (T, error)
 //
-// A URI with RFC 6570 level-1 variables ({name}) is a template: each variable
-// is the parameter of the same name, of a string or integer type (an enum type
-// restricts and completes it). A resource returns string, []byte,
+// A URI with RFC 6570 expressions ({name}, {+path}, {/segs*}, {?q,limit}, ...)
+// is a template: each variable is the parameter of the same name, of a string
+// or integer type (an enum type restricts and completes it), a pointer to one
+// for an optional variable, or []string for {+path} and {/segs*}. A resource returns string, []byte,
 // mcpruntime.ResourceContents, []mcpruntime.ResourceContents or
 // *mcpruntime.ResourceResult. A prompt's Args struct has string-kinded fields,
 // its arguments; it returns []mcpruntime.PromptMessage, *mcpruntime.PromptResult
