@@ -14,8 +14,9 @@
 //   - Simple {v} and reserved {+v} variables are required and non-empty; the
 //     other operators' variables are optional (absent when the URI leaves the
 //     expression out).
-//   - A value is as long as it can be (greedy, left to right), backtracking
-//     only when the rest of the URI does not match.
+//   - A value is as long as it can be (greedy, left to right), shorter only
+//     when the rest of the URI does not match otherwise; the whole template
+//     is one regular expression, so matching takes linear time.
 //   - A value must be written exactly as Expand writes it: percent escapes
 //     upper-case, only for bytes the operator does not allow, valid UTF-8. So
 //     a match always re-expands to the very same URI; "%2e%2e" is not "..".
@@ -24,6 +25,7 @@ package uritemplate
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -77,6 +79,7 @@ type Template struct {
 	Lits  []string
 	Exprs []Expr
 	Vars  []string // every variable name, in order
+	re    *regexp.Regexp
 }
 
 // Values are the variables of a matched URI, percent-decoded. A variable
@@ -182,6 +185,9 @@ func (t *Template) Specificity() (literal, spanning int) {
 // twice, and two expressions whose values may both contain "/".
 func Parse(s string) (*Template, error) {
 	t := &Template{Raw: s}
+	if !utf8.ValidString(s) {
+		return nil, &Error{s, 0, "template is not valid UTF-8", ""}
+	}
 	var lit strings.Builder
 	for i := 0; i < len(s); {
 		switch s[i] {
@@ -215,6 +221,7 @@ func Parse(s string) (*Template, error) {
 	if err := t.check(); err != nil {
 		return nil, err
 	}
+	t.compile()
 	return t, nil
 }
 
@@ -479,74 +486,60 @@ func encode(b *strings.Builder, s string, reserved bool) {
 }
 
 // Match reports whether uri is an expansion of t and returns its variables
-// (see the package comment for the rules).
+// (see the package comment for the rules). The template is matched as one
+// regular expression (linear time, Go's regexp): each expression is a group
+// of the characters its expansion may hold, greedy, earlier groups first;
+// each group's text must then read as the expression's expansion.
 func (t *Template) Match(uri string) (Values, bool) {
 	if len(uri) > MaxMatchLen || !strings.HasPrefix(uri, t.Lits[0]) {
 		return Values{}, false
 	}
-	m := &matcher{t: t, uri: uri, vals: Values{Vars: map[string]string{}, Lists: map[string][]string{}}}
-	if !m.match(0, len(t.Lits[0])) {
+	if t.re == nil {
 		return Values{}, false
 	}
-	return m.vals, true
-}
-
-// A matcher matches one URI, remembering where the rest cannot match.
-type matcher struct {
-	t      *Template
-	uri    string
-	failed map[[2]int]bool
-	vals   Values
-}
-
-// match matches the expressions from i on against uri[pos:].
-func (m *matcher) match(i, pos int) bool {
-	if i == len(m.t.Exprs) {
-		return pos == len(m.uri)
+	idx := t.re.FindStringSubmatchIndex(uri)
+	if idx == nil {
+		return Values{}, false
 	}
-	if m.failed[[2]int{i, pos}] {
-		return false
-	}
-	e := &m.t.Exprs[i]
-	lit := m.t.Lits[i+1]
-	oi := info(e.Op)
-	run := pos
-	if strings.HasPrefix(m.uri[pos:], oi.first) {
-		run += len(oi.first)
-		set := e.inner()
-		for run < len(m.uri) && strings.IndexByte(set, m.uri[run]) >= 0 {
-			run++
+	vals := Values{Vars: map[string]string{}, Lists: map[string][]string{}}
+	for i := range t.Exprs {
+		if !t.Exprs[i].parse(uri[idx[2*i+2]:idx[2*i+3]], vals) {
+			return Values{}, false
 		}
 	}
-	last := i == len(m.t.Exprs)-1
-	for end := run; end >= pos; end-- {
+	return vals, true
+}
+
+// hexClass writes the characters of set as \xHH for a bracket expression.
+func hexClass(set string) string {
+	var b strings.Builder
+	for i := 0; i < len(set); i++ {
+		fmt.Fprintf(&b, `\x%02x`, set[i])
+	}
+	return b.String()
+}
+
+// compile builds the regular expression Match uses.
+func (t *Template) compile() {
+	var b strings.Builder
+	b.WriteString(`\A`)
+	b.WriteString(regexp.QuoteMeta(t.Lits[0]))
+	for i := range t.Exprs {
+		e := &t.Exprs[i]
+		oi := info(e.Op)
+		class := `(?:[` + hexClass(strings.ReplaceAll(e.inner(), "%", "")) + `]|%[0-9A-F]{2})`
 		switch {
-		case last && lit == "" && end != len(m.uri):
-			continue
-		case !strings.HasPrefix(m.uri[end:], lit):
-			continue
+		case e.Required():
+			b.WriteString(`(` + class + `+)`)
+		case len(e.Vars) == 1 && e.Vars[0].Explode:
+			b.WriteString(`((?:` + regexp.QuoteMeta(oi.first) + class + `*)*)`)
+		default:
+			b.WriteString(`((?:` + regexp.QuoteMeta(oi.first) + class + `*)?)`)
 		}
-		if e.parse(m.uri[pos:end], m.vals) && m.match(i+1, end+len(lit)) {
-			return true
-		}
-		e.unset(m.vals)
-		if last && lit == "" {
-			break
-		}
+		b.WriteString(regexp.QuoteMeta(t.Lits[i+1]))
 	}
-	if m.failed == nil {
-		m.failed = map[[2]int]bool{}
-	}
-	m.failed[[2]int{i, pos}] = true
-	return false
-}
-
-// unset removes e's variables from vals.
-func (e *Expr) unset(vals Values) {
-	for _, v := range e.Vars {
-		delete(vals.Vars, v.Name)
-		delete(vals.Lists, v.Name)
-	}
+	b.WriteString(`\z`)
+	t.re = regexp.MustCompile(b.String())
 }
 
 // parse reads s as the whole expansion of e into vals, accepting only the

@@ -236,3 +236,25 @@ func TestMatchLongURI(t *testing.T) {
 		t.Error("a URI longer than MaxMatchLen matched")
 	}
 }
+
+// BenchmarkMatchWorstCase matches the longest URIs against templates whose
+// values could end at every character: the regular expression keeps it
+// linear (a backtracking matcher took minutes here).
+func BenchmarkMatchWorstCase(b *testing.B) {
+	cases := [][2]string{
+		{"x://{a}a{b}z", "x://" + strings.Repeat("a", MaxMatchLen-10)},
+		{"x://{+a}/{b}z", "x://" + strings.Repeat("a/", MaxMatchLen/2-10)},
+		{"x://{a}-{b}-{c}z", "x://" + strings.Repeat("-", MaxMatchLen-10)},
+	}
+	for _, c := range cases {
+		tpl, err := Parse(c[0])
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(c[0], func(b *testing.B) {
+			for b.Loop() {
+				tpl.Match(c[1])
+			}
+		})
+	}
+}
