@@ -151,4 +151,3 @@ func hasValues(r *model.Resource) bool {
 	}
 	return false
 }
-
