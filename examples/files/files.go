@@ -1,6 +1,7 @@
 // Package files is a small read-only file server over one directory: the
 // resource template file:///{+path} reads the file at path under the root,
-// and completion suggests paths from what the user typed.
+// completion suggests paths from what the user typed, and dir://{/path*}{?limit}
+// lists a directory.
 //
 // The root is $FILES_ROOT (the working directory when unset), opened once as
 // an os.Root: mcpruntime.ReadFileInRoot refuses names that could leave it
@@ -16,6 +17,7 @@ package files
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"mime"
 	"os"
@@ -64,6 +66,50 @@ func File(ctx context.Context, path string) (mcpruntime.ResourceContents, error)
 		c.Blob = data
 	}
 	return c, nil
+}
+
+// Dir lists a directory of the served tree, one entry a line, directories
+// with a trailing "/", hidden entries left out: dir:///docs/deep lists
+// docs/deep, dir:/// the root, and dir:///docs?limit=10 at most ten entries.
+//
+//mcp:resource dir://{/path*}{?limit} name=dir title="Directory listing" mime=text/plain
+func Dir(ctx context.Context, path []string, limit *int) (string, error) {
+	r, err := root()
+	if err != nil {
+		return "", err
+	}
+	name := strings.Join(path, "/")
+	for _, seg := range path {
+		if strings.Contains(seg, "/") {
+			return "", fmt.Errorf("%w: %q", mcpruntime.ErrUnsafePath, seg)
+		}
+	}
+	if name == "" {
+		name = "."
+	} else if err := mcpruntime.LocalPath(name); err != nil {
+		return "", err
+	}
+	entries, err := fs.ReadDir(r.FS(), name)
+	if err != nil {
+		return "", fmt.Errorf("%w: %v", mcpruntime.ErrResourceNotFound, err)
+	}
+	var b strings.Builder
+	n := 0
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		if limit != nil && n == *limit {
+			break
+		}
+		b.WriteString(e.Name())
+		if e.IsDir() {
+			b.WriteByte('/')
+		}
+		b.WriteByte('\n')
+		n++
+	}
+	return b.String(), nil
 }
 
 // mimeType guesses a file's media type from its extension and contents.

@@ -222,3 +222,33 @@ func TestCompletePaths(t *testing.T) {
 		}
 	}
 }
+
+func TestListDirs(t *testing.T) {
+	s := newServer()
+	tests := []struct{ uri, want string }{
+		{"dir://", "a b.txt\nbin.dat\ndocs/\nescape\nünï.txt\n"},
+		{"dir:///", "a b.txt\nbin.dat\ndocs/\nescape\nünï.txt\n"},
+		{"dir:///docs", "deep/\nguide.md\nlink.md\nnotes.txt\nup\n"},
+		{"dir:///docs/deep", "x.txt\n"},
+		{"dir:///docs?limit=2", "deep/\nguide.md\n"},
+		{"dir://?limit=0", ""},
+	}
+	if runtime.GOOS == "windows" {
+		t.Skip("the tree has symbolic links only off Windows")
+	}
+	for _, tt := range tests {
+		got, errMsg := read(t, s, tt.uri)
+		if errMsg != "" || len(got) != 1 || got[0]["text"] != tt.want {
+			t.Errorf("read %s: got %v %s, want %q", tt.uri, got, errMsg, tt.want)
+		}
+	}
+	for _, uri := range []string{
+		"dir:///..", "dir:///docs/../..", "dir:///%2e%2e", "dir:///..%2F..", "dir:///docs%2F..%2F..",
+		"dir:///docs/up", "dir:///escape", "dir:///a%5C..", "dir:///a%00", "dir:///docs?limit=x",
+		"dir:///docs?limit=-1%00", "dir:///nope", "dir:///docs/guide.md",
+	} {
+		if got, errMsg := read(t, s, uri); errMsg == "" {
+			t.Errorf("read %s: got %v, want not found", uri, got)
+		}
+	}
+}

@@ -5,6 +5,8 @@ package files
 
 import (
 	"context"
+	"fmt"
+	"strconv"
 
 	mcpruntime "github.com/mcpgen/mcpgen/runtime"
 )
@@ -14,6 +16,7 @@ const _ = mcpruntime.SupportPackageIsVersion1
 
 // Fails to compile when a handler's signature changed without regeneration.
 var _ func(context.Context, string) (mcpruntime.ResourceContents, error) = File
+var _ func(context.Context, []string, *int) (string, error) = Dir
 
 // RegisterMCP registers the tools of package files with s.
 func RegisterMCP(s *mcpruntime.Server) {
@@ -31,6 +34,29 @@ func RegisterMCP(s *mcpruntime.Server) {
 				return nil, err
 			}
 			return mcpruntime.ContentsResource(out), nil
+		},
+	})
+	s.AddResourceTemplate(&mcpruntime.ResourceTemplate{
+		URITemplate: "dir://{/path*}{?limit}",
+		Name:        "dir",
+		Title:       "Directory listing",
+		Description: "Dir lists a directory of the served tree, one entry a line, directories\nwith a trailing \"/\", hidden entries left out: dir:///docs/deep lists\ndocs/deep, dir:/// the root, and dir:///docs?limit=10 at most ten entries.",
+		MIMEType:    "text/plain",
+		Handler: func(ctx context.Context, req *mcpruntime.ResourceRequest) (*mcpruntime.ResourceResult, error) {
+			var limit *int
+			if limitRaw, limitOK := req.Vars["limit"]; limitOK {
+				limitNum, err := strconv.ParseInt(limitRaw, 10, 0)
+				if err != nil {
+					return nil, fmt.Errorf("%w: limit: %v", mcpruntime.ErrResourceNotFound, err)
+				}
+				limitVal := int(limitNum)
+				limit = &limitVal
+			}
+			out, err := Dir(ctx, req.Lists["path"], limit)
+			if err != nil {
+				return nil, err
+			}
+			return mcpruntime.TextResource(out), nil
 		},
 	})
 }
