@@ -43,9 +43,10 @@
 //	//mcp:prompt [NAME] [title="..."]
 //	func(ctx context.Context[, in Args]) (T, error)
 //
-// A URI with RFC 6570 level-1 variables ({name}) is a template: each variable
-// is the parameter of the same name, of a string or integer type (an enum type
-// restricts and completes it). A resource returns string, []byte,
+// A URI with RFC 6570 expressions ({name}, {+path}, {/segs*}, {?q,limit}, ...)
+// is a template: each variable is the parameter of the same name, of a string
+// or integer type (an enum type restricts and completes it), a pointer to one
+// for an optional variable, or []string for {+path} and {/segs*}. A resource returns string, []byte,
 // mcpruntime.ResourceContents, []mcpruntime.ResourceContents or
 // *mcpruntime.ResourceResult. A prompt's Args struct has string-kinded fields,
 // its arguments; it returns []mcpruntime.PromptMessage, *mcpruntime.PromptResult
@@ -145,6 +146,9 @@ type Result struct {
 	// declare tools; delete them after writing Files.
 	Remove      []string
 	Diagnostics []Diagnostic
+	// Warnings are problems that do not stop generation, such as a resource
+	// template no URI can reach; mcpgen prints them and writes the files.
+	Warnings []Diagnostic
 	// Model is the analyzed program, for -debug=model; nil when loading failed.
 	Model *model.Program
 	// Fixed are the user's source files with their foreign struct tags
@@ -169,7 +173,7 @@ func Generate(ctx context.Context, cfg Config) (*Result, error) {
 		return &Result{Model: prog, Fixed: fixed, Diagnostics: sortDiagnostics(append(diags, fdiags...))}, nil
 	}
 	diags = append(diags, validate(prog)...)
-	res := &Result{Model: prog, Diagnostics: sortDiagnostics(diags)}
+	res := &Result{Model: prog, Diagnostics: sortDiagnostics(diags), Warnings: templateWarnings(prog)}
 	if len(res.Diagnostics) > 0 {
 		return res, nil
 	}

@@ -182,7 +182,7 @@ func (c *goldenCase) outcome(res *gen.Result, err error) map[string]string {
 		got["want/remove"] = rm.String()
 	}
 	var stderr strings.Builder
-	for _, d := range res.Diagnostics {
+	for _, d := range append(slices.Clone(res.Warnings), res.Diagnostics...) {
 		if rel, err := filepath.Rel(c.dir, d.Pos.Filename); err == nil && d.Pos.Filename != "" {
 			d.Pos.Filename = filepath.ToSlash(rel)
 		}

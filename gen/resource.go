@@ -5,7 +5,6 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"slices"
 	"strings"
 
 	"github.com/mcpgen/mcpgen/gen/model"
@@ -38,7 +37,7 @@ func (a *analyzer) resource(s *pkgScan, d *ast.FuncDecl, dir *directive, comps m
 	}
 }
 
-// resourceArgs parses the directive: the URI (a level-1 template), then
+// resourceArgs parses the directive: the URI (an RFC 6570 template), then
 // name, title and mime. It returns the parsed template, or nil.
 func (a *analyzer) resourceArgs(r *model.Resource, dir *directive, label string) *uritemplate.Template {
 	args := strings.TrimLeft(dir.args, " \t")
@@ -49,9 +48,8 @@ func (a *analyzer) resourceArgs(r *model.Resource, dir *directive, label string)
 		a.errorf(dir.pos, "%s: missing URI (%s)", label, resourceArgsUsage)
 		return nil
 	}
-	tpl, err := uritemplate.Parse(uri)
-	if err != nil {
-		a.errorf(pos, "%s: bad URI template: %v", label, strings.TrimPrefix(err.Error(), uritemplate.ErrSyntax.Error()+": "))
+	tpl, ok := a.parseTemplate(uri, pos, label)
+	if !ok {
 		return nil
 	}
 	if i := strings.IndexByte(tpl.Lits[0], ':'); i < 1 || strings.ContainsAny(tpl.Lits[0][:i], "/?#") {
@@ -102,13 +100,14 @@ func (a *analyzer) templateParams(r *model.Resource, tpl *uritemplate.Template, 
 	for i := 1; i < sig.Params().Len(); i++ {
 		v := sig.Params().At(i)
 		params[v.Name()] = true
-		if !slices.Contains(tpl.Vars, v.Name()) {
+		e, tv := tpl.Lookup(v.Name())
+		if e == nil {
 			a.errorf(v.Pos(), "%s: parameter %s is not a variable of the URI template %s (variables: {%s})",
 				label, v.Name(), r.URI, strings.Join(tpl.Vars, "}, {"))
 			ok = false
 			continue
 		}
-		p, msg := a.templateParam(v)
+		p, msg := a.templateParam(v, e, tv)
 		if msg != "" {
 			a.errorf(v.Pos(), "%s: parameter %s: %s", label, v.Name(), msg)
 			ok = false
@@ -127,14 +126,29 @@ func (a *analyzer) templateParams(r *model.Resource, tpl *uritemplate.Template, 
 	return ok
 }
 
-// templateParam classifies a template parameter's type.
-func (a *analyzer) templateParam(v *types.Var) (*model.Param, string) {
-	mt, err := modelType(v.Type())
-	b, basic := v.Type().Underlying().(*types.Basic)
-	if err != nil || !basic {
-		return nil, fmt.Sprintf("type %s is not supported for a URI variable (want a string or integer type)", typeName(v.Type()))
+// templateParam classifies a template parameter's type for its variable:
+// a string or integer type (named enums included) for any variable, a
+// pointer to one for a variable that may be absent, []string for {+v} and
+// {/v*}, string for {/v*} (the segments joined with "/").
+func (a *analyzer) templateParam(v *types.Var, e *uritemplate.Expr, tv *uritemplate.Var) (*model.Param, string) {
+	t := types.Unalias(v.Type())
+	mt, err := modelType(t)
+	if err != nil {
+		return nil, a.paramTypeHint(v.Type(), e, tv)
 	}
-	p := &model.Param{Name: v.Name(), Type: mt, Values: a.enumValues(v.Type(), v.Pos())}
+	p := &model.Param{Name: v.Name(), Type: mt, Optional: !e.Required(), Explode: tv.Explode}
+	if sl, ok := t.(*types.Slice); ok && isBasic(sl.Elem(), types.String) && (tv.Explode || e.Op == '+') {
+		p.Slice = true
+		return p, ""
+	}
+	if ptr, ok := t.(*types.Pointer); ok && p.Optional && !tv.Explode {
+		p.Pointer, t = true, ptr.Elem()
+	}
+	b, basic := t.Underlying().(*types.Basic)
+	if !basic || tv.Explode && (b.Kind() != types.String || isNamedType(t)) {
+		return nil, a.paramTypeHint(v.Type(), e, tv)
+	}
+	p.Values = a.enumValues(t, v.Pos())
 	switch b.Kind() {
 	case types.String:
 		p.Parse = model.ParseString
@@ -143,9 +157,29 @@ func (a *analyzer) templateParam(v *types.Var) (*model.Param, string) {
 	case types.Uint, types.Uint8, types.Uint16, types.Uint32, types.Uint64:
 		p.Parse, p.Bits = model.ParseUint, intBits(b.Kind())
 	default:
-		return nil, fmt.Sprintf("type %s is not supported for a URI variable (want a string or integer type)", typeName(v.Type()))
+		return nil, a.paramTypeHint(v.Type(), e, tv)
 	}
 	return p, ""
+}
+
+// isNamedType reports whether t is a defined (named) type.
+func isNamedType(t types.Type) bool {
+	_, ok := types.Unalias(t).(*types.Named)
+	return ok
+}
+
+// paramTypeHint says which types the variable of e accepts.
+func (a *analyzer) paramTypeHint(t types.Type, e *uritemplate.Expr, tv *uritemplate.Var) string {
+	want := "a string or integer type"
+	switch {
+	case tv.Explode:
+		want = "[]string (the segments) or string (the segments joined with \"/\")"
+	case e.Op == '+':
+		want = "a string or integer type, or []string (the value split at \"/\")"
+	case !e.Required():
+		want = "a string or integer type, or a pointer to one (nil when the URI leaves the variable out)"
+	}
+	return fmt.Sprintf("type %s is not supported for the URI variable %s (want %s)", typeName(t), e.String(), want)
 }
 
 // intBits is the bit size of an integer kind, 0 for int and uint.

@@ -31,9 +31,23 @@ type Resource struct {
 	Handler ResourceHandler
 }
 
-// A ResourceTemplate is a family of resources named by an RFC 6570 level-1
-// URI template such as "notes://{name}" (resources/templates/list), and the
-// handler that reads any URI the template matches.
+// A ResourceTemplate is a family of resources named by an RFC 6570 URI
+// template such as "notes://{name}", "file:///{+path}",
+// "repo://{owner}{/path*}" or "search://items{?q,limit}"
+// (resources/templates/list), and the handler that reads any URI the
+// template matches.
+//
+// Every operator (simple, + # . / ; ? &), the prefix modifier {v:n} and the
+// explode modifier on path segments {/v*} are accepted; forms whose matches
+// would be ambiguous (adjacent expressions a URI cannot tell apart, variable
+// lists in unnamed expressions, explode of anything but path segments, two
+// expressions whose values may contain "/") are refused. {v} and {+v} match a
+// non-empty value; the other operators' variables may be absent. A value must
+// be percent-encoded as expansion writes it (upper-case escapes, only where
+// needed), so "%2e%2e" is not "..", and a match always re-expands to the same
+// URI. When several templates match a URI, the one with the most literal
+// characters wins, then the one with fewest expressions spanning slashes
+// ({+v}, {#v}, {/v*}), then the one registered first.
 type ResourceTemplate struct {
 	// URITemplate is the template, e.g. "test://template/{id}/data".
 	URITemplate string
@@ -69,8 +83,12 @@ type ResourceRequest struct {
 	// URI is the requested URI.
 	URI string
 	// Vars are the template variables, percent-decoded; nil for a direct
-	// resource.
+	// resource. An optional variable the URI leaves out ({?q}, {/v}, ...) is
+	// absent; an exploded list {/v*} is its segments joined with "/".
 	Vars map[string]string
+	// Lists are the segments of each exploded {/v*} variable the URI has,
+	// percent-decoded (a segment may contain an encoded "/").
+	Lists map[string][]string
 }
 
 // A ResourceResult is what a resources/read returns.

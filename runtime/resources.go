@@ -28,6 +28,8 @@ type templateEntry struct {
 	tpl    *ResourceTemplate
 	parsed *uritemplate.Template
 	wire   []byte
+	// literal and spanning rank the template for routing (moreSpecific).
+	literal, spanning int
 }
 
 // wireResource is the JSON shape of a Resource and a ResourceTemplate in the
@@ -65,8 +67,8 @@ func (s *Server) AddResource(r *Resource) {
 }
 
 // AddResourceTemplate registers t. It panics on a programmer error: a
-// template that is not RFC 6570 level 1, a duplicate template, or a nil
-// handler.
+// template that is not an RFC 6570 template mcpgen can match (see
+// ResourceTemplate), a duplicate template, or a nil handler.
 func (s *Server) AddResourceTemplate(t *ResourceTemplate) {
 	if t == nil || t.Handler == nil {
 		panic("mcpgen runtime: AddResourceTemplate: template without a handler")
@@ -79,7 +81,8 @@ func (s *Server) AddResourceTemplate(t *ResourceTemplate) {
 	if name == "" {
 		name = t.URITemplate
 	}
-	e := &templateEntry{tpl: t, parsed: parsed, wire: mustMarshal(wireResourceDesc{URITemplate: t.URITemplate,
+	lit, span := parsed.Specificity()
+	e := &templateEntry{tpl: t, parsed: parsed, literal: lit, spanning: span, wire: mustMarshal(wireResourceDesc{URITemplate: t.URITemplate,
 		Name: name, Title: t.Title, Description: t.Description, MIMEType: t.MIMEType})}
 	s.register(kindResources, func(p *primitives) bool {
 		next, ok := p.templates.Load().with(t.URITemplate, e)
@@ -161,21 +164,25 @@ func (s *Server) appendCacheHints(b []byte, ttl time.Duration, private bool) []b
 }
 
 // readResource answers resources/read: a direct resource by exact URI, else
-// the first template that matches.
+// the most specific template that matches.
 func (s *Server) readResource(ctx context.Context, c *call) ([]byte, *rpcError) {
 	uri := c.msg.params.URI
 	if uri == "" {
 		return nil, errorf(CodeInvalidParams, "resources/read: missing uri")
 	}
-	h, mime, vars, ok := s.findResource(uri)
+	h, mime, vals, ok := s.findResource(uri)
 	if !ok {
 		return nil, notFound(c, uri)
+	}
+	req := &ResourceRequest{URI: uri}
+	if vals != nil {
+		req.Vars, req.Lists = vals.Vars, vals.Lists
 	}
 	r, rerr := s.openRound(c, uri, nil)
 	if rerr != nil {
 		return nil, rerr
 	}
-	res, err := s.invokeResource(withRound(ctx, r), h, &ResourceRequest{URI: uri, Vars: vars})
+	res, err := s.invokeResource(withRound(ctx, r), h, req)
 	if b, rerr, handled := s.closeRound(c, r); handled {
 		return b, rerr
 	}
@@ -194,8 +201,9 @@ func (s *Server) readResource(ctx context.Context, c *call) ([]byte, *rpcError) 
 }
 
 // findResource returns the handler serving uri, the resource's MIME type and
-// the template variables (nil for a direct resource).
-func (s *Server) findResource(uri string) (ResourceHandler, string, map[string]string, bool) {
+// the template variables (nil for a direct resource). A direct resource wins;
+// among templates that match, the most specific does (see moreSpecific).
+func (s *Server) findResource(uri string) (ResourceHandler, string, *uritemplate.Values, bool) {
 	if e, ok := s.prims.resources.Load().get(uri); ok {
 		return e.res.Handler, e.res.MIMEType, nil, true
 	}
@@ -203,12 +211,32 @@ func (s *Server) findResource(uri string) (ResourceHandler, string, map[string]s
 	if tpls == nil {
 		return nil, "", nil, false
 	}
+	var best *templateEntry
+	var bestVals uritemplate.Values
 	for _, e := range tpls.list {
-		if vars, ok := e.parsed.Match(uri); ok && e.admits(vars) {
-			return e.tpl.Handler, e.tpl.MIMEType, vars, true
+		if best != nil && !e.moreSpecific(best) {
+			continue
+		}
+		if vals, ok := e.parsed.Match(uri); ok && e.admits(vals.Vars) {
+			best, bestVals = e, vals
 		}
 	}
-	return nil, "", nil, false
+	if best == nil {
+		return nil, "", nil, false
+	}
+	return best.tpl.Handler, best.tpl.MIMEType, &bestVals, true
+}
+
+// moreSpecific reports whether e routes before o when both match a URI: the
+// template with more literal characters wins, then the one with fewer
+// expressions whose values may span slashes ({+v}, {#v}, {/v*}); on a tie the
+// one registered first (o, since templates are visited in registration
+// order) wins.
+func (e *templateEntry) moreSpecific(o *templateEntry) bool {
+	if e.literal != o.literal {
+		return e.literal > o.literal
+	}
+	return e.spanning < o.spanning
 }
 
 // notFound is the era's error for an unknown resource.

@@ -39,6 +39,7 @@ targets=(
   ./runtime/internal/format:FuzzDate
   ./runtime:FuzzDecodeHeaderValue
   ./gen:FuzzToolDirective
+  ./internal/uritemplate:FuzzMatch
   ./gen/schema:FuzzStructTag
   ./gen/schema:FuzzInputAgreement
   ./examples/everything:FuzzToolArguments

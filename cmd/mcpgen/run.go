@@ -127,6 +127,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return exitError
 		}
 	}
+	for _, d := range res.Warnings {
+		d.Pos.Filename = relative(cwd, d.Pos.Filename)
+		fmt.Fprintln(stderr, d)
+	}
 	if len(res.Diagnostics) > 0 {
 		for _, d := range res.Diagnostics {
 			d.Pos.Filename = relative(cwd, d.Pos.Filename)

@@ -137,24 +137,67 @@ func localName(name string) string {
 
 // parseParam converts one template variable to its parameter type and
 // returns the expression to pass; a variable that does not parse makes the
-// URI name no resource.
+// URI name no resource. An optional variable the URI leaves out is the zero
+// value, or nil for a pointer parameter.
 func parseParam(g *jen.Group, prm *model.Param) jen.Code {
 	raw := jen.Id("req").Dot("Vars").Index(jen.Lit(prm.Name))
-	if prm.Parse == model.ParseString {
+	switch {
+	case prm.Slice && prm.Explode:
+		return jen.Id("req").Dot("Lists").Index(jen.Lit(prm.Name))
+	case prm.Slice:
+		return jen.Qual("strings", "Split").Call(raw, jen.Lit("/"))
+	case prm.Parse == model.ParseString && !prm.Pointer:
 		if prm.Type.Kind == model.Basic {
 			return raw
 		}
 		return Type(prm.Type).Call(raw)
 	}
+	elem := prm.Type
+	if prm.Pointer {
+		elem = prm.Type.Elem
+	}
 	name := localName(prm.Name)
+	if !prm.Optional {
+		g.List(jen.Id(name), jen.Err()).Op(":=").Add(parseCall(prm, raw))
+		g.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), notFoundErr(prm)))
+		return Type(elem).Call(jen.Id(name))
+	}
+	// var name T (or *T); if nameRaw, nameOK := req.Vars["name"]; nameOK { ... }
+	rawID, okID, numID, valID := name+"Raw", name+"OK", name+"Num", name+"Val"
+	g.Var().Id(name).Add(Type(prm.Type))
+	g.If(jen.List(jen.Id(rawID), jen.Id(okID)).Op(":=").Add(raw), jen.Id(okID)).BlockFunc(func(b *jen.Group) {
+		val := jen.Id(rawID)
+		if prm.Parse != model.ParseString {
+			b.List(jen.Id(numID), jen.Err()).Op(":=").Add(parseCall(prm, jen.Id(rawID)))
+			b.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), notFoundErr(prm)))
+			val = jen.Id(numID)
+		}
+		conv := Type(elem).Call(val)
+		if prm.Parse == model.ParseString && elem.Kind == model.Basic {
+			conv = val
+		}
+		if prm.Pointer {
+			b.Id(valID).Op(":=").Add(conv)
+			b.Id(name).Op("=").Op("&").Id(valID)
+		} else {
+			b.Id(name).Op("=").Add(conv)
+		}
+	})
+	return jen.Id(name)
+}
+
+// parseCall is the strconv call parsing an integer variable.
+func parseCall(prm *model.Param, raw jen.Code) jen.Code {
 	fn := "ParseInt"
 	if prm.Parse == model.ParseUint {
 		fn = "ParseUint"
 	}
-	g.List(jen.Id(name), jen.Err()).Op(":=").Qual("strconv", fn).Call(raw, jen.Lit(10), jen.Lit(prm.Bits))
-	g.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(),
-		jen.Qual("fmt", "Errorf").Call(jen.Lit("%w: "+prm.Name+": %v"), rt("ErrResourceNotFound"), jen.Err())))
-	return Type(prm.Type).Call(jen.Id(name))
+	return jen.Qual("strconv", fn).Call(raw, jen.Lit(10), jen.Lit(prm.Bits))
+}
+
+// notFoundErr is the error of an integer variable that does not parse.
+func notFoundErr(prm *model.Param) jen.Code {
+	return jen.Qual("fmt", "Errorf").Call(jen.Lit("%w: "+prm.Name+": %v"), rt("ErrResourceNotFound"), jen.Err())
 }
 
 // resourceResult converts the handler's out to a *mcpruntime.ResourceResult.

@@ -35,7 +35,7 @@ func (k ContentsKind) MarshalText() ([]byte, error) { return []byte(k.String()),
 // variables in URI it is a resource template, and Params holds one parameter
 // per variable, in the handler's parameter order.
 type Resource struct {
-	URI         string // the URI, or the RFC 6570 level-1 template
+	URI         string // the URI, or the RFC 6570 template
 	Template    bool   // URI has variables
 	Name        string // programmatic name
 	Title       string `json:",omitempty"`
@@ -82,9 +82,18 @@ func (k ParseKind) MarshalText() ([]byte, error) { return []byte(k.String()), ni
 // parameter of the same name.
 type Param struct {
 	Name  string // variable and Go parameter name
-	Type  *Type
+	Type  *Type  // the parameter's type (*Elem when Pointer, []string when Slice)
 	Parse ParseKind
 	Bits  int `json:",omitempty"` // ParseInt, ParseUint: bit size (0 for int/uint)
+	// Optional: the variable may be absent from a matching URI ({#v}, {.v},
+	// {/v}, {;v}, {?v}, {&v}); the parameter is then its zero value.
+	Optional bool `json:",omitempty"`
+	// Pointer: the parameter is *Elem, nil when the variable is absent.
+	Pointer bool `json:",omitempty"`
+	// Slice: the parameter is []string, the segments of an exploded {/v*}
+	// (Explode) or the value split at "/".
+	Slice   bool `json:",omitempty"`
+	Explode bool `json:",omitempty"` // the variable is an exploded {/v*}
 	// Values are the enum's values (from the type's constants), nil if none.
 	Values []string `json:",omitempty"`
 	// Completer is the //mcp:complete function for the variable, or "".
