@@ -39,7 +39,7 @@ func (s *Server) HTTPHandler(opts *HTTPOptions) http.Handler {
 func (s *Server) ListenAndServe(ctx context.Context, addr string, opts *HTTPOptions) error {
 	o := opts.withDefaults()
 	h := newHTTPHandler(s, o)
-	err := serveHTTP(ctx, addr, h, o, h.endStreams, s.logger)
+	err := serveHTTP(ctx, addr, h.withLegacySSE(), o, h.endStreams, s.logger)
 	return errors.Join(err, h.drain(ctx, o))
 }
 
@@ -53,6 +53,8 @@ type httpHandler struct {
 	background sync.WaitGroup
 	// stateless counts the 2026-07-28 requests in flight (opts.MaxStatelessRequests).
 	stateless atomic.Int64
+	// legacy is the 2024-11-05 HTTP+SSE transport, when opts.LegacySSE.
+	legacy *legacySSE
 }
 
 // newHTTPHandler returns a handler with resolved options.
@@ -65,6 +67,9 @@ func newHTTPHandler(s *Server, o HTTPOptions) *httpHandler {
 // subscriptions/listen responses (they end with their final result).
 func (h *httpHandler) endStreams() {
 	h.sessions.endStreams()
+	if h.legacy != nil {
+		h.legacy.endStreams()
+	}
 	h.srv.EndSubscriptions(nil)
 }
 
@@ -160,6 +165,9 @@ func (h *httpHandler) servePost(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	if isBatch(body) && h.serveBatch(w, r, body) { // 2025-03-26 sessions (http_revisions.go)
+		return
+	}
 	m, err := ParseMessage(body)
 	if err != nil {
 		reply := ErrorReply(err)
@@ -218,7 +226,8 @@ func acceptsStream(r *http.Request) bool {
 	return false
 }
 
-// serveHTTPMain serves Main's -http ADDR flag with the default options.
-func (s *Server) serveHTTPMain(ctx context.Context, addr string) error {
-	return s.ListenAndServe(ctx, addr, nil)
+// serveHTTPMain serves Main's -http ADDR flag with the default options; sse adds
+// the 2024-11-05 HTTP+SSE transport (-sse).
+func (s *Server) serveHTTPMain(ctx context.Context, addr string, sse bool) error {
+	return s.ListenAndServe(ctx, addr, &HTTPOptions{LegacySSE: sse})
 }

@@ -59,3 +59,26 @@ func (x *exchange) streamNow() {
 // with the priming event (an id and empty data): 2025-11-25 introduced it, and
 // earlier clients' SSE readers try to decode its empty data as JSON-RPC.
 func primes(version string) bool { return !olderRevision(version) }
+
+// serveBatch serves a POSTed JSON-RPC batch when the Mcp-Session-Id names a
+// 2025-03-26 session: one JSON array of responses, or 202 when none is owed.
+// Messages the batch's requests send on their own go to the session's standalone
+// stream. It reports false, writing nothing, for any other POST, which is then
+// refused as a single message would be.
+func (h *httpHandler) serveBatch(w http.ResponseWriter, r *http.Request, body []byte) bool {
+	hs, ok := h.sessions.get(strings.TrimSpace(r.Header.Get(headerSessionID)))
+	if !ok || !batchSession(hs.ss) {
+		return false
+	}
+	if !sessionVersionOK(w, r, hs, nil) {
+		return true
+	}
+	if !hs.admitRequest(h.srv.opts.MaxConcurrentRequests) {
+		httpBusy(w, nil)
+		return true
+	}
+	defer hs.leaveRequest()
+	out := h.srv.serveBatch(r.Context(), body, hs.ss, hs.standalone)
+	writeReply(w, nil, Reply{Body: out})
+	return true
+}

@@ -42,6 +42,7 @@ func Main(s *Server) int {
 type mainFlags struct {
 	stdio    bool
 	httpAddr string
+	sse      bool
 	logLevel string
 	version  bool
 }
@@ -61,7 +62,7 @@ func (s *Server) main(ctx context.Context, args []string, stdin io.Reader, stdou
 		return 0
 	}
 	if f.httpAddr != "" {
-		err = s.serveHTTPMain(ctx, f.httpAddr) // http.go
+		err = s.serveHTTPMain(ctx, f.httpAddr, f.sse) // http.go
 	} else {
 		if isTerminal(stdin) {
 			s.terminalHint(stderr)
@@ -82,6 +83,7 @@ func (s *Server) parseFlags(args []string, stderr io.Writer) (mainFlags, error) 
 	fs.SetOutput(stderr)
 	fs.BoolVar(&f.stdio, "stdio", false, "serve on stdin/stdout (default)")
 	fs.StringVar(&f.httpAddr, "http", "", "serve Streamable HTTP on `addr` at /mcp")
+	fs.BoolVar(&f.sse, "sse", false, "with -http, also serve the 2024-11-05 HTTP+SSE transport at /sse")
 	fs.StringVar(&f.logLevel, "log-level", "info", "stderr log `level`: debug, info, warn, error")
 	fs.BoolVar(&f.version, "version", false, "print the version and exit")
 	fs.Usage = func() { s.usage(stderr, fs) }
@@ -93,6 +95,8 @@ func (s *Server) parseFlags(args []string, stderr io.Writer) (mainFlags, error) 
 		return f, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	case f.stdio && f.httpAddr != "":
 		return f, errors.New("-stdio and -http are exclusive")
+	case f.sse && f.httpAddr == "":
+		return f, errors.New("-sse needs -http")
 	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(f.logLevel)); err != nil {

@@ -255,3 +255,18 @@ func serverRequestDef(method string) string {
 	}
 	return ""
 }
+
+// envelopeDef names a response envelope in rev: the revisions before 2025-11-25
+// call them JSONRPCError and JSONRPCResponse.
+func envelopeDef(rev, def string) string {
+	if !olderRev(rev) {
+		return def
+	}
+	switch def {
+	case "JSONRPCErrorResponse":
+		return "JSONRPCError"
+	case "JSONRPCResultResponse":
+		return "JSONRPCResponse"
+	}
+	return def
+}
