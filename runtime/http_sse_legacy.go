@@ -260,7 +260,6 @@ func (c *sseConn) leave() {
 	c.requests--
 }
 
-
 // withLegacySSE returns a mux serving Streamable HTTP at opts.Path and, when
 // opts.LegacySSE is set, the HTTP+SSE transport at LegacySSEPath and
 // LegacyMessagePath.
