@@ -710,7 +710,7 @@ func TestBadInputRevisions(t *testing.T) {
 		t.Helper()
 		var r struct {
 			Result struct{ ProtocolVersion string } `json:"result"`
-			Error  *struct{ Code int }               `json:"error"`
+			Error  *struct{ Code int }              `json:"error"`
 		}
 		if err := json.Unmarshal(b, &r); err != nil {
 			t.Fatalf("%s: %v", b, err)
