@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -249,5 +250,53 @@ func TestLegacySSE(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusForbidden {
 		t.Errorf("foreign Origin: %d, want 403", resp.StatusCode)
+	}
+}
+
+// BenchmarkPostMediaType measures what answering a POST as an event stream costs
+// against plain JSON: one tools/call on a 2025-11-25 session (JSON) and on a
+// 2025-06-18 one (SSE), through a real loopback HTTP connection.
+func BenchmarkPostMediaType(b *testing.B) {
+	for _, rev := range []string{"2025-11-25", "2025-06-18"} {
+		b.Run(rev, func(b *testing.B) {
+			s := NewServer(Implementation{Name: "bench", Version: "1"}, &Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+			s.AddTool(&Tool{Name: "hello", InputSchema: json.RawMessage(`{"type":"object"}`),
+				Handler: func(context.Context, *ToolRequest) (*ToolResult, error) {
+					return &ToolResult{Content: []Content{Text("hello")}}, nil
+				}})
+			h := newHTTPHandler(s, (&HTTPOptions{}).withDefaults())
+			ts := httptest.NewServer(h)
+			defer ts.Close()
+			post := func(session, body string) *http.Response {
+				req, _ := http.NewRequest(http.MethodPost, ts.URL, strings.NewReader(body))
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("Accept", "application/json, text/event-stream")
+				if session != "" {
+					req.Header.Set("Mcp-Session-Id", session)
+					req.Header.Set("Mcp-Protocol-Version", rev)
+				}
+				resp, err := ts.Client().Do(req)
+				if err != nil {
+					b.Fatal(err)
+				}
+				return resp
+			}
+			resp := post("", string(rpcRequest(1, "initialize", map[string]any{"protocolVersion": rev, "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "b", "version": "1"}})))
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			session := resp.Header.Get("Mcp-Session-Id")
+			body := string(rpcRequest(2, "tools/call", map[string]any{"name": "hello"}))
+			wantCT := map[string]string{"2025-11-25": "application/json", "2025-06-18": "text/event-stream"}[rev]
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				resp := post(session, body)
+				if !strings.HasPrefix(resp.Header.Get("Content-Type"), wantCT) {
+					b.Fatalf("content type %q, want %s", resp.Header.Get("Content-Type"), wantCT)
+				}
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+			}
+		})
 	}
 }

@@ -18,6 +18,7 @@ import (
 //
 //	-stdio            serve newline-delimited JSON on stdin/stdout (the default)
 //	-http ADDR        serve Streamable HTTP on ADDR at path /mcp
+//	-sse              with -http, also serve the 2024-11-05 HTTP+SSE transport at /sse
 //	-log-level LEVEL  debug, info, warn or error (stderr logs; default info)
 //	-version          print the server's name and version and exit
 //
@@ -119,7 +120,7 @@ func (s *Server) commandName() string {
 // usage prints -h: what the command serves, then its flags.
 func (s *Server) usage(w io.Writer, fs *flag.FlagSet) {
 	name := s.commandName()
-	fmt.Fprintf(w, "usage: %s [-stdio | -http addr] [-log-level level]\n\n", name)
+	fmt.Fprintf(w, "usage: %s [-stdio | -http addr [-sse]] [-log-level level]\n\n", name)
 	fmt.Fprintf(w, "%s is an MCP server. An MCP client launches it over stdio, or reaches it over\n", name)
 	fmt.Fprintf(w, "Streamable HTTP at http://ADDR/mcp when started with -http ADDR.\n\n")
 	if names := s.toolNames(); len(names) > 0 {
