@@ -402,6 +402,9 @@ func (r *recorder) proxy(t *testing.T, base string) string {
 				}
 			}()
 			resp.Body = pr
+		case resp.StatusCode >= 400:
+			// A transport-level refusal (e.g. 404 for the standalone stream's
+			// reconnect after DELETE ended the session), not a session message.
 		case strings.HasPrefix(ct, "application/json"):
 			b, _ := io.ReadAll(resp.Body)
 			resp.Body.Close()
