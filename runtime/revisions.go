@@ -279,6 +279,12 @@ func shapeOutgoing(version string, msg []byte) []byte {
 		delete(params, "message")
 	case "elicitation/create":
 		delete(params, "mode") // 2025-06-18 has form mode only
+		if rs, ok := params["requestedSchema"].(map[string]any); ok {
+			props, _ := rs["properties"].(map[string]any)
+			for _, p := range props {
+				shapeFormField(p)
+			}
+		}
 	case "sampling/createMessage":
 		for _, sm := range objects(params["messages"]) {
 			delete(sm, "_meta")
@@ -288,6 +294,32 @@ func shapeOutgoing(version string, msg []byte) []byte {
 		return msg
 	}
 	return encodeAny(m)
+}
+
+// shapeFormField makes one property of an elicitation form a 2025-06-18
+// PrimitiveSchemaDefinition: no default (2025-11-25), and a titled single-select
+// enum (oneOf of const and title) as enum with enumNames.
+func shapeFormField(v any) {
+	p, ok := v.(map[string]any)
+	if !ok {
+		return
+	}
+	delete(p, "default")
+	options, ok := p["oneOf"].([]any)
+	if !ok {
+		return
+	}
+	var values, names []any
+	for _, o := range objects(options) {
+		values = append(values, o["const"])
+		title, ok := o["title"]
+		if !ok {
+			title = o["const"]
+		}
+		names = append(names, title)
+	}
+	delete(p, "oneOf")
+	p["enum"], p["enumNames"] = values, names
 }
 
 // A revisionSink shapes the request-scoped messages of an older revision's call.

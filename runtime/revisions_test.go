@@ -65,7 +65,8 @@ func revisionServer(t *testing.T) *Server {
 			answer := "no elicitation"
 			if ClientSupports(ctx, "elicitation") {
 				var el ElicitResult
-				schema := json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`)
+				schema := json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","default":"Ada"},` +
+					`"size":{"type":"string","oneOf":[{"const":"s","title":"Small"},{"const":"l","title":"Large"}]}},"required":["name"]}`)
 				if err := Ask(ctx, AskElicitation("name", "Name?", schema, &el)); err != nil {
 					return nil, err
 				}
