@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -70,6 +71,8 @@ func TestHTTPRevisions(t *testing.T) {
 			if primed := strings.Contains(string(body), "data: \n") || strings.Contains(string(body), "retry:"); primed != (rev == revLegacy) {
 				t.Errorf("%s stream primed = %v, want it only on 2025-11-25:\n%s", rev, primed, body)
 			}
+			// The exact bytes of a streamed answer: priming only on 2025-11-25.
+			golden(t, filepath.Join("testdata", "revisions", "http-"+rev+".txt"), []byte("Content-Type: "+ct+"\n\n"+string(body)))
 			msgs := c.messages(resp, rev, "tools/call")
 			if len(msgs) != 2 { // progress, then the result
 				t.Fatalf("got %d messages, want progress and result: %s", len(msgs), body)
