@@ -49,7 +49,7 @@ type sseConn struct {
 func (c *sseConn) Send(_ context.Context, msg []byte) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.closed {
+	if c.closed || c.sw == nil {
 		return ErrSessionClosed
 	}
 	return c.sw.named("message", msg)
