@@ -27,6 +27,7 @@ var env struct {
 	buildErr map[string]error  // example name -> why it did not build
 	node     string            // node >= 22
 	tsDir    string            // ts/client.mjs beside a node_modules with the pinned clients
+	tsOldDir string            // ts/client.mjs beside the node_modules of ts-old (older 1.x releases)
 	setupErr error             // why the rest of the preparation failed: every test reports it
 	nodeErr  error             // why node or the npm packages are missing: every TypeScript test reports it
 }
@@ -123,7 +124,8 @@ func prepare(tmp string) error {
 // MCPGEN_INTEROP_NODE_MODULES when run.sh set them, else by running `run.sh -env`.
 func prepareNode(tmp string) error {
 	node, modules := os.Getenv("MCPGEN_INTEROP_NODE"), os.Getenv("MCPGEN_INTEROP_NODE_MODULES")
-	if node == "" || modules == "" {
+	oldModules := os.Getenv("MCPGEN_INTEROP_OLD_NODE_MODULES")
+	if node == "" || modules == "" || oldModules == "" {
 		cmd := exec.Command("bash", filepath.Join(env.repo, "interop", "run.sh"), "-env")
 		cmd.Stderr = os.Stderr
 		out, err := cmd.Output()
@@ -138,9 +140,11 @@ func prepareNode(tmp string) error {
 				node = v
 			case "MCPGEN_INTEROP_NODE_MODULES":
 				modules = v
+			case "MCPGEN_INTEROP_OLD_NODE_MODULES":
+				oldModules = v
 			}
 		}
-		if node == "" || modules == "" {
+		if node == "" || modules == "" || oldModules == "" {
 			return fmt.Errorf("run.sh -env printed no node or node_modules:\n%s", out)
 		}
 	}
@@ -157,7 +161,17 @@ func prepareNode(tmp string) error {
 	if err := os.WriteFile(filepath.Join(env.tsDir, "client.mjs"), src, 0o644); err != nil {
 		return err
 	}
-	return os.Symlink(modules, filepath.Join(env.tsDir, "node_modules"))
+	if err := os.Symlink(modules, filepath.Join(env.tsDir, "node_modules")); err != nil {
+		return err
+	}
+	env.tsOldDir = filepath.Join(tmp, "ts-old")
+	if err := os.MkdirAll(env.tsOldDir, 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(env.tsOldDir, "client.mjs"), src, 0o644); err != nil {
+		return err
+	}
+	return os.Symlink(oldModules, filepath.Join(env.tsOldDir, "node_modules"))
 }
 
 // serverBin returns the built binary of example name, failing the test if it is missing.

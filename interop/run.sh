@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Interop tests: mcpgen's example servers driven by the official MCP clients
-# (Go SDK, and the TypeScript @modelcontextprotocol/client 2.x and @modelcontextprotocol/sdk 1.x).
+# (Go SDK, mcp-go, and the TypeScript @modelcontextprotocol/client 2.x and @modelcontextprotocol/sdk 1.x,
+# current and older releases).
 #
 # usage: interop/run.sh [go test flags...]   install what is needed, then run the tests
 #        interop/run.sh -env                 install, then print the environment the tests use
@@ -49,15 +50,29 @@ modules=$home/ts-$lock/node_modules
 [ -d "$modules/@modelcontextprotocol/client" ] && [ -d "$modules/@modelcontextprotocol/sdk" ] ||
   die "$modules lacks the MCP client packages"
 
-export MCPGEN_INTEROP_NODE=$node MCPGEN_INTEROP_NODE_MODULES=$modules
+# Older releases of @modelcontextprotocol/sdk, one per revision they default to, under
+# aliases (sdk-2024-11-05, sdk-2025-03-26, sdk-2025-06-18), pinned by ts-old/package-lock.json.
+oldlock=$(cat "$here/ts-old/package.json" "$here/ts-old/package-lock.json" | sha256sum | cut -c1-12)
+fill "$home/ts-old-$oldlock" sh -c "cp '$here/ts-old/package.json' '$here/ts-old/package-lock.json' . && npm ci"
+oldmodules=$home/ts-old-$oldlock/node_modules
+for rev in 2024-11-05 2025-03-26 2025-06-18; do
+  [ -d "$oldmodules/sdk-$rev" ] || die "$oldmodules lacks sdk-$rev"
+done
+
+export MCPGEN_INTEROP_NODE=$node MCPGEN_INTEROP_NODE_MODULES=$modules MCPGEN_INTEROP_OLD_NODE_MODULES=$oldmodules
 if [ "${1:-}" = "-env" ]; then
   echo "MCPGEN_INTEROP_NODE=$node"
   echo "MCPGEN_INTEROP_NODE_MODULES=$modules"
+  echo "MCPGEN_INTEROP_OLD_NODE_MODULES=$oldmodules"
   exit 0
 fi
 
 echo "interop: node $("$node" --version) at $node; TypeScript clients in $modules" >&2
 cd "$here"
 export PATH=/usr/local/go/bin:$PATH
+go vet ./...
+go test -race -count=1 "$@" ./...
+# The older Go clients (official Go SDK v1.1.0, mcp-go v0.32.0) need a module of their own.
+cd "$here/older"
 go vet ./...
 exec go test -race -count=1 "$@" ./...

@@ -59,10 +59,10 @@ func checkStderr(t *testing.T, name, stderr string) {
 
 // startHTTP starts example name serving Streamable HTTP on a free loopback port and
 // returns its endpoint URL. When the test ends the server gets SIGTERM and must exit 0.
-func startHTTP(t *testing.T, name string) string {
+func startHTTP(t *testing.T, name string, extra ...string) string {
 	t.Helper()
 	addr := freeAddr(t)
-	cmd := serverCmd(t, name, "-http", addr)
+	cmd := serverCmd(t, name, append([]string{"-http", addr}, extra...)...)
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start %s -http %s: %v", name, addr, err)
 	}

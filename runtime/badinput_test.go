@@ -694,3 +694,180 @@ func TestBadInputStdioLongLine(t *testing.T) {
 		t.Errorf("call after the long line: got %s", lines[2])
 	}
 }
+
+// initLine is an initialize asking for version (a raw JSON value).
+func initLine(version string) string {
+	return `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":` + version + `,"capabilities":{},"clientInfo":{"name":"rel","version":"1"}}}`
+}
+
+// TestBadInputRevisions: the revision-specific cases. Over stdio: a batch on a
+// 2025-03-26 session (served, one array; initialize refused inside it; only
+// notifications: nothing) and on a 2025-11-25 one (-32600); a protocolVersion
+// that is not a date or is empty. Over HTTP, also a version header from another
+// revision than the session's, one that is not a date, and an empty one.
+func TestBadInputRevisions(t *testing.T) {
+	negotiated := func(t *testing.T, b []byte) string {
+		t.Helper()
+		var r struct {
+			Result struct{ ProtocolVersion string } `json:"result"`
+			Error  *struct{ Code int }              `json:"error"`
+		}
+		if err := json.Unmarshal(b, &r); err != nil {
+			t.Fatalf("%s: %v", b, err)
+		}
+		if r.Error != nil {
+			return fmt.Sprint(r.Error.Code)
+		}
+		return r.Result.ProtocolVersion
+	}
+	for asked, want := range map[string]string{`"2025-03-26"`: "2025-03-26", `"not-a-date"`: "2025-11-25", `"2025-13-45"`: "2025-11-25",
+		`""`: "-32602", `20250326`: "-32602", `null`: "-32602"} {
+		p := startStdio(t, everythingServer())
+		p.send(t, initLine(asked))
+		if got := negotiated(t, p.next(t)); got != want {
+			t.Errorf("initialize asking for %s: got %s, want %s", asked, got, want)
+		}
+	}
+
+	ping, call := `{"jsonrpc":"2.0","id":"b1","method":"ping"}`, `{"jsonrpc":"2.0","id":"b2","method":"tools/call","params":{"name":"test_simple_text","arguments":{}}}`
+	note := `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"none"}}`
+	batchCases := []struct {
+		rev, name, body, want string // want: the answer's ids and codes, or "" for none
+	}{
+		{"2025-03-26", "batch", `[` + ping + `,` + note + `,` + call + `]`, `b1:0 b2:0`},
+		{"2025-03-26", "batch with initialize", `[` + initLine(`"2025-03-26"`) + `,` + ping + `]`, `0:-32600 b1:0`},
+		{"2025-03-26", "batch with a bad element", `[1,` + ping + `]`, `null:-32600 b1:0`},
+		{"2025-03-26", "notifications only", `[` + note + `]`, ``},
+		{"2025-03-26", "empty batch", `[]`, `null:-32600`},
+		{"2025-11-25", "batch", `[` + ping + `]`, `null:-32600`},
+		{"2025-06-18", "batch", `[` + ping + `]`, `null:-32600`},
+	}
+	summary := func(t *testing.T, b []byte) string {
+		t.Helper()
+		var list []json.RawMessage
+		if json.Unmarshal(b, &list) != nil {
+			list = []json.RawMessage{b}
+		}
+		var parts []string
+		for _, m := range list {
+			var r struct {
+				ID    json.RawMessage     `json:"id"`
+				Error *struct{ Code int } `json:"error"`
+			}
+			if err := json.Unmarshal(m, &r); err != nil {
+				t.Fatalf("%s: %v", b, err)
+			}
+			code := 0
+			if r.Error != nil {
+				code = r.Error.Code
+			}
+			id := strings.Trim(string(r.ID), `"`)
+			if id == "" {
+				id = "null"
+			}
+			parts = append(parts, fmt.Sprintf("%s:%d", id, code))
+		}
+		return strings.Join(parts, " ")
+	}
+	for _, c := range batchCases {
+		t.Run("stdio/"+c.rev+"/"+c.name, func(t *testing.T) {
+			p := startStdio(t, everythingServer())
+			p.send(t, initLine(`"`+c.rev+`"`))
+			p.next(t)
+			p.send(t, c.body)
+			p.send(t, simpleCallLegacy)
+			other, ok := p.until(t, c.want != "")
+			if ok == nil {
+				t.Fatal("the follow-up call got no answer")
+			}
+			got := ""
+			if len(other) > 0 {
+				got = summary(t, other[0])
+			}
+			if got != c.want {
+				t.Errorf("answer %q, want %q", got, c.want)
+			}
+		})
+		t.Run("http/"+c.rev+"/"+c.name, func(t *testing.T) {
+			ts := httptest.NewServer(everythingServer().HTTPHandler(nil))
+			defer ts.Close()
+			session := revisionSession(t, ts.URL, c.rev)
+			status, body := rawPost(t, ts.URL, session, c.rev, c.body)
+			got := ""
+			if status != http.StatusAccepted {
+				got = summary(t, body)
+			}
+			if got != c.want {
+				t.Errorf("answer %d %q, want %q", status, got, c.want)
+			}
+		})
+	}
+
+	// Version headers on a session.
+	headerCases := []struct {
+		rev, header string
+		status      int
+	}{
+		{"2025-03-26", "", http.StatusOK}, // 2025-03-26 clients send none
+		{"2025-03-26", "2025-06-18", http.StatusBadRequest},
+		{"2025-06-18", "2025-06-18", http.StatusOK},
+		{"2025-06-18", "2025-03-26", http.StatusBadRequest},
+		{"2025-06-18", "2025-11-25", http.StatusBadRequest},
+		{"2025-11-25", "2025-06-18", http.StatusBadRequest},
+		{"2025-11-25", "not-a-date", http.StatusBadRequest},
+		{"2025-11-25", "empty", http.StatusBadRequest},
+	}
+	ts := httptest.NewServer(everythingServer().HTTPHandler(nil))
+	defer ts.Close()
+	for _, c := range headerCases {
+		session := revisionSession(t, ts.URL, c.rev)
+		status, body := rawPost(t, ts.URL, session, c.header, simpleCallLegacy)
+		if status != c.status {
+			t.Errorf("%s session, header %q: status %d, want %d: %s", c.rev, c.header, status, c.status, body)
+		}
+	}
+}
+
+// revisionSession initializes a Streamable HTTP session of rev.
+func revisionSession(t *testing.T, url, rev string) string {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(initLine(`"`+rev+`"`)))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	id := resp.Header.Get("Mcp-Session-Id")
+	if resp.StatusCode != http.StatusOK || id == "" {
+		t.Fatalf("initialize %s: %d", rev, resp.StatusCode)
+	}
+	return id
+}
+
+// rawPost POSTs body on a session with MCP-Protocol-Version header ("" sends none,
+// "empty" an empty one) and returns the status and the JSON-RPC message(s).
+func rawPost(t *testing.T, url, session, header, body string) (int, []byte) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("Mcp-Session-Id", session)
+	switch header {
+	case "", "2025-03-26-none":
+	case "empty":
+		req.Header["Mcp-Protocol-Version"] = []string{""}
+	default:
+		if header != "2025-03-26" || !strings.HasPrefix(body, "[") {
+			req.Header.Set("Mcp-Protocol-Version", header)
+		}
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, b
+}

@@ -19,8 +19,11 @@ const waitTimeout = 10 * time.Second
 // server writes: it must be one JSON-RPC message that validates against the schema of
 // its era, so stdout holds nothing else.
 type testClient struct {
-	t     *testing.T
-	spec  *specSchemas
+	t    *testing.T
+	spec *specSchemas
+	// rev is the handshake revision the client negotiates ("" is 2025-11-25):
+	// its messages are validated against that revision's schema.
+	rev   string
 	w     io.Writer
 	lines chan []byte // every line the server wrote, in order; closed at EOF
 	// readDone is closed when the server's output reached EOF (before lines drains).
@@ -95,7 +98,7 @@ func (c *testClient) record(line []byte) {
 	if json.Unmarshal(line, &m) != nil || m.ID == nil {
 		return
 	}
-	rev := revLegacy
+	rev := c.legacyRev()
 	if _, ok := m.Params.Meta["io.modelcontextprotocol/protocolVersion"]; ok {
 		rev = revModern
 	}
@@ -204,11 +207,24 @@ func (c *testClient) check(line []byte) *msg {
 	return m
 }
 
+// legacyRev is the handshake revision the client speaks.
+func (c *testClient) legacyRev() string {
+	if c.rev == "" {
+		return revLegacy
+	}
+	return c.rev
+}
+
 // validate checks a message against the schema of its era.
 func (c *testClient) validate(m *msg) error {
 	switch {
 	case m.Method != "" && m.ID != nil:
-		return c.spec.validate(revLegacy, "JSONRPCRequest", m.raw) // only legacy servers may send requests
+		if def := serverRequestDef(m.Method); def != "" && olderRev(c.legacyRev()) {
+			return c.spec.validate(c.legacyRev(), def, m.raw)
+		}
+		return c.spec.validate(c.legacyRev(), "JSONRPCRequest", m.raw) // only legacy servers may send requests
+	case m.Method != "" && olderRev(c.legacyRev()):
+		return c.spec.validate(c.legacyRev(), notificationDef(m.Method), m.raw)
 	case m.Method != "":
 		return c.validateBoth(notificationDef(m.Method), m.raw)
 	}
@@ -237,6 +253,9 @@ func (c *testClient) validateBoth(def string, raw []byte) error {
 // validateResponse validates a response against its era's envelope and result type,
 // and checks the era-specific result rules (resultType and serverInfo only in 2026).
 func (c *testClient) validateResponse(req sentRequest, m *msg) error {
+	if olderRev(req.rev) && m.Error != nil {
+		return c.spec.validate(req.rev, "JSONRPCError", m.raw)
+	}
 	if err := c.spec.validate(req.rev, "JSONRPCResponse", m.raw); err != nil {
 		return err
 	}
@@ -266,9 +285,9 @@ func checkResultEra(rev string, result json.RawMessage) error {
 	if err := json.Unmarshal(result, &r); err != nil {
 		return err
 	}
-	if rev == revLegacy {
+	if rev != revModern {
 		if r.ResultType != nil {
-			return fmt.Errorf("2025-11-25 result carries resultType")
+			return fmt.Errorf("%s result carries resultType", rev)
 		}
 		return nil
 	}

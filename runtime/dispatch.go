@@ -170,9 +170,14 @@ func (s *Server) conclude(c *call, result []byte, rerr *rpcError) Reply {
 	case rerr != nil:
 		return rerr.reply(m.ID, m.Era)
 	case c.framed:
-		return Reply{Body: append(result, '}'), Era: m.Era}
+		result = append(result, '}')
+	default:
+		result = resultResponse(m.ID, result)
 	}
-	return Reply{Body: resultResponse(m.ID, result), Era: m.Era}
+	if v := c.revision(); v != "" {
+		result = shapeResponse(v, m.Method, m.ID, result) // revisions.go
+	}
+	return Reply{Body: result, Era: m.Era}
 }
 
 // startResult returns a buffer for the call's result that already holds the
@@ -269,6 +274,9 @@ func (c *call) admitLegacy(info methodInfo) *rpcError {
 		var version string
 		initialized, version, c.info.ClientInfo, c.info.ClientCapabilities = c.sess.snapshot()
 		c.info.ProtocolVersion = version
+		if olderRevision(version) {
+			c.out = revisionSink{out: c.out, version: version} // revisions.go
+		}
 	}
 	if !initialized && !info.preInit {
 		return metaErrorf("missing %s in params._meta (2025-11-25 clients must initialize first)", metaProtocolVersion)

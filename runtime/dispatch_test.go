@@ -148,9 +148,14 @@ func initialize(t *testing.T, c *testClient, version string) *msg {
 }
 
 func TestInitializeNegotiation(t *testing.T) {
-	for _, asked := range []string{"2025-11-25", "2026-07-28", "2024-11-05", "2099-01-01"} {
+	// A served handshake revision is answered as asked (TestNegotiation has them all);
+	// anything else gets 2025-11-25.
+	for asked, want := range map[string]string{"2025-11-25": "2025-11-25", "2026-07-28": "2025-11-25", "2024-11-05": "2024-11-05", "2099-01-01": "2025-11-25"} {
 		t.Run(asked, func(t *testing.T) {
 			c := serveInMemory(t, newTestServer(t, &Options{Instructions: "hi"}, echoTool()))
+			if olderRev(want) {
+				c.rev = want
+			}
 			var got struct {
 				ProtocolVersion string         `json:"protocolVersion"`
 				ServerInfo      Implementation `json:"serverInfo"`
@@ -158,8 +163,8 @@ func TestInitializeNegotiation(t *testing.T) {
 				Instructions    string         `json:"instructions"`
 			}
 			initialize(t, c, asked).decodeResult(t, &got)
-			if got.ProtocolVersion != "2025-11-25" || got.ServerInfo.Name != "unit" || got.Instructions != "hi" {
-				t.Errorf("initialize result = %+v, want 2025-11-25 from unit", got)
+			if got.ProtocolVersion != want || got.ServerInfo.Name != "unit" || got.Instructions != "hi" {
+				t.Errorf("initialize result = %+v, want %s from unit", got, want)
 			}
 			if got.Capabilities["tools"] == nil {
 				t.Errorf("capabilities = %v, want tools", got.Capabilities)

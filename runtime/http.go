@@ -59,7 +59,7 @@ func (h *HTTPHandler) Shutdown(ctx context.Context) error { return h.h.shutdown(
 func (s *Server) ListenAndServe(ctx context.Context, addr string, opts *HTTPOptions) error {
 	o := opts.withDefaults()
 	h := newHTTPHandler(s, o)
-	err := serveHTTP(ctx, addr, h, o, h.endStreams, s.logger)
+	err := serveHTTP(ctx, addr, h.withLegacySSE(), o, h.endStreams, s.logger)
 	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), o.ShutdownTimeout)
 	defer cancel()
 	return errors.Join(err, h.shutdown(dctx))
@@ -79,6 +79,8 @@ type httpHandler struct {
 	bodyTimeoutWarning sync.Once
 	// closing is set by shutdown: new requests get 503.
 	closing atomic.Bool
+	// legacy is the 2024-11-05 HTTP+SSE transport, when opts.LegacySSE.
+	legacy *legacySSE
 }
 
 // newHTTPHandler returns a handler with resolved options.
@@ -91,6 +93,9 @@ func newHTTPHandler(s *Server, o HTTPOptions) *httpHandler {
 // subscriptions/listen responses (they end with their final result).
 func (h *httpHandler) endStreams() {
 	h.sessions.endStreams()
+	if h.legacy != nil {
+		h.legacy.endStreams()
+	}
 	h.srv.EndSubscriptions(nil)
 }
 
@@ -203,6 +208,9 @@ func (h *httpHandler) servePost(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	if isBatch(body) && h.serveBatch(w, r, body) { // 2025-03-26 sessions (http_revisions.go)
+		return
+	}
 	m, err := ParseMessage(body)
 	if err != nil {
 		reply := ErrorReply(err)
@@ -261,7 +269,8 @@ func acceptsStream(r *http.Request) bool {
 	return false
 }
 
-// serveHTTPMain serves Main's -http ADDR flag with the default options.
-func (s *Server) serveHTTPMain(ctx context.Context, addr string) error {
-	return s.ListenAndServe(ctx, addr, nil)
+// serveHTTPMain serves Main's -http ADDR flag with the default options; sse adds
+// the 2024-11-05 HTTP+SSE transport (-sse).
+func (s *Server) serveHTTPMain(ctx context.Context, addr string, sse bool) error {
+	return s.ListenAndServe(ctx, addr, &HTTPOptions{LegacySSE: sse})
 }

@@ -230,6 +230,7 @@ type pump struct {
 	// keepAlive is the quiet time after which an SSE stream gets a comment
 	// line, so intermediaries and clients do not time it out; 0 disables.
 	keepAlive time.Duration
+	noPrime   bool // no priming event: a session of a revision before 2025-11-25
 	sw        *sseWriter
 }
 
@@ -281,7 +282,7 @@ func (p *pump) serveStream(ctx context.Context, after int) (complete bool) {
 // replays nothing twice.
 func (p *pump) start(after int) error {
 	p.sw = startSSE(p.w, p.hdr)
-	if p.x.stream == "" {
+	if p.x.stream == "" || p.noPrime {
 		return nil
 	}
 	return p.sw.prime(p.x.eventID(after), p.retry)

@@ -304,9 +304,9 @@ func (c *httpClient) validate(rev, method string, raw []byte) {
 	case env.Method != "":
 		err = c.schemas.validate(rev, "JSONRPCRequest", raw)
 	case env.Error != nil:
-		err = c.schemas.validate(rev, "JSONRPCErrorResponse", raw)
+		err = c.schemas.validate(rev, envelopeDef(rev, "JSONRPCErrorResponse"), raw)
 	default:
-		err = c.schemas.validate(rev, "JSONRPCResultResponse", raw)
+		err = c.schemas.validate(rev, envelopeDef(rev, "JSONRPCResultResponse"), raw)
 		if def := mrtrResultDef(rev, resultDef(rev, method), env.Result); err == nil && def != "" {
 			err = c.schemas.validate(rev, def, env.Result)
 		}

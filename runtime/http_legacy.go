@@ -31,6 +31,9 @@ func (h *httpHandler) serveLegacy(w http.ResponseWriter, r *http.Request, m *Mes
 		httpError(w, http.StatusNotFound, m.ID, CodeInvalidRequest, "unknown or terminated session")
 		return
 	}
+	if !sessionVersionOK(w, r, hs, m.ID) {
+		return
+	}
 	if m.Kind != KindRequest {
 		// Notifications and the client's responses to server requests.
 		h.srv.Handle(r.Context(), m, hs.ss, nil)
@@ -67,10 +70,14 @@ func (h *httpHandler) legacyRequest(w http.ResponseWriter, r *http.Request, hs *
 		return
 	}
 	x := hs.newStream(acceptsStream(r))
+	version := hs.ss.ProtocolVersion()
+	if preferStream(r, version) {
+		x.streamNow()
+	}
 	ctx := context.WithValue(context.WithoutCancel(r.Context()), streamKey{}, x)
 	h.background.Add(1)
 	go h.srv.handleAsync(ctx, m, hs.ss, x, &legacyReply{x: x, hs: hs, bg: &h.background})
-	p := &pump{x: x, w: w, retry: h.opts.SSERetry, keepAlive: h.opts.KeepAlive}
+	p := &pump{x: x, w: w, retry: h.opts.SSERetry, keepAlive: h.opts.KeepAlive, noPrime: !primes(version)}
 	if !p.serveRequest(r.Context()) {
 		hs.dropStream(x)
 	}
@@ -102,7 +109,8 @@ func (h *httpHandler) serveGet(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer hs.enter()()
-	p := &pump{x: hs.standalone, w: w, retry: h.opts.SSERetry, keepAlive: h.opts.KeepAlive}
+	p := &pump{x: hs.standalone, w: w, retry: h.opts.SSERetry, keepAlive: h.opts.KeepAlive,
+		noPrime: !primes(hs.ss.ProtocolVersion())}
 	after := hs.standalone.deliveredSeq()
 	if last := strings.TrimSpace(r.Header.Get(headerLastEventID)); last != "" {
 		if x, seq, ok := hs.resume(last); ok {
@@ -144,7 +152,7 @@ func (h *httpHandler) sessionFor(w http.ResponseWriter, r *http.Request) (*httpS
 		httpError(w, http.StatusNotFound, nil, CodeInvalidRequest, "unknown or terminated session")
 		return nil, false
 	}
-	return hs, true
+	return hs, sessionVersionOK(w, r, hs, nil)
 }
 
 // streamKey is the context key of the exchange a 2025-11-25 request streams to.

@@ -26,8 +26,11 @@ func serveHTTP(ctx context.Context, addr string, h http.Handler, opts HTTPOption
 
 // serveListener is serveHTTP on an open listener, which it closes.
 func serveListener(ctx context.Context, ln net.Listener, h http.Handler, opts HTTPOptions, onShutdown func(), log *slog.Logger) error {
-	mux := http.NewServeMux()
-	mux.Handle(opts.Path, h)
+	mux, ok := h.(*http.ServeMux) // already routed (HTTPOptions.LegacySSE)
+	if !ok {
+		mux = http.NewServeMux()
+		mux.Handle(opts.Path, h)
+	}
 	srv := &http.Server{
 		Handler:           mux,
 		ReadHeaderTimeout: opts.ReadHeaderTimeout,
@@ -40,6 +43,9 @@ func serveListener(ctx context.Context, ln net.Listener, h http.Handler, opts HT
 	}
 	if log != nil {
 		log.Info("serving MCP over HTTP", "url", "http://"+ln.Addr().String()+opts.Path)
+		if opts.LegacySSE {
+			log.Info("serving the 2024-11-05 HTTP+SSE transport", "url", "http://"+ln.Addr().String()+LegacySSEPath)
+		}
 		if host, _, err := net.SplitHostPort(ln.Addr().String()); err == nil && !isLoopbackHost(host) && len(opts.AllowedHosts) == 0 {
 			log.Warn("listening beyond loopback, but only loopback Host headers are accepted; set HTTPOptions.AllowedHosts (and authenticate clients)", "addr", ln.Addr().String())
 		}

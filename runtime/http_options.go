@@ -109,6 +109,13 @@ type HTTPOptions struct {
 	// KeepAlive is the quiet time after which an open SSE stream gets a
 	// comment line (default 15s); negative disables keep-alives.
 	KeepAlive time.Duration
+
+	// LegacySSE makes ListenAndServe also serve the HTTP+SSE transport of
+	// 2024-11-05 (GET LegacySSEPath "/sse" for the event stream, POST
+	// LegacyMessagePath "/message" for messages) beside Streamable HTTP, for
+	// clients that predate Streamable HTTP. Off by default. LegacySSEHandler
+	// serves it in your own mux.
+	LegacySSE bool
 }
 
 // withDefaults returns a copy of o with every zero field set to its default.

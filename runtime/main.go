@@ -18,6 +18,7 @@ import (
 //
 //	-stdio            serve newline-delimited JSON on stdin/stdout (the default)
 //	-http ADDR        serve Streamable HTTP on ADDR at path /mcp
+//	-sse              with -http, also serve the 2024-11-05 HTTP+SSE transport at /sse
 //	-log-level LEVEL  debug, info, warn or error (stderr logs; default info)
 //	-version          print the server's name and version and exit
 //
@@ -42,6 +43,7 @@ func Main(s *Server) int {
 type mainFlags struct {
 	stdio    bool
 	httpAddr string
+	sse      bool
 	logLevel string
 	version  bool
 }
@@ -61,7 +63,7 @@ func (s *Server) main(ctx context.Context, args []string, stdin io.Reader, stdou
 		return 0
 	}
 	if f.httpAddr != "" {
-		err = s.serveHTTPMain(ctx, f.httpAddr) // http.go
+		err = s.serveHTTPMain(ctx, f.httpAddr, f.sse) // http.go
 	} else {
 		if isTerminal(stdin) {
 			s.terminalHint(stderr)
@@ -82,6 +84,7 @@ func (s *Server) parseFlags(args []string, stderr io.Writer) (mainFlags, error) 
 	fs.SetOutput(stderr)
 	fs.BoolVar(&f.stdio, "stdio", false, "serve on stdin/stdout (default)")
 	fs.StringVar(&f.httpAddr, "http", "", "serve Streamable HTTP on `addr` at /mcp")
+	fs.BoolVar(&f.sse, "sse", false, "with -http, also serve the 2024-11-05 HTTP+SSE transport at /sse")
 	fs.StringVar(&f.logLevel, "log-level", "info", "stderr log `level`: debug, info, warn, error")
 	fs.BoolVar(&f.version, "version", false, "print the version and exit")
 	fs.Usage = func() { s.usage(stderr, fs) }
@@ -93,6 +96,8 @@ func (s *Server) parseFlags(args []string, stderr io.Writer) (mainFlags, error) 
 		return f, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	case f.stdio && f.httpAddr != "":
 		return f, errors.New("-stdio and -http are exclusive")
+	case f.sse && f.httpAddr == "":
+		return f, errors.New("-sse needs -http")
 	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(f.logLevel)); err != nil {
@@ -115,7 +120,7 @@ func (s *Server) commandName() string {
 // usage prints -h: what the command serves, then its flags.
 func (s *Server) usage(w io.Writer, fs *flag.FlagSet) {
 	name := s.commandName()
-	fmt.Fprintf(w, "usage: %s [-stdio | -http addr] [-log-level level]\n\n", name)
+	fmt.Fprintf(w, "usage: %s [-stdio | -http addr [-sse]] [-log-level level]\n\n", name)
 	fmt.Fprintf(w, "%s is an MCP server. An MCP client launches it over stdio, or reaches it over\n", name)
 	fmt.Fprintf(w, "Streamable HTTP at http://ADDR/mcp when started with -http ADDR.\n\n")
 	if names := s.toolNames(); len(names) > 0 {

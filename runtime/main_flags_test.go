@@ -21,6 +21,9 @@ func TestMainFlags(t *testing.T) {
 		{[]string{"-stdio", "-http", ":0"}, 2, "", "exclusive"},
 		{[]string{"extra"}, 2, "", "unexpected argument"},
 		{[]string{"-h"}, 0, "", "-http"},
+		{[]string{"-h"}, 0, "", "-sse"},
+		{[]string{"-sse"}, 2, "", "-sse needs -http"},
+		{[]string{"-sse", "-http", "256.1.1.1:bad"}, 1, "", ""},
 		{[]string{"-http", "256.1.1.1:bad"}, 1, "", ""},
 	}
 	for _, tt := range tests {

@@ -16,8 +16,9 @@ type initializeResult struct {
 	Instructions    string         `json:"instructions,omitempty"`
 }
 
-// initialize answers the 2025-11-25 handshake. A client asking for any other version
-// (a newer one included) is offered 2025-11-25, the only legacy version served.
+// initialize answers the handshake: a client asking for a handshake revision the
+// server serves (2024-11-05 through 2025-11-25) gets it, any other version (a newer
+// one included) is offered 2025-11-25 (negotiateVersion).
 func (s *Server) initialize(_ context.Context, c *call) ([]byte, *rpcError) {
 	p := &c.msg.params
 	if p.ProtocolVersion == "" {
@@ -35,12 +36,13 @@ func (s *Server) initialize(_ context.Context, c *call) ([]byte, *rpcError) {
 	if !ok {
 		return nil, errorf(CodeInvalidParams, "initialize: clientInfo must be an object with a string name and version")
 	}
-	if !c.sess.initialize(versionLegacy, info, p.Capabilities) {
+	version := negotiateVersion(p.ProtocolVersion)
+	if !c.sess.initialize(version, info, clientCapsFor(version, p.Capabilities)) {
 		return nil, errorf(CodeInvalidRequest, "initialize: the session is already initialized")
 	}
 	s.prims.hub.addSession(c.sess) // list changes and resource updates reach it
 	return mustMarshal(initializeResult{
-		ProtocolVersion: versionLegacy,
+		ProtocolVersion: version,
 		Capabilities:    s.capabilities(),
 		ServerInfo:      s.info,
 		Instructions:    s.opts.Instructions,

@@ -18,6 +18,12 @@ const (
 	revModern = "2026-07-28"
 )
 
+// olderRevs are the handshake revisions before 2025-11-25 the server also serves.
+var olderRevs = []string{"2024-11-05", "2025-03-26", "2025-06-18"}
+
+// allRevs is every revision served, oldest first.
+var allRevs = append(append([]string(nil), olderRevs...), revLegacy, revModern)
+
 // specSchemas validates messages against ../shared/spec/<rev>/schema/schema.json.
 type specSchemas struct {
 	dir string // .../shared/spec
@@ -42,7 +48,7 @@ func loadSpecSchemas() (*specSchemas, error) {
 		}
 		dir = filepath.Join(root, "..", "shared", "spec")
 	}
-	for _, rev := range []string{revLegacy, revModern} {
+	for _, rev := range allRevs {
 		if _, err := os.Stat(schemaPath(dir, rev)); err != nil {
 			return nil, fmt.Errorf("spec schema for %s: %w", rev, err)
 		}
@@ -85,7 +91,7 @@ func (s *specSchemas) schema(rev, def string) (*jsonschema.Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	sch, err := c.Compile(specURL(rev) + "#/$defs/" + def)
+	sch, err := c.Compile(specURL(rev) + "#/" + defsKey(rev) + "/" + def)
 	if err != nil {
 		return nil, fmt.Errorf("compile %s %s: %w", rev, def, err)
 	}
@@ -107,12 +113,57 @@ func (s *specSchemas) compiler(rev string) (*jsonschema.Compiler, error) {
 	if err != nil {
 		return nil, fmt.Errorf("decode %s schema: %w", rev, err)
 	}
+	if olderRev(rev) {
+		strictify(doc)
+	}
 	c := jsonschema.NewCompiler()
 	if err := c.AddResource(specURL(rev), doc); err != nil {
 		return nil, err
 	}
 	s.compilers[rev] = c
 	return c, nil
+}
+
+// olderRev reports whether rev is a revision before 2025-11-25.
+func olderRev(rev string) bool { return rev < revLegacy }
+
+// defsKey is where a revision's schema.json keeps its types: "definitions" in the
+// draft-07 schemas before 2025-11-25, "$defs" since.
+func defsKey(rev string) string {
+	if olderRev(rev) {
+		return "definitions"
+	}
+	return "$defs"
+}
+
+// strictify makes the types of a revision before 2025-11-25 closed: every
+// definition with properties and no additionalProperties of its own (and the
+// params object inside it) gets additionalProperties false. Those schemas leave
+// objects open, so without this a field a later revision added (structuredContent,
+// title, outputSchema, audio's siblings, a progress message…) would pass. A
+// request or notification type also admits the JSON-RPC envelope members.
+func strictify(doc any) {
+	root, _ := doc.(map[string]any)
+	defs, _ := root["definitions"].(map[string]any)
+	for _, d := range defs {
+		def, _ := d.(map[string]any)
+		props, _ := def["properties"].(map[string]any)
+		if props == nil {
+			continue
+		}
+		if _, open := def["additionalProperties"]; !open {
+			def["additionalProperties"] = false
+			if _, ok := props["method"]; ok {
+				props["jsonrpc"], props["id"] = map[string]any{}, map[string]any{}
+			}
+		}
+		params, _ := props["params"].(map[string]any)
+		if pp, _ := params["properties"].(map[string]any); pp != nil {
+			if _, open := params["additionalProperties"]; !open {
+				params["additionalProperties"] = false
+			}
+		}
+	}
 }
 
 // specURL names a revision's schema.json inside the compiler.
@@ -147,7 +198,7 @@ func resultDef(rev, method string) string {
 		"prompts/get":              "GetPromptResult",
 		"completion/complete":      "CompleteResult",
 	}
-	if rev == revLegacy {
+	if rev != revModern {
 		defs["initialize"] = "InitializeResult"
 		defs["ping"] = "EmptyResult"
 		defs["logging/setLevel"] = "EmptyResult"
@@ -188,4 +239,34 @@ func rawMember(raw []byte, key string) json.RawMessage {
 		return nil
 	}
 	return obj[key]
+}
+
+// serverRequestDef names the definition of a server-to-client request.
+func serverRequestDef(method string) string {
+	switch method {
+	case "sampling/createMessage":
+		return "CreateMessageRequest"
+	case "elicitation/create":
+		return "ElicitRequest"
+	case "roots/list":
+		return "ListRootsRequest"
+	case "ping":
+		return "PingRequest"
+	}
+	return ""
+}
+
+// envelopeDef names a response envelope in rev: the revisions before 2025-11-25
+// call them JSONRPCError and JSONRPCResponse.
+func envelopeDef(rev, def string) string {
+	if !olderRev(rev) {
+		return def
+	}
+	switch def {
+	case "JSONRPCErrorResponse":
+		return "JSONRPCError"
+	case "JSONRPCResultResponse":
+		return "JSONRPCResponse"
+	}
+	return def
 }

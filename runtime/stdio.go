@@ -238,6 +238,16 @@ func (c *stdioConn) dispatch(ctx context.Context, data []byte, readErr error) *c
 		c.write(ErrorResponse(nil, CodeInvalidRequest, msg, nil))
 		return nil
 	}
+	if isBatch(data) && batchSession(c.sess) { // 2025-03-26 only (batch.go)
+		c.wg.Add(1)
+		go func() {
+			defer c.wg.Done()
+			if body := c.srv.serveBatch(ctx, data, c.sess, c); body != nil {
+				c.write(body)
+			}
+		}()
+		return nil
+	}
 	m, err := ParseMessage(data)
 	switch {
 	case err != nil:

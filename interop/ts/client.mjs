@@ -4,9 +4,12 @@
 //
 // PLAN_JSON is an object:
 //   sdk        "client" (@modelcontextprotocol/client 2.x) or "sdk" (@modelcontextprotocol/sdk 1.x)
+//   pkg        for sdk "sdk": the package to import, default @modelcontextprotocol/sdk (an
+//              alias of an older 1.x release from ts-old/package.json, e.g. sdk-2025-03-26)
 //   mode       for sdk "client": "legacy" (plain initialize), "auto" (discover, then maybe initialize)
 //              or a revision to pin, e.g. "2026-07-28"; ignored for sdk "sdk" (always initialize)
-//   transport  "stdio" (spawn command with args) or "http" (Streamable HTTP at url)
+//   transport  "stdio" (spawn command with args), "http" (Streamable HTTP at url) or "sse"
+//              (the 2024-11-05 HTTP+SSE transport at url; sdk "sdk" only)
 //   command, args, url
 //   calls      [{name, arguments, progress, cancelOnProgress, logLevel}]: tools/call requests
 //              to send after tools/list, in order; progress: ask for progress notifications
@@ -84,7 +87,12 @@ function traced(t) {
 
 function packageVersion(name) {
   // The package's own package.json is not always exported; find it above the entry point.
-  const entry = fileURLToPath(import.meta.resolve(name));
+  let entry;
+  try {
+    entry = fileURLToPath(import.meta.resolve(name));
+  } catch {
+    entry = fileURLToPath(import.meta.resolve(`${name}/client/index.js`)); // 1.x releases without a "." export
+  }
   return JSON.parse(readFileSync(entry.replace(/\/dist\/.*$/, '/package.json'), 'utf8')).version;
 }
 
@@ -125,19 +133,25 @@ async function main() {
     }
     out.sdkVersion = packageVersion('@modelcontextprotocol/client');
   } else if (plan.sdk === 'sdk') {
-    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-    const { ElicitRequestSchema, CreateMessageRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
-    client = new Client(info, { capabilities });
-    client.setRequestHandler(ElicitRequestSchema, elicit);
+    // pkg: an older 1.x release installed under an alias (ts-old/package.json).
+    const pkg = plan.pkg ?? '@modelcontextprotocol/sdk';
+    const { Client } = await import(`${pkg}/client/index.js`);
+    const { ElicitRequestSchema, CreateMessageRequestSchema } = await import(`${pkg}/types.js`);
+    client = new Client(info, { capabilities: ElicitRequestSchema ? capabilities : { sampling: {} } });
+    if (ElicitRequestSchema) client.setRequestHandler(ElicitRequestSchema, elicit); // from 1.13 (2025-06-18)
     client.setRequestHandler(CreateMessageRequestSchema, sample);
     if (plan.transport === 'stdio') {
-      const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+      const { StdioClientTransport } = await import(`${pkg}/client/stdio.js`);
       transport = new StdioClientTransport({ command: plan.command, args: plan.args ?? [], stderr: 'inherit' });
+    } else if (plan.transport === 'sse') {
+      // The 2024-11-05 HTTP+SSE transport.
+      const { SSEClientTransport } = await import(`${pkg}/client/sse.js`);
+      transport = new SSEClientTransport(new URL(plan.url));
     } else {
-      const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+      const { StreamableHTTPClientTransport } = await import(`${pkg}/client/streamableHttp.js`);
       transport = new StreamableHTTPClientTransport(new URL(plan.url));
     }
-    out.sdkVersion = packageVersion('@modelcontextprotocol/sdk');
+    out.sdkVersion = packageVersion(pkg);
   } else {
     throw new Error(`unknown sdk ${JSON.stringify(plan.sdk)}`);
   }

@@ -1,0 +1,5 @@
+//go:build race
+
+package older
+
+const raceEnabled = true
