@@ -11,6 +11,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/httpcheck"
 )
 
 // ErrNoStream reports a server-to-client request for a 2025-11-25 client whose
@@ -87,11 +89,11 @@ func (h *httpHandler) drain(ctx context.Context, o HTTPOptions) error {
 
 // ServeHTTP implements http.Handler.
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !hostAllowed(r.Host, h.opts.AllowedHosts) {
+	if !httpcheck.HostAllowed(r.Host, h.opts.AllowedHosts) {
 		httpError(w, http.StatusForbidden, nil, CodeInvalidRequest, "forbidden: host not allowed")
 		return
 	}
-	if !originAllowed(r.Header.Get("Origin"), h.opts.AllowedOrigins) {
+	if !httpcheck.OriginAllowed(r.Header.Get("Origin"), h.opts.AllowedOrigins) {
 		httpError(w, http.StatusForbidden, nil, CodeInvalidRequest, "forbidden: origin not allowed")
 		return
 	}
@@ -188,7 +190,7 @@ func modernRequest(m *Message, h http.Header) bool {
 	if m.Era == EraModern {
 		return true
 	}
-	v, ok := headerValue(h, headerProtocolVersion)
+	v, ok := httpcheck.HeaderValue(h, httpcheck.HeaderProtocolVersion)
 	return ok && !legacyVersion(v)
 }
 

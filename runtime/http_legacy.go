@@ -5,12 +5,14 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/httpcheck"
 )
 
 // serveLegacy serves a 2025-11-25 message: initialize opens a session, and
 // everything else must name a live one with Mcp-Session-Id.
 func (h *httpHandler) serveLegacy(w http.ResponseWriter, r *http.Request, m *Message) {
-	id := strings.TrimSpace(r.Header.Get(headerSessionID))
+	id := strings.TrimSpace(r.Header.Get(httpcheck.HeaderSessionID))
 	if id == "" {
 		switch {
 		case m.Kind == KindRequest && m.Method == "initialize":
@@ -55,7 +57,7 @@ func (h *httpHandler) initialize(w http.ResponseWriter, r *http.Request, m *Mess
 		return
 	}
 	h.sessions.add(hs)
-	writeReply(w, http.Header{headerSessionID: {hs.id}}, reply)
+	writeReply(w, http.Header{httpcheck.HeaderSessionID: {hs.id}}, reply)
 }
 
 // legacyRequest serves a request of a session. A disconnect does not cancel
@@ -104,7 +106,7 @@ func (h *httpHandler) serveGet(w http.ResponseWriter, r *http.Request) {
 	defer hs.enter()()
 	p := &pump{x: hs.standalone, w: w, retry: h.opts.SSERetry, keepAlive: h.opts.KeepAlive}
 	after := hs.standalone.deliveredSeq()
-	if last := strings.TrimSpace(r.Header.Get(headerLastEventID)); last != "" {
+	if last := strings.TrimSpace(r.Header.Get(httpcheck.HeaderLastEventID)); last != "" {
 		if x, seq, ok := hs.resume(last); ok {
 			p.x, after = x, seq
 		}
@@ -129,13 +131,13 @@ func (h *httpHandler) serveDelete(w http.ResponseWriter, r *http.Request) {
 // GET or DELETE), 404 for an unknown or ended session, 400 for a version
 // header of the wrong era.
 func (h *httpHandler) sessionFor(w http.ResponseWriter, r *http.Request) (*httpSession, bool) {
-	id := strings.TrimSpace(r.Header.Get(headerSessionID))
+	id := strings.TrimSpace(r.Header.Get(httpcheck.HeaderSessionID))
 	if id == "" {
 		w.Header().Set("Allow", "POST")
 		httpError(w, http.StatusMethodNotAllowed, nil, CodeInvalidRequest, r.Method+" needs an Mcp-Session-Id")
 		return nil, false
 	}
-	if v, ok := headerValue(r.Header, headerProtocolVersion); ok && !legacyVersion(v) {
+	if v, ok := httpcheck.HeaderValue(r.Header, httpcheck.HeaderProtocolVersion); ok && !legacyVersion(v) {
 		httpError(w, http.StatusBadRequest, nil, CodeInvalidRequest, "unsupported MCP-Protocol-Version "+v)
 		return nil, false
 	}

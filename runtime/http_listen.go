@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/httpcheck"
 )
 
 // serveHTTP serves h at opts.Path on addr until ctx is cancelled, then shuts
@@ -40,7 +42,7 @@ func serveListener(ctx context.Context, ln net.Listener, h http.Handler, opts HT
 	}
 	if log != nil {
 		log.Info("serving MCP over HTTP", "url", "http://"+ln.Addr().String()+opts.Path)
-		if host, _, err := net.SplitHostPort(ln.Addr().String()); err == nil && !isLoopbackHost(host) && len(opts.AllowedHosts) == 0 {
+		if host, _, err := net.SplitHostPort(ln.Addr().String()); err == nil && !httpcheck.IsLoopbackHost(host) && len(opts.AllowedHosts) == 0 {
 			log.Warn("listening beyond loopback, but only loopback Host headers are accepted; set HTTPOptions.AllowedHosts (and authenticate clients)", "addr", ln.Addr().String())
 		}
 	}

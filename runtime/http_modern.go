@@ -2,6 +2,8 @@ package runtime
 
 import (
 	"net/http"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/httpcheck"
 )
 
 // serveModern serves a 2026-07-28 message: stateless, no session, headers
@@ -50,7 +52,7 @@ func metaComplete(m *Message) bool {
 // checkHeaders validates the standard headers and, for tools/call, the
 // Mcp-Param-* headers the tool's inputSchema declares with x-mcp-header.
 func (h *httpHandler) checkHeaders(hdr http.Header, m *Message) error {
-	if err := checkStandardHeaders(hdr, m.Method, m.Params, m.ProtocolVersion); err != nil {
+	if err := httpcheck.CheckStandard(hdr, m.Method, m.Params, m.ProtocolVersion); err != nil {
 		return err
 	}
 	if m.Method != "tools/call" {
@@ -60,5 +62,5 @@ func (h *httpHandler) checkHeaders(hdr http.Header, m *Message) error {
 	if !ok {
 		return nil // unknown tool: the dispatcher answers -32602
 	}
-	return checkParamHeaders(hdr, e.paramHeaders(), m.params.Arguments)
+	return httpcheck.CheckParams(hdr, e.paramHeaders(), m.params.Arguments)
 }

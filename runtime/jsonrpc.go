@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
 // Protocol versions the runtime serves.
@@ -91,14 +93,14 @@ type Message struct {
 type envelope struct {
 	jsonrpc, id, method, params, result, error []byte
 
-	keys       keySet
+	keys       jsonwire.KeySet
 	repeated   []byte // the first member name that appears twice, or nil
 	idRepeated bool   // the id itself appears twice: it cannot be echoed
 }
 
 // set stores one member of the frame.
 func (e *envelope) set(key, val []byte) {
-	if e.keys.add(key) {
+	if e.keys.Add(key) {
 		if e.repeated == nil {
 			e.repeated = key
 		}
@@ -159,8 +161,8 @@ func (e *messageError) Unwrap() error { return e.err }
 // The Message refers to raw, which must not change afterwards. ParseMessage is safe
 // for concurrent use.
 func ParseMessage(raw []byte) (*Message, error) {
-	trimmed := trimSpace(raw)
-	if !validJSON(trimmed) {
+	trimmed := jsonwire.TrimSpace(raw)
+	if !jsonwire.Valid(trimmed) {
 		return nil, &messageError{err: fmt.Errorf("%w: invalid JSON", ErrParse), answer: true}
 	}
 	switch trimmed[0] {
@@ -171,7 +173,7 @@ func ParseMessage(raw []byte) (*Message, error) {
 		return nil, &messageError{err: fmt.Errorf("%w: not a JSON object", ErrInvalidRequest), answer: true}
 	}
 	var env envelope
-	eachMember(trimmed, env.set)
+	jsonwire.EachMember(trimmed, env.set)
 	if env.repeated != nil {
 		return nil, env.repeatedError()
 	}
@@ -309,9 +311,9 @@ func (m *Message) decodeParams() {
 		m.paramsErr = errors.New("params must be an object")
 		return
 	}
-	var keys keySet
-	eachMember(m.Params, func(key, val []byte) {
-		if keys.add(key) && m.repeated == nil {
+	var keys jsonwire.KeySet
+	jsonwire.EachMember(m.Params, func(key, val []byte) {
+		if keys.Add(key) && m.repeated == nil {
 			m.repeated = repeatedMember(key, "params")
 		}
 		m.setParam(key, val)
@@ -394,9 +396,9 @@ func (m *Message) decodeMeta(meta *requestMeta, val []byte) *requestMeta {
 		m.typeError("_meta")
 		return meta
 	}
-	var keys keySet
-	eachMember(val, func(key, val []byte) {
-		if keys.add(key) && m.repeated == nil {
+	var keys jsonwire.KeySet
+	jsonwire.EachMember(val, func(key, val []byte) {
+		if keys.Add(key) && m.repeated == nil {
 			m.repeated = repeatedMember(key, "params._meta")
 		}
 		meta.set(key, val)
@@ -436,17 +438,7 @@ func rawString(raw json.RawMessage) (string, bool) {
 	case `"` + versionLegacy + `"`:
 		return versionLegacy, true
 	}
-	if len(raw) < 2 || raw[0] != '"' {
-		return "", false
-	}
-	if inner := raw[1 : len(raw)-1]; !bytes.ContainsAny(inner, "\\\"") && raw[len(raw)-1] == '"' {
-		return string(inner), true // no escapes: the common case, without a decoder
-	}
-	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
-		return "", false
-	}
-	return s, true
+	return jsonwire.String(raw)
 }
 
 // isObject reports whether raw is a JSON object.

@@ -8,6 +8,33 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
+	"github.com/mcpgen/mcpgen/runtime/internal/seal"
+)
+
+// StateKeyEnv names the environment variable NewServer reads requestState keys from
+// when Options.StateKeys is empty: one secret, or several separated by commas (the
+// first seals, all open, so keys can be rotated). Every replica behind one endpoint
+// needs the same value.
+const StateKeyEnv = seal.KeyEnv
+
+// Defaults for the MRTR options (the requestState TTL's is in internal/seal).
+const (
+	defaultInputTimeout   = 5 * time.Minute
+	defaultMaxInputRounds = 10
+)
+
+// Errors of requestState verification. Each becomes a -32602 reply.
+var (
+	// ErrStateInvalid reports a requestState that was tampered with, is malformed, or
+	// was sealed with a key this server does not hold.
+	ErrStateInvalid = seal.ErrInvalid
+	// ErrStateExpired reports a requestState presented after its expiry.
+	ErrStateExpired = seal.ErrExpired
+	// ErrStateMismatch reports a requestState issued for another method, tool,
+	// resource, prompt or other arguments.
+	ErrStateMismatch = seal.ErrMismatch
 )
 
 // Asking the client mid-call works the same for the handler in both eras:
@@ -56,7 +83,7 @@ type roundKey struct{}
 // digest of the arguments is computed only when a state is opened or sealed, and
 // the maps are made on first write (reading a nil map is fine).
 type round struct {
-	binding roundState                 // method, name and digest (see bound) the state is bound to
+	binding seal.State                 // method, name and digest (see bound) the state is bound to
 	args    json.RawMessage            // the salient params binding.Digest covers
 	number  int                        // 1 for a first request, then state's round + 1
 	answers map[string]json.RawMessage // from the state and inputResponses
@@ -75,7 +102,7 @@ type round struct {
 // args its salient params.
 func (s *Server) openRound(c *call, name string, args json.RawMessage) (*round, *rpcError) {
 	r := &c.rnd // part of the call: no allocation of its own
-	*r = round{binding: roundState{Method: c.msg.Method, Name: name}, args: args, number: 1}
+	*r = round{binding: seal.State{Method: c.msg.Method, Name: name}, args: args, number: 1}
 	if !c.info.Modern {
 		return r, nil
 	}
@@ -83,7 +110,7 @@ func (s *Server) openRound(c *call, name string, args json.RawMessage) (*round, 
 	// read in place, without decoding the rest again.
 	var responses, state json.RawMessage
 	if p := c.msg.Params; len(p) > 0 && p[0] == '{' {
-		eachMember(p, func(key, val []byte) {
+		jsonwire.EachMember(p, func(key, val []byte) {
 			switch string(key) {
 			case "inputResponses":
 				responses = val
@@ -102,9 +129,9 @@ func (s *Server) openRound(c *call, name string, args json.RawMessage) (*round, 
 }
 
 // bound returns the binding with its digest, computing the digest on first use.
-func (r *round) bound() *roundState {
+func (r *round) bound() *seal.State {
 	if r.binding.Digest == "" {
-		r.binding.Digest = argsDigest(r.args)
+		r.binding.Digest = seal.ArgsDigest(r.args)
 	}
 	return &r.binding
 }
@@ -133,7 +160,7 @@ func (s *Server) readState(r *round, raw json.RawMessage) *rpcError {
 	if !ok {
 		return errorf(CodeInvalidParams, "invalid params: requestState must be a string")
 	}
-	st, err := s.sealer.open(token, r.bound(), time.Now())
+	st, err := s.sealer.Open(token, r.bound(), time.Now())
 	if err != nil {
 		return errorf(CodeInvalidParams, "%v", err)
 	}
@@ -185,7 +212,7 @@ func (s *Server) closeRound(c *call, r *round) (result []byte, rerr *rpcError, h
 func (s *Server) inputRequired(c *call, r *round) ([]byte, error) {
 	st := *r.bound()
 	st.Round, st.Answers = r.number, r.used
-	token, err := s.sealer.seal(&st, time.Now())
+	token, err := s.sealer.Seal(&st, time.Now())
 	if err != nil {
 		return nil, err
 	}

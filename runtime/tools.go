@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
 // errPanic marks a handler that panicked; the client sees only a generic text.
@@ -314,7 +316,7 @@ func appendContent(b []byte, content []Content, sc json.RawMessage) ([]byte, err
 // -32603) and wraps it for 2025-11-25 clients when the tool asks to. It returns the
 // compact structured content to send, or nil when the era cannot carry it.
 func (s *Server) structured(c *call, e *toolEntry, sc json.RawMessage) (json.RawMessage, *rpcError) {
-	valid := validJSON(sc)
+	valid := jsonwire.Valid(sc)
 	if e.tool.OutputSchema != nil {
 		if err := e.checkOutput(sc, valid); err != nil {
 			s.logger.Error("structured output does not match the output schema", "tool", e.tool.Name, "err", err)

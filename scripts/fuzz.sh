@@ -33,11 +33,11 @@ targets=(
   ./runtime:FuzzRequestState
   ./runtime:FuzzParseMessage
   ./runtime:FuzzParseMessageOracle
-  ./runtime:FuzzValidJSON
-  ./runtime:FuzzSchemaOracle
+  ./runtime/internal/jsonwire:FuzzValidJSON
+  ./runtime/internal/schemacheck:FuzzSchemaOracle
   ./runtime/internal/format:FuzzDateTimeLiteral
   ./runtime/internal/format:FuzzDate
-  ./runtime:FuzzDecodeHeaderValue
+  ./runtime/internal/httpcheck:FuzzDecodeHeaderValue
   ./gen:FuzzToolDirective
   ./gen/schema:FuzzStructTag
   ./gen/schema:FuzzInputAgreement

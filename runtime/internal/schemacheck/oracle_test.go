@@ -1,4 +1,4 @@
-package runtime
+package schemacheck
 
 import (
 	"bytes"
@@ -15,6 +15,8 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/format"
+	"github.com/mcpgen/mcpgen/runtime/internal/fullhook"
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
 // This file checks the built-in validator against santhosh-tekuri/jsonschema/v6 as an
@@ -98,14 +100,14 @@ func oracleValid(sch *jsonschema.Schema, inst []byte) (valid, decided bool) {
 type schemaPair struct {
 	name string
 	raw  []byte
-	node *schemaNode
+	node *Schema
 	sch  *jsonschema.Schema
 }
 
 // compilePair compiles a schema both ways.
 func compilePair(t testing.TB, name string, raw []byte) schemaPair {
 	t.Helper()
-	node, err := compileSchemaDoc(raw, true)
+	node, err := Compile(raw, true)
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
@@ -116,8 +118,8 @@ func compilePair(t testing.TB, name string, raw []byte) schemaPair {
 // returns the runtime's verdict.
 func (sp schemaPair) agree(t testing.TB, inst []byte) bool {
 	t.Helper()
-	got := sp.node.valid(inst)
-	fails := sp.node.explain(inst)
+	got := sp.node.Valid(inst)
+	fails := sp.node.Explain(inst)
 	if got != (len(fails) == 0) {
 		t.Fatalf("%s: %s: valid %v, but explain says %v", sp.name, inst, got, fails)
 	}
@@ -144,10 +146,10 @@ func (sp schemaPair) agree(t testing.TB, inst []byte) bool {
 
 // escapedDateTimeOnly reports whether every failure is a date-time written with an
 // escape (which time.Time refuses and the oracle cannot see).
-func escapedDateTimeOnly(inst []byte, fails []schemaFailure) bool {
+func escapedDateTimeOnly(inst []byte, fails []fullhook.Failure) bool {
 	for _, f := range fails {
 		if f.Keyword != "format" || !strings.Contains(f.Message, "date-time") ||
-			!bytes.Contains(rawAt(trimSpace(inst), f.Pointer), []byte(`\`)) {
+			!bytes.Contains(rawAt(jsonwire.TrimSpace(inst), f.Pointer), []byte(`\`)) {
 			return false
 		}
 	}
@@ -167,23 +169,23 @@ func rawAt(v []byte, pointer string) []byte {
 	var found []byte
 	switch v[0] {
 	case '{':
-		for k := skipWS(v, 1); v[k] == '"'; {
-			keyEnd := stringEnd(v, k)
-			vs := memberValue(v, keyEnd)
-			end := valueEnd(v, vs)
-			if string(appendUnquoted(nil, v[k+1:keyEnd-1])) == tok {
+		for k := jsonwire.SkipWS(v, 1); v[k] == '"'; {
+			keyEnd := jsonwire.StringEnd(v, k)
+			vs := jsonwire.MemberValue(v, keyEnd)
+			end := jsonwire.ValueEnd(v, vs)
+			if string(jsonwire.AppendUnquoted(nil, v[k+1:keyEnd-1])) == tok {
 				found = v[vs:end]
 			}
-			k = nextItem(v, end)
+			k = jsonwire.NextItem(v, end)
 		}
 	case '[':
 		n := 0
-		for i := skipWS(v, 1); v[i] != ']'; n++ {
-			end := valueEnd(v, i)
+		for i := jsonwire.SkipWS(v, 1); v[i] != ']'; n++ {
+			end := jsonwire.ValueEnd(v, i)
 			if fmt.Sprint(n) == tok {
 				found = v[i:end]
 			}
-			i = nextItem(v, end)
+			i = jsonwire.NextItem(v, end)
 		}
 	}
 	if found == nil {
@@ -258,7 +260,7 @@ var rawSchemaLiteral = regexp.MustCompile("(?s)json\\.RawMessage\\(`(\\{.*?\\})`
 // in a stable order, without repeats.
 var corpusSchemas = sync.OnceValue(func() [][2]string {
 	var files []string
-	for _, glob := range []string{"../examples/*/mcp_gen.go", "internal/testserver/mcp_gen.go", "../testdata/golden/*.txtar"} {
+	for _, glob := range []string{"../../../examples/*/mcp_gen.go", "../testserver/mcp_gen.go", "../../../testdata/golden/*.txtar"} {
 		m, _ := filepath.Glob(glob)
 		files = append(files, m...)
 	}
@@ -266,7 +268,7 @@ var corpusSchemas = sync.OnceValue(func() [][2]string {
 	seen := map[string]bool{}
 	var out [][2]string
 	add := func(name, raw string) {
-		if !seen[raw] && json.Valid([]byte(raw)) && CheckSchema(json.RawMessage(raw)) == nil {
+		if !seen[raw] && json.Valid([]byte(raw)) && Check([]byte(raw)) == nil {
 			seen[raw] = true
 			out = append(out, [2]string{name, raw})
 		}
