@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
@@ -483,7 +482,7 @@ func ErrorResponse(id json.RawMessage, code int, message string, data any) []byt
 	b = append(b, `"error":{"code":`...)
 	b = strconv.AppendInt(b, int64(code), 10)
 	b = append(b, `,"message":`...)
-	b = appendJSONString(b, message)
+	b = jsonwire.AppendString(b, message)
 	if data != nil {
 		if enc, err := json.Marshal(data); err == nil {
 			b = append(b, `,"data":`...)
@@ -511,55 +510,8 @@ func notification(method string, params any) ([]byte, error) {
 	}
 	b := make([]byte, 0, len(p)+len(method)+40)
 	b = append(b, `{"jsonrpc":"2.0","method":`...)
-	b = appendJSONString(b, method)
+	b = jsonwire.AppendString(b, method)
 	b = append(b, `,"params":`...)
 	b = append(b, p...)
 	return append(b, '}'), nil
-}
-
-// appendJSONString appends s as a JSON string. Invalid UTF-8 becomes U+FFFD, as
-// encoding/json does; HTML characters are not escaped.
-func appendJSONString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= utf8.RuneSelf {
-			r, size := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && size == 1 || r == '\u2028' || r == '\u2029' {
-				b = append(b, s[start:i]...)
-				if r == utf8.RuneError {
-					b = append(b, `\ufffd`...)
-				} else {
-					b = append(b, `\u202`...)
-					b = append(b, hex[r&0xF])
-				}
-				start = i + size
-			}
-			i += size
-			continue
-		}
-		if c >= 0x20 && c != '"' && c != '\\' {
-			i++
-			continue
-		}
-		b = append(b, s[start:i]...)
-		switch c {
-		case '"', '\\':
-			b = append(b, '\\', c)
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\r':
-			b = append(b, '\\', 'r')
-		case '\t':
-			b = append(b, '\\', 't')
-		default:
-			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
-		}
-		i++
-		start = i
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }

@@ -225,12 +225,12 @@ func (s *Server) inputRequired(c *call, r *round) ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("encode %s: %w", q.key, err)
 		}
-		b = append(appendJSONString(b, q.key), `:{"method":`...)
-		b = append(appendJSONString(b, q.method), `,"params":`...)
+		b = append(jsonwire.AppendString(b, q.key), `:{"method":`...)
+		b = append(jsonwire.AppendString(b, q.method), `,"params":`...)
 		b = append(append(b, p...), '}')
 	}
 	b = append(b, `},"requestState":`...)
-	b = appendJSONString(b, token)
+	b = jsonwire.AppendString(b, token)
 	b = append(b, `,"_meta":`...)
 	return append(append(b, s.serverInfoMeta...), '}'), nil
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/internal/uritemplate"
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
 // CodeResourceNotFound is the 2025-11-25 error code for resources/read of an
@@ -127,7 +128,7 @@ func pageOf[E any](s *Server, c *call, cat *catalog[E], key string, wire func(E)
 // listResult encodes a list result: the items under key, nextCursor, and for
 // 2026-07-28 the public caching hints.
 func (s *Server) listResult(c *call, key string, items [][]byte, next string) []byte {
-	b := append(appendJSONString([]byte{'{'}, key), ":["...)
+	b := append(jsonwire.AppendString([]byte{'{'}, key), ":["...)
 	for i, w := range items {
 		if i > 0 {
 			b = append(b, ',')
@@ -136,7 +137,7 @@ func (s *Server) listResult(c *call, key string, items [][]byte, next string) []
 	}
 	b = append(b, ']')
 	if next != "" {
-		b = appendJSONString(append(b, `,"nextCursor":`...), next)
+		b = jsonwire.AppendString(append(b, `,"nextCursor":`...), next)
 	}
 	if c.info.Modern {
 		b = s.appendCacheHints(b, 0, false)

@@ -39,7 +39,7 @@ func (s *Server) listTools(_ context.Context, c *call) ([]byte, *rpcError) {
 	b = append(b, ']')
 	if end < len(set.list) {
 		b = append(b, `,"nextCursor":`...)
-		b = appendJSONString(b, encodeCursor(set.list[end-1].tool.Name))
+		b = jsonwire.AppendString(b, encodeCursor(set.list[end-1].tool.Name))
 	}
 	if c.info.Modern {
 		b = append(b, `,"ttlMs":`...)
@@ -292,7 +292,7 @@ func (s *Server) encodeToolResult(c *call, e *toolEntry, res *ToolResult) ([]byt
 func appendContent(b []byte, content []Content, sc json.RawMessage) ([]byte, error) {
 	if len(content) == 0 && sc != nil {
 		b = append(b, `{"type":"text","text":`...)
-		return append(appendJSONString(b, string(sc)), '}'), nil
+		return append(jsonwire.AppendString(b, string(sc)), '}'), nil
 	}
 	for i, block := range content {
 		if i > 0 {
@@ -300,7 +300,7 @@ func appendContent(b []byte, content []Content, sc json.RawMessage) ([]byte, err
 		}
 		if block.Type == contentText && block.Meta == nil {
 			b = append(b, `{"type":"text","text":`...)
-			b = append(appendJSONString(b, block.Text), '}')
+			b = append(jsonwire.AppendString(b, block.Text), '}')
 			continue
 		}
 		enc, err := json.Marshal(block)
@@ -333,7 +333,7 @@ func (s *Server) structured(c *call, e *toolEntry, sc json.RawMessage) (json.Raw
 	}
 	if e.tool.LegacyWrap != "" { // {LegacyWrap: sc}
 		b := make([]byte, 0, len(e.tool.LegacyWrap)+len(sc)+8)
-		b = appendJSONString(append(b, '{'), e.tool.LegacyWrap)
+		b = jsonwire.AppendString(append(b, '{'), e.tool.LegacyWrap)
 		return append(append(append(b, ':'), sc...), '}'), nil
 	}
 	if !isObject(sc) {

@@ -34,6 +34,7 @@ targets=(
   ./runtime:FuzzParseMessage
   ./runtime:FuzzParseMessageOracle
   ./runtime/internal/jsonwire:FuzzValidJSON
+  ./runtime/internal/jsonwire:FuzzAppendString
   ./runtime/internal/schemacheck:FuzzSchemaOracle
   ./runtime/internal/format:FuzzDateTimeLiteral
   ./runtime/internal/format:FuzzDate
