@@ -2,13 +2,12 @@ package runtime
 
 import (
 	"bytes"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/catalog"
 	"github.com/mcpgen/mcpgen/runtime/internal/fullhook"
 	"github.com/mcpgen/mcpgen/runtime/internal/httpcheck"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
@@ -273,22 +272,10 @@ func propertyNames(schema json.RawMessage) ([]string, error) {
 	return names, nil
 }
 
-// cursorPrefix marks cursors minted by this runtime.
-const cursorPrefix = "after:"
-
-// encodeCursor returns the opaque cursor for the page after the named tool.
-func encodeCursor(name string) string {
-	return base64.RawURLEncoding.EncodeToString([]byte(cursorPrefix + name))
-}
-
 // pageStart returns the index of the first tool of the page cursor names. Cursors name
 // the last tool already sent, so they stay valid while tools are added.
 func (ts *toolSet) pageStart(cursor string) (int, bool) {
-	raw, err := base64.RawURLEncoding.DecodeString(cursor)
-	if err != nil {
-		return 0, false
-	}
-	name, ok := strings.CutPrefix(string(raw), cursorPrefix)
+	name, ok := catalog.DecodeCursor(cursor)
 	if !ok {
 		return 0, false
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/internal/uritemplate"
+	"github.com/mcpgen/mcpgen/runtime/internal/catalog"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
@@ -59,7 +60,7 @@ func (s *Server) AddResource(r *Resource) {
 	e := &resourceEntry{res: r, wire: mustMarshal(wireResourceDesc{URI: r.URI, Name: name,
 		Title: r.Title, Description: r.Description, MIMEType: r.MIMEType})}
 	s.register(kindResources, func(p *primitives) bool {
-		next, ok := p.resources.Load().with(r.URI, e)
+		next, ok := p.resources.Load().With(r.URI, e)
 		p.resources.Store(next)
 		return ok
 	}, "AddResource: duplicate resource URI "+strconv.Quote(r.URI))
@@ -83,7 +84,7 @@ func (s *Server) AddResourceTemplate(t *ResourceTemplate) {
 	e := &templateEntry{tpl: t, parsed: parsed, wire: mustMarshal(wireResourceDesc{URITemplate: t.URITemplate,
 		Name: name, Title: t.Title, Description: t.Description, MIMEType: t.MIMEType})}
 	s.register(kindResources, func(p *primitives) bool {
-		next, ok := p.templates.Load().with(t.URITemplate, e)
+		next, ok := p.templates.Load().With(t.URITemplate, e)
 		p.templates.Store(next)
 		return ok
 	}, "AddResourceTemplate: duplicate template "+strconv.Quote(t.URITemplate))
@@ -93,7 +94,7 @@ func (s *Server) AddResourceTemplate(t *ResourceTemplate) {
 // was one; listeners are told the list changed.
 func (s *Server) RemoveResource(uri string) bool {
 	return s.unregister(kindResources, func(p *primitives) bool {
-		next, ok := p.resources.Load().without(uri)
+		next, ok := p.resources.Load().Without(uri)
 		p.resources.Store(next)
 		return ok
 	})
@@ -113,8 +114,8 @@ func (s *Server) listTemplates(_ context.Context, c *call) ([]byte, *rpcError) {
 // pageOf answers a paginated list method from cat: one page of the
 // pre-encoded items (wire gives an item's JSON) under key, or -32602 for a
 // cursor the catalog did not issue.
-func pageOf[E any](s *Server, c *call, cat *catalog[E], key string, wire func(E) []byte) ([]byte, *rpcError) {
-	items, next, ok := cat.page(c.msg.params.Cursor, s.opts.PageSize)
+func pageOf[E any](s *Server, c *call, cat *catalog.Catalog[E], key string, wire func(E) []byte) ([]byte, *rpcError) {
+	items, next, ok := cat.Page(c.msg.params.Cursor, s.opts.PageSize)
 	if !ok {
 		return nil, errorf(CodeInvalidParams, "invalid cursor")
 	}
@@ -197,14 +198,14 @@ func (s *Server) readResource(ctx context.Context, c *call) ([]byte, *rpcError) 
 // findResource returns the handler serving uri, the resource's MIME type and
 // the template variables (nil for a direct resource).
 func (s *Server) findResource(uri string) (ResourceHandler, string, map[string]string, bool) {
-	if e, ok := s.prims.resources.Load().get(uri); ok {
+	if e, ok := s.prims.resources.Load().Get(uri); ok {
 		return e.res.Handler, e.res.MIMEType, nil, true
 	}
 	tpls := s.prims.templates.Load()
 	if tpls == nil {
 		return nil, "", nil, false
 	}
-	for _, e := range tpls.list {
+	for _, e := range tpls.All() {
 		if vars, ok := e.parsed.Match(uri); ok && e.admits(vars) {
 			return e.tpl.Handler, e.tpl.MIMEType, vars, true
 		}

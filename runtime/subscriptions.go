@@ -312,10 +312,10 @@ func (s *Server) listen(ctx context.Context, c *call) ([]byte, *rpcError) {
 // resource notifications only once prompts or resources are registered.
 func (s *Server) honoured(f subscriptionFilter) subscriptionFilter {
 	p := &s.prims
-	if p.prompts.Load().len() == 0 {
+	if p.prompts.Load().Len() == 0 {
 		f.PromptsListChanged = false
 	}
-	if p.resources.Load().len() == 0 && p.templates.Load().len() == 0 {
+	if p.resources.Load().Len() == 0 && p.templates.Load().Len() == 0 {
 		f.ResourcesListChanged, f.ResourceSubscriptions = false, nil
 	}
 	return f

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/catalog"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
@@ -39,7 +40,7 @@ func (s *Server) listTools(_ context.Context, c *call) ([]byte, *rpcError) {
 	b = append(b, ']')
 	if end < len(set.list) {
 		b = append(b, `,"nextCursor":`...)
-		b = jsonwire.AppendString(b, encodeCursor(set.list[end-1].tool.Name))
+		b = jsonwire.AppendString(b, catalog.EncodeCursor(set.list[end-1].tool.Name))
 	}
 	if c.info.Modern {
 		b = append(b, `,"ttlMs":`...)
