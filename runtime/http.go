@@ -13,11 +13,12 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/httpcheck"
+	"github.com/mcpgen/mcpgen/runtime/internal/httpstream"
 )
 
 // ErrNoStream reports a server-to-client request for a 2025-11-25 client whose
 // Accept header rules out an SSE response, so the request cannot reach it.
-var ErrNoStream = errors.New("client does not accept an SSE stream")
+var ErrNoStream = httpstream.ErrNoStream
 
 // HTTPHandler returns an http.Handler serving the Streamable HTTP transport at
 // whatever path it is mounted on. It serves 2026-07-28 clients (stateless, one
@@ -224,3 +225,18 @@ func acceptsStream(r *http.Request) bool {
 func (s *Server) serveHTTPMain(ctx context.Context, addr string) error {
 	return s.ListenAndServe(ctx, addr, nil)
 }
+
+// writeReply writes a JSON reply, or 202 Accepted when there is nothing to say.
+func writeReply(w http.ResponseWriter, hdr http.Header, r Reply) {
+	httpstream.WriteReply(w, hdr, streamReply(r))
+}
+
+// streamReply is r as an exchange carries it.
+func streamReply(r Reply) httpstream.Reply {
+	return httpstream.Reply{Body: r.Body, Status: r.HTTPStatus()}
+}
+
+// An exchangeReplier hands a request's reply to its exchange; it implements replier.
+type exchangeReplier struct{ x *httpstream.Exchange }
+
+func (e exchangeReplier) answer(r Reply) { e.x.Finish(streamReply(r)) }

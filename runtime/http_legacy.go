@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/httpcheck"
+	"github.com/mcpgen/mcpgen/runtime/internal/httpstream"
 )
 
 // serveLegacy serves a 2025-11-25 message: initialize opens a session, and
@@ -72,8 +73,8 @@ func (h *httpHandler) legacyRequest(w http.ResponseWriter, r *http.Request, hs *
 	ctx := context.WithValue(context.WithoutCancel(r.Context()), streamKey{}, x)
 	h.background.Add(1)
 	go h.srv.handleAsync(ctx, m, hs.ss, x, &legacyReply{x: x, hs: hs, bg: &h.background})
-	p := &pump{x: x, w: w, retry: h.opts.SSERetry, keepAlive: h.opts.KeepAlive}
-	if !p.serveRequest(r.Context()) {
+	p := &httpstream.Pump{X: x, W: w, Retry: h.opts.SSERetry, KeepAlive: h.opts.KeepAlive}
+	if !p.ServeRequest(r.Context()) {
 		hs.dropStream(x)
 	}
 }
@@ -81,13 +82,13 @@ func (h *httpHandler) legacyRequest(w http.ResponseWriter, r *http.Request, hs *
 // A legacyReply ends a 2025-11-25 request: its reply goes to its stream, and the
 // session and the handler's drain stop counting it.
 type legacyReply struct {
-	x  *exchange
+	x  *httpstream.Exchange
 	hs *httpSession
 	bg *sync.WaitGroup
 }
 
 func (l *legacyReply) answer(r Reply) {
-	l.x.finish(r)
+	l.x.Finish(streamReply(r))
 	l.hs.leaveRequest()
 	l.bg.Done()
 }
@@ -104,15 +105,15 @@ func (h *httpHandler) serveGet(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer hs.enter()()
-	p := &pump{x: hs.standalone, w: w, retry: h.opts.SSERetry, keepAlive: h.opts.KeepAlive}
-	after := hs.standalone.deliveredSeq()
+	p := &httpstream.Pump{X: hs.standalone, W: w, Retry: h.opts.SSERetry, KeepAlive: h.opts.KeepAlive}
+	after := hs.standalone.DeliveredSeq()
 	if last := strings.TrimSpace(r.Header.Get(httpcheck.HeaderLastEventID)); last != "" {
 		if x, seq, ok := hs.resume(last); ok {
-			p.x, after = x, seq
+			p.X, after = x, seq
 		}
 	}
-	if p.serveStream(r.Context(), after) && p.x != hs.standalone {
-		hs.dropStream(p.x)
+	if p.ServeStream(r.Context(), after) && p.X != hs.standalone {
+		hs.dropStream(p.X)
 	}
 }
 
@@ -160,6 +161,6 @@ type streamKey struct{}
 // 2026-07-28 requests (closing their stream cancels them), and for clients that
 // do not accept SSE.
 func CloseSSEStream(ctx context.Context) bool {
-	x, ok := ctx.Value(streamKey{}).(*exchange)
-	return ok && x.requestClose()
+	x, ok := ctx.Value(streamKey{}).(*httpstream.Exchange)
+	return ok && x.RequestClose()
 }

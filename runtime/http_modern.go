@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/httpcheck"
+	"github.com/mcpgen/mcpgen/runtime/internal/httpstream"
 )
 
 // serveModern serves a 2026-07-28 message: stateless, no session, headers
@@ -30,11 +31,11 @@ func (h *httpHandler) serveModern(w http.ResponseWriter, r *http.Request, m *Mes
 		return
 	}
 	defer h.stateless.Add(-1)
-	x := newExchange("", acceptsStream(r))
-	go h.srv.handleAsync(r.Context(), m, nil, x, x)
-	p := &pump{x: x, w: w, keepAlive: h.opts.KeepAlive}
-	p.serveRequest(r.Context())
-	x.wait() // after a disconnect the handler is cancelled; wait for its reply
+	x := httpstream.New("", acceptsStream(r))
+	go h.srv.handleAsync(r.Context(), m, nil, x, exchangeReplier{x})
+	p := &httpstream.Pump{X: x, W: w, KeepAlive: h.opts.KeepAlive}
+	p.ServeRequest(r.Context())
+	x.Wait() // after a disconnect the handler is cancelled; wait for its reply
 }
 
 // metaComplete reports whether a request's _meta has the fields whose absence

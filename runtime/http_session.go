@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/httpstream"
 )
 
 // maxDetachedStreams bounds the request streams a session keeps for clients
@@ -23,25 +25,25 @@ const maxStandaloneEvents = 256
 type httpSession struct {
 	id         string
 	ss         *Session
-	standalone *exchange // stream "0": unsolicited messages and requests
+	standalone *httpstream.Exchange // stream "0": unsolicited messages and requests
 
 	// mu guards the fields below.
 	mu       sync.Mutex
-	streams  map[string]*exchange // resumable request streams by id
-	order    []string             // stream ids, oldest first
-	next     int                  // last stream number handed out
+	streams  map[string]*httpstream.Exchange // resumable request streams by id
+	order    []string                        // stream ids, oldest first
+	next     int                             // last stream number handed out
 	lastUsed time.Time
 	active   int // running requests and open GET streams; an active session is never idle
 	requests int // running requests (bounded by Options.MaxConcurrentRequests)
 }
 
 // newStream registers a resumable exchange for one request.
-func (hs *httpSession) newStream(streamsOK bool) *exchange {
+func (hs *httpSession) newStream(streamsOK bool) *httpstream.Exchange {
 	hs.mu.Lock()
 	defer hs.mu.Unlock()
 	hs.next++
 	id := strconv.Itoa(hs.next)
-	x := newExchange(id, streamsOK)
+	x := httpstream.New(id, streamsOK)
 	hs.streams[id] = x
 	hs.order = append(hs.order, id)
 	if len(hs.order) > maxDetachedStreams {
@@ -52,12 +54,12 @@ func (hs *httpSession) newStream(streamsOK bool) *exchange {
 }
 
 // dropStream forgets a request stream whose reply reached the client.
-func (hs *httpSession) dropStream(x *exchange) {
+func (hs *httpSession) dropStream(x *httpstream.Exchange) {
 	hs.mu.Lock()
 	defer hs.mu.Unlock()
-	delete(hs.streams, x.stream)
+	delete(hs.streams, x.Stream())
 	for i, id := range hs.order {
-		if id == x.stream {
+		if id == x.Stream() {
 			hs.order = append(hs.order[:i], hs.order[i+1:]...)
 			break
 		}
@@ -65,13 +67,13 @@ func (hs *httpSession) dropStream(x *exchange) {
 }
 
 // resume finds the stream a Last-Event-ID names and the seq to resume after.
-func (hs *httpSession) resume(lastEventID string) (*exchange, int, bool) {
+func (hs *httpSession) resume(lastEventID string) (*httpstream.Exchange, int, bool) {
 	stream, seqText, ok := strings.Cut(lastEventID, "_")
 	seq, err := strconv.Atoi(seqText)
 	if !ok || err != nil || seq < 0 {
 		return nil, 0, false
 	}
-	if stream == hs.standalone.stream {
+	if stream == hs.standalone.Stream() {
 		return hs.standalone, seq, true
 	}
 	hs.mu.Lock()
@@ -142,15 +144,15 @@ func (hs *httpSession) leaveRequest() {
 // close ends the session: in-flight requests are cancelled and streams end.
 func (hs *httpSession) close() {
 	hs.ss.Close()
-	hs.standalone.end()
+	hs.standalone.End()
 	hs.mu.Lock()
-	streams := make([]*exchange, 0, len(hs.streams))
+	streams := make([]*httpstream.Exchange, 0, len(hs.streams))
 	for _, x := range hs.streams {
 		streams = append(streams, x)
 	}
 	hs.mu.Unlock()
 	for _, x := range streams {
-		x.end()
+		x.End()
 	}
 }
 
@@ -190,10 +192,10 @@ func (st *sessionStore) create(srv *Server) (*httpSession, bool) {
 	if full {
 		return nil, false
 	}
-	standalone := newExchange("0", true)
-	standalone.keep = maxStandaloneEvents
+	standalone := httpstream.New("0", true)
+	standalone.Keep = maxStandaloneEvents
 	hs := &httpSession{id: st.prefix + newSessionID(), ss: srv.NewSession(standalone), standalone: standalone,
-		streams: map[string]*exchange{}, lastUsed: time.Now()}
+		streams: map[string]*httpstream.Exchange{}, lastUsed: time.Now()}
 	return hs, true
 }
 
@@ -249,7 +251,7 @@ func (st *sessionStore) sweep(now time.Time) {
 // and a graceful shutdown is not held up by them.
 func (st *sessionStore) endStreams() {
 	for _, hs := range st.all() {
-		hs.standalone.end()
+		hs.standalone.End()
 	}
 }
 
