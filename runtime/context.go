@@ -8,6 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 )
 
 // levelIndex returns the severity of a protocol log level (0 for "debug" up to 7 for
@@ -221,7 +223,7 @@ func (c *call) finish() (aborted bool) {
 
 // send writes a request-scoped notification unless the call is over.
 func (c *call) send(ctx context.Context, method string, params any) error {
-	msg, err := notification(method, params)
+	msg, err := jsonrpc.Notification(method, params)
 	if err != nil {
 		return err
 	}

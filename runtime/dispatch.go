@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 )
 
 // An rpcError is a JSON-RPC error a method answers with.
@@ -172,7 +174,7 @@ func (s *Server) conclude(c *call, result []byte, rerr *rpcError) Reply {
 	case c.framed:
 		return Reply{Body: append(result, '}'), Era: m.Era}
 	}
-	return Reply{Body: resultResponse(m.ID, result), Era: m.Era}
+	return Reply{Body: jsonrpc.ResultResponse(m.ID, result), Era: m.Era}
 }
 
 // startResult returns a buffer for the call's result that already holds the
@@ -278,7 +280,7 @@ func (c *call) admitLegacy(info methodInfo) *rpcError {
 
 // progressToken returns the request's progressToken if it is a string or an integer.
 func progressToken(meta *requestMeta) json.RawMessage {
-	if meta == nil || !validID(meta.ProgressToken) {
+	if meta == nil || !jsonrpc.ValidID(meta.ProgressToken) {
 		return nil
 	}
 	return meta.ProgressToken
@@ -292,7 +294,7 @@ func (s *Server) notify(m *Message, sess *Session) {
 			sess.markReady()
 		}
 	case "notifications/cancelled":
-		if sess != nil && validID(m.params.RequestID) {
+		if sess != nil && jsonrpc.ValidID(m.params.RequestID) {
 			sess.Cancel(m.params.RequestID)
 		}
 	default:

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpgen/mcpgen/internal/jsontest"
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
@@ -86,7 +87,7 @@ func oracleMembers(raw json.RawMessage) (map[string]json.RawMessage, bool) {
 // oracleFrame decides the kind of a decoded frame.
 func oracleFrame(env *oracleEnvelope) (*Message, error) {
 	switch {
-	case env.JSONRPC != "2.0", env.ID != nil && !validID(env.ID):
+	case env.JSONRPC != "2.0", env.ID != nil && !jsonrpc.ValidID(env.ID):
 		return nil, ErrInvalidRequest
 	case env.Method != nil && (env.Result != nil || env.Error != nil):
 		return nil, ErrInvalidRequest

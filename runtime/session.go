@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 )
 
 // A Session is the state of one 2025-11-25 client: what initialize negotiated, the
@@ -266,7 +268,7 @@ func (ss *Session) dropPending(id string) {
 
 // notifyCancelled tells the client, best effort, that the server gave up on a request.
 func (ss *Session) notifyCancelled(out Sink, id string) {
-	msg, err := notification("notifications/cancelled", map[string]any{"requestId": json.RawMessage(id)})
+	msg, err := jsonrpc.Notification("notifications/cancelled", map[string]any{"requestId": json.RawMessage(id)})
 	if err != nil {
 		return
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 )
 
 // metaSubscriptionID tags every notification of a subscriptions/listen stream.
@@ -180,7 +182,7 @@ func (l *listener) send(ctx context.Context, method string, params map[string]an
 		params = map[string]any{}
 	}
 	params["_meta"] = map[string]json.RawMessage{metaSubscriptionID: l.id}
-	msg, err := notification(method, params)
+	msg, err := jsonrpc.Notification(method, params)
 	if err != nil {
 		return err
 	}
@@ -226,7 +228,7 @@ func (s *Server) ResourceUpdated(uri string) {
 		}
 		return false
 	})
-	msg, err := notification(method, map[string]string{"uri": uri})
+	msg, err := jsonrpc.Notification(method, map[string]string{"uri": uri})
 	if err != nil {
 		return
 	}
@@ -292,7 +294,7 @@ func (s *Server) listen(ctx context.Context, c *call) ([]byte, *rpcError) {
 	l.mu.Lock() // held until the acknowledgement is out: it goes first
 	s.prims.hub.addListener(l)
 	defer s.prims.hub.removeListener(l)
-	ack, err := notification("notifications/subscriptions/acknowledged", map[string]any{
+	ack, err := jsonrpc.Notification("notifications/subscriptions/acknowledged", map[string]any{
 		"notifications": l.filter, "_meta": map[string]json.RawMessage{metaSubscriptionID: l.id}})
 	if err == nil {
 		err = l.out.Send(ctx, ack)
