@@ -14,7 +14,7 @@ import (
 )
 
 // This file keeps the first, reflection-based message decoder as an oracle for the
-// hand-written one in jsonrpc.go and jsonscan.go.
+// hand-written one in jsonrpc.go and internal/jsonwire.
 
 // oracleEnvelope is the JSON-RPC frame decoded by encoding/json.
 type oracleEnvelope struct {

@@ -13,7 +13,7 @@ import (
 )
 
 // This file validates raw JSON (valid JSON, as json.Valid accepts it) against a
-// compiled schema (schema.go) in place, without decoding it. One walk serves two
+// compiled schema (compile.go) in place, without decoding it. One walk serves two
 // modes: with a nil *explainer it only answers valid or not, allocating nothing on a
 // valid value of the common shapes; with an explainer it records every failure with
 // the JSON Pointer of the value, for the message the model reads.

@@ -17,7 +17,7 @@ import (
 )
 
 // This file compiles JSON Schema 2020-12 documents for the runtime's built-in
-// validator (schema_check.go). It covers every keyword mcpgen generates and the
+// validator (check.go). It covers every keyword mcpgen generates and the
 // elicitation subset, exactly: type (and type arrays), properties, required,
 // additionalProperties, propertyNames, minProperties, maxProperties, items,
 // prefixItems, minItems, maxItems, uniqueItems, minLength, maxLength (in code points),
