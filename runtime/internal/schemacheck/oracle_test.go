@@ -14,7 +14,9 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/mcpgen/mcpgen/internal/jsontest"
 	"github.com/mcpgen/mcpgen/runtime/internal/format"
+	"github.com/mcpgen/mcpgen/runtime/internal/fullformats"
 	"github.com/mcpgen/mcpgen/runtime/internal/fullhook"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
@@ -51,27 +53,12 @@ func oracleCompile(t testing.TB, raw []byte) *jsonschema.Schema {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.UseLoader(jsonschema.SchemeURLLoader{})
-	c.AssertFormat()
-	c.RegisterFormat(&jsonschema.Format{Name: "date-time", Validate: func(v any) error {
-		if s, ok := v.(string); ok && !format.DateTime(s) {
-			return fmt.Errorf("not a time.Time")
-		}
-		return nil
-	}})
-	c.RegisterFormat(&jsonschema.Format{Name: "email", Validate: func(v any) error {
-		if s, ok := v.(string); ok && (oracleEmail().Validate(s) != nil || signedIPv4Literal.MatchString(s) || strings.HasPrefix(s, "@")) {
-			return fmt.Errorf("not an email")
-		}
-		return nil
-	}})
-	for _, name := range []string{"time", "duration", "period", "hostname", "idn-hostname", "idn-email",
-		"ipv4", "ipv6", "iri", "uri-reference", "iri-reference", "uri-template", "json-pointer",
-		"relative-json-pointer", "uuid", "semver"} {
-		c.RegisterFormat(&jsonschema.Format{Name: name, Validate: func(any) error { return nil }})
-	}
+	c := fullformats.NewCompiler(map[string]func(string) bool{ // date and uri: v6's own
+		"date-time": format.DateTime,
+		"email": func(s string) bool {
+			return oracleEmail().Validate(s) == nil && !signedIPv4Literal.MatchString(s) && !strings.HasPrefix(s, "@")
+		},
+	})
 	if err := c.AddResource("urn:test", doc); err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +115,7 @@ func (sp schemaPair) agree(t testing.TB, inst []byte) bool {
 			t.Fatalf("%s: %s: failure without a rule or message: %+v", sp.name, inst, f)
 		}
 	}
-	if repeatsKey(inst) || hasHugeNumber(inst) {
+	if jsontest.RepeatsName(inst) || hasHugeNumber(inst) {
 		if got {
 			t.Fatalf("%s: %s: accepted a repeated member name or a number beyond float64", sp.name, inst)
 		}
@@ -192,47 +179,6 @@ func rawAt(v []byte, pointer string) []byte {
 		return nil
 	}
 	return rawAt(found, rest)
-}
-
-// repeatsKey reports whether any object in the JSON value inst has a name twice.
-func repeatsKey(inst []byte) bool {
-	dec := json.NewDecoder(bytes.NewReader(inst))
-	type frame struct {
-		keys   map[string]bool
-		object bool
-		key    bool // the next string token is a key
-	}
-	var stack []*frame
-	for {
-		tok, err := dec.Token()
-		if err != nil {
-			return false
-		}
-		var top *frame
-		if len(stack) > 0 {
-			top = stack[len(stack)-1]
-		}
-		switch tok := tok.(type) {
-		case json.Delim:
-			if tok == '{' || tok == '[' {
-				stack = append(stack, &frame{keys: map[string]bool{}, object: tok == '{', key: tok == '{'})
-				continue
-			}
-			stack = stack[:len(stack)-1]
-		case string:
-			if top != nil && top.object && top.key {
-				if top.keys[tok] {
-					return true
-				}
-				top.keys[tok] = true
-				top.key = false
-				continue
-			}
-		}
-		if len(stack) > 0 && stack[len(stack)-1].object {
-			stack[len(stack)-1].key = true
-		}
-	}
 }
 
 // hasHugeNumber reports whether inst holds a number strconv.ParseFloat refuses.
