@@ -61,13 +61,14 @@ type call struct {
 	toolReq  ToolRequest // tools/call's request
 	asideRes *ToolResult // invokeAside's outcome
 	asideErr error
+	claimed  chan struct{} // invokeAside: closed by whichever claims the call (state)
 
 	// async, when set, receives the reply instead of the caller of run, and lets
 	// a tools/call handler that overruns its deadline be abandoned without a
 	// goroutine of its own (invokeInline): the deadline claims the call
 	// (state) and answers it, the handler's late result is dropped.
 	async replier
-	state atomic.Int32 // callRunning, callReturned or callOverdue
+	state atomic.Int32 // callRunning, then callReturned, callOverdue or callTimedOut
 	late  *time.Timer  // the deadline after an early cancellation; guarded by mu
 
 	progressToken json.RawMessage // nil when the client did not ask for progress
@@ -90,6 +91,7 @@ const (
 	callRunning  int32 = iota // the handler has not returned
 	callReturned              // the handler returned before the deadline
 	callOverdue               // the deadline answered the call; the handler is abandoned
+	callTimedOut              // the deadline ended a synchronous call's wait; the handler is abandoned
 )
 
 // A replier receives the reply of an asynchronous call (call.async), exactly
