@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 	"time"
 
@@ -413,32 +412,39 @@ func (k capability) declared(caps json.RawMessage) bool {
 
 // ClientSupports reports whether the client of the request ctx belongs to declared
 // what a question needs: "elicitation" (form mode), "elicitation.url", "sampling" or
-// "roots". Handlers use it to fall back instead of failing with -32021.
+// "roots" (exactly these names). Handlers use it to fall back instead of failing
+// with -32021.
 func ClientSupports(ctx context.Context, what string) bool {
 	c := callFrom(ctx)
-	if c == nil || c.info.ClientCapabilities == nil {
+	k, ok := capabilityNamed(what)
+	if c == nil || c.info.ClientCapabilities == nil || !ok {
 		return false
 	}
-	for k := capElicitForm; k <= capRoots; k++ {
-		if k.name() == strings.TrimSpace(what) {
-			return k.declared(c.info.ClientCapabilities)
-		}
-	}
-	return false
+	return k.declared(c.info.ClientCapabilities)
 }
 
 // RequireCapability fails the request with -32021 (data.requiredCapabilities) unless
-// the client declared what ("elicitation", "elicitation.url", "sampling", "roots"). It
-// is for handlers that need a capability without asking anything yet.
+// the client declared what ("elicitation", "elicitation.url", "sampling", "roots",
+// exactly as for ClientSupports). It is for handlers that need a capability without
+// asking anything yet.
 func RequireCapability(ctx context.Context, what string) error {
 	c, r := callFrom(ctx), roundFrom(ctx)
 	if c == nil || r == nil {
 		return ErrNoInput
 	}
+	k, ok := capabilityNamed(what)
+	if !ok {
+		return fmt.Errorf("%w: unknown capability %q", ErrNoInput, what)
+	}
+	return r.check(c, Question{key: "-", need: k})
+}
+
+// capabilityNamed returns the capability a handler names.
+func capabilityNamed(what string) (capability, bool) {
 	for k := capElicitForm; k <= capRoots; k++ {
 		if k.name() == what {
-			return r.check(c, Question{key: "-", need: k})
+			return k, true
 		}
 	}
-	return fmt.Errorf("%w: unknown capability %q", ErrNoInput, what)
+	return 0, false
 }
