@@ -52,12 +52,11 @@ type call struct {
 	ctx      callCtx
 	cancel   context.CancelFunc // set by begin
 	deadline time.Time          // tools/call under Options.CallTimeout; zero otherwise
-	round    *round             // the request's input round (withRound)
 	tool     *toolEntry         // tools/call: the called tool
 	framed   bool               // the method's result starts with the response's frame (startResult)
 
 	// Storage for what most calls need once, allocated with the call.
-	rnd      round       // openRound's round
+	round    round       // the request's input round once openRound opened it (number > 0)
 	toolReq  ToolRequest // tools/call's request
 	asideRes *ToolResult // invokeAside's outcome
 	asideErr error
@@ -113,8 +112,8 @@ func (x *callCtx) Value(key any) any {
 	case callKey:
 		return x.c
 	case roundKey:
-		if x.c.round != nil {
-			return x.c.round
+		if x.c.round.number > 0 {
+			return &x.c.round
 		}
 	}
 	return x.Context.Value(key)

@@ -100,7 +100,7 @@ type round struct {
 // and reads inputResponses from params. name is the tool, prompt or resource URI;
 // args its salient params.
 func (s *Server) openRound(c *call, name string, args json.RawMessage) (*round, *rpcError) {
-	r := &c.rnd // part of the call: no allocation of its own
+	r := &c.round // part of the call: no allocation of its own
 	*r = round{binding: seal.State{Method: c.msg.Method, Name: name}, args: args, number: 1}
 	if !c.info.Modern {
 		return r, nil
@@ -174,11 +174,10 @@ func (s *Server) readState(r *round, raw json.RawMessage) *rpcError {
 	return nil
 }
 
-// withRound returns ctx carrying r for Ask: the call's own context records it
-// without a context of its own.
+// withRound returns ctx carrying r for Ask: the call's own context finds the
+// call's round without a context of its own.
 func withRound(ctx context.Context, r *round) context.Context {
-	if x, ok := ctx.(*callCtx); ok && x.c.round == nil {
-		x.c.round = r
+	if x, ok := ctx.(*callCtx); ok && &x.c.round == r {
 		return ctx
 	}
 	return context.WithValue(ctx, roundKey{}, r)

@@ -240,7 +240,7 @@ func (c *call) overdue() {
 	}
 	s := c.srv
 	s.logger.Error("tool call timed out; handler abandoned", "tool", c.tool.tool.Name, "timeout", s.opts.CallTimeout)
-	result, rerr := s.toolReply(c, c.tool, c.round, s.timeoutResult(c.tool), nil)
+	result, rerr := s.toolReply(c, c.tool, &c.round, s.timeoutResult(c.tool), nil)
 	c.deliver(s.conclude(c, result, rerr))
 }
 
