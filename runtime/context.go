@@ -173,24 +173,33 @@ func (c *call) abort() {
 		return
 	}
 	c.done, c.aborted = true, true
-	c.interruptLocked()
+	cancel, wake := c.takeInterrupt()
+	c.mu.Unlock()
+	interrupt(cancel, wake)
 }
 
 // stop cancels the call (its session is closing); it is still answered.
 func (c *call) stop() {
 	c.mu.Lock()
 	c.stopped = true
-	c.interruptLocked()
+	cancel, wake := c.takeInterrupt()
+	c.mu.Unlock()
+	interrupt(cancel, wake)
 }
 
-// interruptLocked cancels the call's context, or wakes it while it waits to begin;
-// it unlocks c.mu.
-func (c *call) interruptLocked() {
-	cancel, wake := c.cancel, c.wake
-	if wake != nil {
-		c.wake = nil
-	}
-	c.mu.Unlock()
+// takeInterrupt returns what interrupts the call: its context's cancel (nil before
+// it begins) and the channel that wakes it while it waits to begin, which it
+// takes (nil when none). The caller holds c.mu, and calls interrupt after
+// unlocking it.
+func (c *call) takeInterrupt() (context.CancelFunc, chan struct{}) {
+	wake := c.wake
+	c.wake = nil
+	return c.cancel, wake
+}
+
+// interrupt cancels a call's context and wakes it (see takeInterrupt); either may
+// be nil.
+func interrupt(cancel context.CancelFunc, wake chan struct{}) {
 	if cancel != nil {
 		cancel()
 	}
