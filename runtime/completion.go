@@ -1,5 +1,8 @@
 package runtime
 
+// completion.go: completion/complete: the Completer helpers and the routing of a
+// request to the completer of a prompt argument or template variable.
+
 import (
 	"context"
 	"encoding/json"

@@ -1,5 +1,8 @@
 package runtime
 
+// context.go: a call's life (begin, abort, stop, finish) and what a handler gets from
+// its context: RequestFrom, Progress, Log.
+
 import (
 	"context"
 	"encoding/json"

@@ -1,5 +1,8 @@
 package runtime
 
+// dispatch.go: dispatch: admit a request for its era, route it to its method
+// (lookupMethod), and build its reply (conclude).
+
 import (
 	"context"
 	"encoding/json"

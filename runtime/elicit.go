@@ -1,5 +1,8 @@
 package runtime
 
+// elicit.go: elicitation: Elicit, ElicitURL, their questions, and the checks of the
+// client's answer.
+
 import (
 	"context"
 	"crypto/rand"

@@ -1,5 +1,7 @@
 package runtime
 
+// errors.go: the JSON-RPC error codes and the sentinel errors of the runtime.
+
 import (
 	"errors"
 

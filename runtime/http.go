@@ -1,5 +1,8 @@
 package runtime
 
+// http.go: the Streamable HTTP transport's entry: HTTPHandler and ListenAndServe, each
+// POST routed by era, errors and replies written.
+
 import (
 	"context"
 	"errors"

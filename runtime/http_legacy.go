@@ -1,5 +1,8 @@
 package runtime
 
+// http_legacy.go: Streamable HTTP for 2025-11-25: initialize opens a session, requests
+// name it (Mcp-Session-Id), GET opens or resumes a stream, DELETE ends it.
+
 import (
 	"context"
 	"net/http"

@@ -1,5 +1,7 @@
 package runtime
 
+// http_listen.go: ListenAndServe's listener and its graceful shutdown.
+
 import (
 	"context"
 	"errors"

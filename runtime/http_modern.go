@@ -1,5 +1,8 @@
 package runtime
 
+// http_modern.go: Streamable HTTP for 2026-07-28: stateless requests, their headers
+// checked against the body (internal/httpcheck).
+
 import (
 	"net/http"
 

@@ -1,5 +1,8 @@
 package runtime
 
+// http_session.go: the 2025-11-25 HTTP sessions: their resumable streams, their
+// limits, and the store that creates, finds and expires them.
+
 import (
 	"crypto/rand"
 	"os"

@@ -1,5 +1,8 @@
 package runtime
 
+// jsonrpc.go: frame parse: ParseMessage turns one JSON-RPC message into a Message
+// (kind, era, params, _meta); ErrorReply gives the -32700/-32600 owed.
+
 import (
 	"bytes"
 	"encoding/json"

@@ -1,5 +1,8 @@
 package runtime
 
+// main.go: Main: a Server run as a command (stdio, or -http ADDR); its command line is
+// internal/cli.
+
 import (
 	"context"
 	"errors"

@@ -1,5 +1,8 @@
 package runtime
 
+// mrtr.go: asking the client mid-call (MRTR): rounds, Ask, requestState, capability
+// checks.
+
 import (
 	"context"
 	"encoding/json"
@@ -10,30 +13,6 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 	"github.com/mcpgen/mcpgen/runtime/internal/seal"
-)
-
-// StateKeyEnv names the environment variable NewServer reads requestState keys from
-// when Options.StateKeys is empty: one secret, or several separated by commas (the
-// first seals, all open, so keys can be rotated). Every replica behind one endpoint
-// needs the same value.
-const StateKeyEnv = seal.KeyEnv
-
-// Defaults for the MRTR options (the requestState TTL's is in internal/seal).
-const (
-	defaultInputTimeout   = 5 * time.Minute
-	defaultMaxInputRounds = 10
-)
-
-// Errors of requestState verification. Each becomes a -32602 reply.
-var (
-	// ErrStateInvalid reports a requestState that was tampered with, is malformed, or
-	// was sealed with a key this server does not hold.
-	ErrStateInvalid = seal.ErrInvalid
-	// ErrStateExpired reports a requestState presented after its expiry.
-	ErrStateExpired = seal.ErrExpired
-	// ErrStateMismatch reports a requestState issued for another method, tool,
-	// resource, prompt or other arguments.
-	ErrStateMismatch = seal.ErrMismatch
 )
 
 // Asking the client mid-call works the same for the handler in both eras:
@@ -53,6 +32,30 @@ var (
 // The rule that makes one handler serve both: a handler must do nothing it cannot
 // repeat before its last question (no writes, no messages, no charges), and must ask
 // the same questions, with the same keys, for the same arguments and answers.
+
+// StateKeyEnv names the environment variable NewServer reads requestState keys from
+// when Options.StateKeys is empty: one secret, or several separated by commas (the
+// first seals, all open, so keys can be rotated). Every replica behind one endpoint
+// needs the same value.
+const StateKeyEnv = seal.KeyEnv
+
+// Defaults for the MRTR options (the requestState TTL's default is in internal/seal).
+const (
+	defaultInputTimeout   = 5 * time.Minute
+	defaultMaxInputRounds = 10
+)
+
+// Errors of requestState verification. Each becomes a -32602 reply.
+var (
+	// ErrStateInvalid reports a requestState that was tampered with, is malformed, or
+	// was sealed with a key this server does not hold.
+	ErrStateInvalid = seal.ErrInvalid
+	// ErrStateExpired reports a requestState presented after its expiry.
+	ErrStateExpired = seal.ErrExpired
+	// ErrStateMismatch reports a requestState issued for another method, tool,
+	// resource, prompt or other arguments.
+	ErrStateMismatch = seal.ErrMismatch
+)
 
 // Errors reported by Ask.
 var (

@@ -1,5 +1,8 @@
 package runtime
 
+// primitives.go: the registries of resources, templates and prompts, and the
+// capabilities and list changes they make the server declare.
+
 import (
 	"context"
 	"fmt"

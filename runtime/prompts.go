@@ -1,5 +1,7 @@
 package runtime
 
+// prompts.go: prompts/list and prompts/get, and registering prompts.
+
 import (
 	"context"
 	"encoding/json"

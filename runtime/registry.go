@@ -1,5 +1,8 @@
 package runtime
 
+// registry.go: registering tools: AddTool, each tool's entry with its schemas compiled
+// on first use, CheckSchema.
+
 import (
 	"bytes"
 	"encoding/json"

@@ -1,5 +1,8 @@
 package runtime
 
+// resources.go: resources/list, resources/templates/list and resources/read, and
+// registering resources.
+
 import (
 	"context"
 	"encoding/json"

@@ -1,5 +1,8 @@
 package runtime
 
+// server.go: Server and Options: NewServer, the defaults, the capabilities and the
+// discovery document.
+
 import (
 	"encoding/json"
 	"fmt"

@@ -1,5 +1,8 @@
 package runtime
 
+// session.go: the 2025-11-25 session: what initialize negotiated, the requests in
+// flight, the server-to-client requests awaiting an answer.
+
 import (
 	"context"
 	"encoding/json"

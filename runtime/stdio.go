@@ -1,5 +1,8 @@
 package runtime
 
+// stdio.go: the stdio transport: newline-delimited JSON on stdin/stdout, requests
+// served concurrently up to a bound, drained at the end.
+
 import (
 	"bufio"
 	"context"

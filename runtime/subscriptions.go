@@ -1,5 +1,8 @@
 package runtime
 
+// subscriptions.go: what clients subscribe to: list changes, resource updates, and the
+// subscriptions/listen stream.
+
 import (
 	"context"
 	"encoding/json"

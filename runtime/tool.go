@@ -1,5 +1,8 @@
 package runtime
 
+// tool.go: the tool types generated code and handlers use: Tool, ToolRequest,
+// ToolResult.
+
 import (
 	"bytes"
 	"context"

@@ -1,5 +1,8 @@
 package runtime
 
+// tools.go: the handler adapter of tools/call (arguments validated, the handler run
+// under the call's deadline, the result checked and encoded) and tools/list.
+
 import (
 	"bytes"
 	"context"

@@ -1,3 +1,5 @@
+// Package httpcheck holds the checks of an HTTP request that need no server:
+// Origin and Host (guard.go) and the 2026-07-28 header rules (headers.go).
 package httpcheck
 
 import (

@@ -1,3 +1,6 @@
+// Package jsonwire works on JSON bytes in place, for the runtime and its leaves:
+// the validity scanner, values read as encoding/json decodes them (strings, exact
+// numbers, equality, hashing), the string encoder, and repeated-member detection.
 package jsonwire
 
 import "encoding/json"

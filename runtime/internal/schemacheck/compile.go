@@ -1,3 +1,5 @@
+// Package schemacheck is the runtime's built-in JSON Schema 2020-12 validator:
+// exact for every keyword mcpgen generates, walking raw JSON once without decoding it.
 package schemacheck
 
 import (

@@ -1,3 +1,6 @@
+// Package seal seals and opens the requestState of 2026-07-28 input_required
+// results: AES-256-GCM with key rotation and a TTL, bound to the request it was
+// issued for.
 package seal
 
 import (
