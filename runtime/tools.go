@@ -184,19 +184,23 @@ func (s *Server) invokeInline(ctx context.Context, c *call, t *Tool, req *ToolRe
 
 // invokeAside runs the handler on a goroutine of its own and waits until the
 // handler's return or the deadline claims the call; at the deadline the handler
-// is abandoned (errCallTimeout).
+// is abandoned (errCallTimeout). The context's Done channel is the timer: a call
+// costs no timer of its own unless the caller cancels before the deadline.
 func (s *Server) invokeAside(ctx context.Context, c *call, t *Tool, req *ToolRequest) (*ToolResult, error) {
 	c.claimed = make(chan struct{})
-	stop := context.AfterFunc(ctx, c.overdue)
 	go func() {
 		res, err := s.invokeNow(ctx, t, req)
-		stop()
 		if c.returned() {
 			c.asideRes, c.asideErr = res, err
 			close(c.claimed)
 		}
 	}()
-	<-c.claimed
+	select {
+	case <-c.claimed:
+	case <-ctx.Done():
+		c.overdue()
+		<-c.claimed
+	}
 	if c.state.Load() == callTimedOut {
 		s.logger.Error("tool call timed out; handler abandoned", "tool", t.Name, "timeout", s.opts.CallTimeout)
 		return nil, errCallTimeout
@@ -218,11 +222,12 @@ func (c *call) returned() bool {
 	return true
 }
 
-// overdue runs when a tools/call's context is done before its handler returned.
-// Before the deadline (the caller cancelled) the handler still gets until the
-// deadline; at the deadline the call is claimed, unless the handler returned just
-// in time: an asynchronous call is answered here with a timeout result, a
-// synchronous one wakes its waiting caller (invokeAside), which answers it.
+// overdue runs when a tools/call's context is done before its handler returned
+// (from context.AfterFunc for an asynchronous call, from the waiting caller for a
+// synchronous one). Before the deadline (the caller cancelled) the handler still
+// gets until the deadline; at the deadline the call is claimed, unless the handler
+// returned just in time: an asynchronous call is answered here with a timeout
+// result, a synchronous one wakes its waiting caller (invokeAside), which answers it.
 func (c *call) overdue() {
 	if wait := time.Until(c.deadline); wait > 0 {
 		c.mu.Lock()
