@@ -66,10 +66,13 @@
 package gen
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"go/token"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -155,6 +158,35 @@ type Result struct {
 	// rewritten, with Config.Fix (even when there are Diagnostics: those
 	// are what the rewrite cannot settle); Files is then nil.
 	Fixed []File
+}
+
+// An Outdated is a generated file that is not up to date on disk.
+type Outdated struct {
+	Path string
+	What string // "obsolete", "missing" or "stale"; "" when reading failed (Err)
+	Err  error
+}
+
+// Outdated compares r with the files on disk, as mcpgen -check does: the obsolete
+// files (r.Remove), then each of r.Files that is missing, unreadable or stale. It
+// reads and writes nothing else.
+func (r *Result) Outdated() []Outdated {
+	var out []Outdated
+	for _, path := range r.Remove {
+		out = append(out, Outdated{Path: path, What: "obsolete"})
+	}
+	for _, f := range r.Files {
+		old, err := os.ReadFile(f.Path)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			out = append(out, Outdated{Path: f.Path, What: "missing"})
+		case err != nil:
+			out = append(out, Outdated{Path: f.Path, Err: err})
+		case !bytes.Equal(old, f.Content):
+			out = append(out, Outdated{Path: f.Path, What: "stale"})
+		}
+	}
+	return out
 }
 
 // Generate loads the packages named by cfg, analyzes their annotated handlers

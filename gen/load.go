@@ -1,12 +1,8 @@
 package gen
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"go/ast"
-	"go/parser"
 	"go/token"
 	"path/filepath"
 	"slices"
@@ -14,34 +10,13 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/packages"
-
-	"github.com/mcpgen/mcpgen/gen/emit"
 )
-
-// loadMode is what the analyzer and the schema builder read: syntax with doc
-// comments and full type information for the named packages. load uses it
-// only when listMode and exportMode cannot do (see loadSplit).
-const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedSyntax |
-	packages.NeedTypes | packages.NeedTypesInfo | packages.NeedImports
 
 // load loads the packages named by cfg. Problems in the user's code (list,
 // parse and type errors) come back as diagnostics; err is set only when the
 // go command itself could not run.
 func load(ctx context.Context, cfg Config) ([]*packages.Package, *token.FileSet, []Diagnostic, error) {
-	fset := token.NewFileSet()
-	pkgs, err := loadSplit(ctx, cfg, fset)
-	if errors.Is(err, errNoSplit) {
-		fset = token.NewFileSet()
-		pcfg := &packages.Config{
-			Context:   ctx,
-			Mode:      loadMode,
-			Dir:       cfg.Dir,
-			Env:       cfg.Env,
-			Fset:      fset,
-			ParseFile: parseFunc(cfg.Output),
-		}
-		pkgs, err = packages.Load(pcfg, cfg.Patterns...)
-	}
+	pkgs, fset, err := loadPackages(ctx, cfg)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("load packages: %w", err)
 	}
@@ -60,20 +35,6 @@ func load(ctx context.Context, cfg Config) ([]*packages.Package, *token.FileSet,
 		diags = append(diags, Diagnostic{Msg: fmt.Sprintf("no packages match %s", strings.Join(cfg.Patterns, " "))})
 	}
 	return pkgs, fset, diags, nil
-}
-
-// parseFunc parses Go files with comments, except that a file mcpgen generated
-// earlier (named output and starting with the header) is reduced to its
-// package clause: a stale generated file must not stop its own regeneration.
-func parseFunc(output string) func(*token.FileSet, string, []byte) (*ast.File, error) {
-	header := []byte("// " + emit.Header)
-	return func(fset *token.FileSet, filename string, src []byte) (*ast.File, error) {
-		mode := parser.AllErrors | parser.ParseComments | parser.SkipObjectResolution
-		if filepath.Base(filename) == output && bytes.HasPrefix(src, header) {
-			mode = parser.PackageClauseOnly
-		}
-		return parser.ParseFile(fset, filename, src, mode)
-	}
 }
 
 // parsePos parses a go/packages error position, "file:line:col", "file:line"

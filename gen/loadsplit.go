@@ -1,15 +1,18 @@
 package gen
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"go/ast"
+	"go/parser"
 	"go/scanner"
 	"go/token"
 	"go/types"
 	"maps"
 	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
@@ -17,6 +20,8 @@ import (
 	"sync"
 
 	"golang.org/x/tools/go/packages"
+
+	"github.com/mcpgen/mcpgen/gen/emit"
 )
 
 // Loading with packages.Load(loadMode) asks `go list -export` for the
@@ -27,8 +32,35 @@ import (
 // names the packages and their files, the files are parsed, and go list
 // -export gives the export data of the packages they import (compiled
 // anyway, and usually cached); then it type-checks the named packages from
-// source as packages.Load would. Whenever go list reports a problem, load
-// falls back to packages.Load, whose diagnostics say where it is.
+// source as packages.Load would. Whenever go list reports a problem,
+// loadPackages falls back to packages.Load, whose diagnostics say where it is.
+
+// loadMode is what the analyzer and the schema builder read: syntax with doc
+// comments and full type information for the named packages. loadPackages
+// uses it only when findMode and exportMode cannot do (see loadSplit).
+const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedSyntax |
+	packages.NeedTypes | packages.NeedTypesInfo | packages.NeedImports
+
+// loadPackages is the one way mcpgen loads packages: loadSplit, or, when it
+// cannot (errNoSplit), packages.Load(loadMode), whose diagnostics say where the
+// problem is.
+func loadPackages(ctx context.Context, cfg Config) ([]*packages.Package, *token.FileSet, error) {
+	fset := token.NewFileSet()
+	pkgs, err := loadSplit(ctx, cfg, fset)
+	if !errors.Is(err, errNoSplit) {
+		return pkgs, fset, err
+	}
+	fset = token.NewFileSet()
+	pkgs, err = packages.Load(&packages.Config{
+		Context:   ctx,
+		Mode:      loadMode,
+		Dir:       cfg.Dir,
+		Env:       cfg.Env,
+		Fset:      fset,
+		ParseFile: parseFunc(cfg.Output),
+	}, cfg.Patterns...)
+	return pkgs, fset, err
+}
 
 // findMode names packages and their files without resolving imports.
 const findMode = packages.NeedName | packages.NeedFiles | packages.NeedModule
@@ -36,8 +68,8 @@ const findMode = packages.NeedName | packages.NeedFiles | packages.NeedModule
 // exportMode loads the types of dependencies from export data.
 const exportMode = packages.NeedName | packages.NeedTypes | packages.NeedTypesSizes | packages.NeedImports
 
-// errNoSplit means that loadSplit cannot load these packages: load falls
-// back to packages.Load(loadMode).
+// errNoSplit means that loadSplit cannot load these packages: loadPackages
+// falls back to packages.Load(loadMode).
 var errNoSplit = errors.New("packages need a single load")
 
 // loadSplit loads the packages named by cfg into fset, with syntax, types
@@ -127,6 +159,20 @@ func loadSplit(ctx context.Context, cfg Config, fset *token.FileSet) ([]*package
 		checkRoot(r, fset, parsed[r], sizes)
 	}
 	return roots, nil
+}
+
+// parseFunc parses Go files with comments, except that a file mcpgen generated
+// earlier (named output and starting with the header) is reduced to its
+// package clause: a stale generated file must not stop its own regeneration.
+func parseFunc(output string) func(*token.FileSet, string, []byte) (*ast.File, error) {
+	header := []byte("// " + emit.Header)
+	return func(fset *token.FileSet, filename string, src []byte) (*ast.File, error) {
+		mode := parser.AllErrors | parser.ParseComments | parser.SkipObjectResolution
+		if filepath.Base(filename) == output && bytes.HasPrefix(src, header) {
+			mode = parser.PackageClauseOnly
+		}
+		return parser.ParseFile(fset, filename, src, mode)
+	}
 }
 
 // rootOrder orders the roots so that a root comes after the roots it imports.

@@ -18,10 +18,7 @@
 package mcpgentest
 
 import (
-	"bytes"
 	"context"
-	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -74,18 +71,11 @@ func Problems(ctx context.Context, cfg gen.Config) []string {
 	if len(out) > 0 {
 		return out
 	}
-	for _, path := range res.Remove {
-		out = append(out, "obsolete: "+rel(path)+" (run go generate)")
-	}
-	for _, f := range res.Files {
-		old, err := os.ReadFile(f.Path)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			out = append(out, "missing: "+rel(f.Path)+" (run go generate)")
-		case err != nil:
-			out = append(out, err.Error())
-		case !bytes.Equal(old, f.Content):
-			out = append(out, "stale: "+rel(f.Path)+" (run go generate)")
+	for _, o := range res.Outdated() {
+		if o.Err != nil {
+			out = append(out, o.Err.Error())
+		} else {
+			out = append(out, o.What+": "+rel(o.Path)+" (run go generate)")
 		}
 	}
 	return out

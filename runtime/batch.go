@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"sync"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
 // JSON-RPC batches: 2025-03-26 made servers accept them ("MUST support receiving
@@ -14,7 +16,7 @@ import (
 
 // isBatch reports whether raw is a JSON array (leading white space allowed).
 func isBatch(raw []byte) bool {
-	t := trimSpace(raw)
+	t := jsonwire.TrimSpace(raw)
 	return len(t) > 0 && t[0] == '['
 }
 
@@ -32,7 +34,7 @@ func batchSession(sess *Session) bool {
 // JSON-RPC 2.0 says. initialize must not be batched (2025-03-26 lifecycle).
 func (s *Server) serveBatch(ctx context.Context, raw []byte, sess *Session, out Sink) []byte {
 	var elems []json.RawMessage
-	if !validJSON(trimSpace(raw)) || json.Unmarshal(raw, &elems) != nil {
+	if !jsonwire.Valid(jsonwire.TrimSpace(raw)) || json.Unmarshal(raw, &elems) != nil {
 		return ErrorResponse(nil, CodeParseError, "parse error: invalid JSON", nil)
 	}
 	if len(elems) == 0 {

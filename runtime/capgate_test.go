@@ -1,6 +1,8 @@
 package runtime
 
 import (
+	"context"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -52,5 +54,25 @@ func TestNotesUndeclaredCapabilities(t *testing.T) {
 		if m := p.call(modern, "tools/list", nil); m.Error != nil {
 			t.Errorf("modern=%v tools/list: %s", modern, m.raw)
 		}
+	}
+}
+
+// TestCapabilityNames checks that ClientSupports and RequireCapability read a
+// capability name the same way: exactly the documented names.
+func TestCapabilityNames(t *testing.T) {
+	var got string
+	s := newTestServer(t, nil, simpleTool("caps", func(ctx context.Context) (*ToolResult, error) {
+		got = ""
+		for _, what := range []string{"sampling", " sampling", "roots", "Sampling", "elicitation"} {
+			err := RequireCapability(ctx, what)
+			got += fmt.Sprintf("%q:%v/%v ", what, ClientSupports(ctx, what), err == nil)
+		}
+		return &ToolResult{Content: []Content{Text("ok")}}, nil
+	}))
+	meta := `,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"sampling":{}}}`
+	r := s.HandleRaw(context.Background(), []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"caps","arguments":{}`+meta+`}}`), nil, nil)
+	want := `"sampling":true/true " sampling":false/false "roots":false/false "Sampling":false/false "elicitation":false/false `
+	if got != want {
+		t.Errorf("got  %s\nwant %s\n(reply %s)", got, want, r.Body)
 	}
 }

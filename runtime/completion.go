@@ -1,5 +1,8 @@
 package runtime
 
+// completion.go: completion/complete: the Completer helpers and the routing of a
+// request to the completer of a prompt argument or template variable.
+
 import (
 	"context"
 	"encoding/json"
@@ -107,7 +110,7 @@ func (s *Server) completerFor(p *completeParams) (Completer, *rpcError) {
 	arg := p.Argument.Name
 	switch p.Ref.Type {
 	case "ref/prompt":
-		e, ok := s.prims.prompts.Load().get(p.Ref.Name)
+		e, ok := s.prims.prompts.Load().Get(p.Ref.Name)
 		if !ok {
 			return nil, errorf(CodeInvalidParams, "Unknown prompt: %s", p.Ref.Name)
 		}
@@ -118,7 +121,7 @@ func (s *Server) completerFor(p *completeParams) (Completer, *rpcError) {
 		}
 		return nil, errorf(CodeInvalidParams, "prompt %s has no argument %q", p.Ref.Name, arg)
 	case "ref/resource":
-		if e, ok := s.prims.templates.Load().get(p.Ref.URI); ok {
+		if e, ok := s.prims.templates.Load().Get(p.Ref.URI); ok {
 			for _, v := range e.parsed.Vars {
 				if v == arg {
 					return orValues(e.tpl.Complete[arg], e.tpl.Values[arg]), nil
@@ -126,7 +129,7 @@ func (s *Server) completerFor(p *completeParams) (Completer, *rpcError) {
 			}
 			return nil, errorf(CodeInvalidParams, "template %s has no variable %q", p.Ref.URI, arg)
 		}
-		if _, ok := s.prims.resources.Load().get(p.Ref.URI); ok {
+		if _, ok := s.prims.resources.Load().Get(p.Ref.URI); ok {
 			return nil, nil // a plain URI has nothing to complete
 		}
 		return nil, errorf(CodeInvalidParams, "Unknown resource or template: %s", p.Ref.URI)

@@ -1,5 +1,8 @@
 package runtime
 
+// content.go: the content blocks of tool results and prompt messages (Text, Image,
+// Audio, EmbeddedResource, ResourceLink) and their JSON.
+
 import (
 	"encoding/base64"
 	"encoding/json"

@@ -1,5 +1,8 @@
 package runtime
 
+// context.go: a call's life (begin, abort, stop, finish) and what a handler gets from
+// its context: RequestFrom, Progress, Log.
+
 import (
 	"context"
 	"encoding/json"
@@ -8,6 +11,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 )
 
 // levelIndex returns the severity of a protocol log level (0 for "debug" up to 7 for
@@ -50,22 +55,22 @@ type call struct {
 	ctx      callCtx
 	cancel   context.CancelFunc // set by begin
 	deadline time.Time          // tools/call under Options.CallTimeout; zero otherwise
-	round    *round             // the request's input round (withRound)
 	tool     *toolEntry         // tools/call: the called tool
 	framed   bool               // the method's result starts with the response's frame (startResult)
 
 	// Storage for what most calls need once, allocated with the call.
-	rnd      round       // openRound's round
+	round    round       // the request's input round once openRound opened it (number > 0)
 	toolReq  ToolRequest // tools/call's request
 	asideRes *ToolResult // invokeAside's outcome
 	asideErr error
+	claimed  chan struct{} // invokeAside: closed by whichever claims the call (state)
 
 	// async, when set, receives the reply instead of the caller of run, and lets
 	// a tools/call handler that overruns its deadline be abandoned without a
 	// goroutine of its own (invokeInline): the deadline claims the call
 	// (state) and answers it, the handler's late result is dropped.
 	async replier
-	state atomic.Int32 // callRunning, callReturned or callOverdue
+	state atomic.Int32 // callRunning, then callReturned, callOverdue or callTimedOut
 	late  *time.Timer  // the deadline after an early cancellation; guarded by mu
 
 	progressToken json.RawMessage // nil when the client did not ask for progress
@@ -88,6 +93,7 @@ const (
 	callRunning  int32 = iota // the handler has not returned
 	callReturned              // the handler returned before the deadline
 	callOverdue               // the deadline answered the call; the handler is abandoned
+	callTimedOut              // the deadline ended a synchronous call's wait; the handler is abandoned
 )
 
 // A replier receives the reply of an asynchronous call (call.async), exactly
@@ -109,8 +115,8 @@ func (x *callCtx) Value(key any) any {
 	case callKey:
 		return x.c
 	case roundKey:
-		if x.c.round != nil {
-			return x.c.round
+		if x.c.round.number > 0 {
+			return &x.c.round
 		}
 	}
 	return x.Context.Value(key)
@@ -170,24 +176,33 @@ func (c *call) abort() {
 		return
 	}
 	c.done, c.aborted = true, true
-	c.interruptLocked()
+	cancel, wake := c.takeInterrupt()
+	c.mu.Unlock()
+	interrupt(cancel, wake)
 }
 
 // stop cancels the call (its session is closing); it is still answered.
 func (c *call) stop() {
 	c.mu.Lock()
 	c.stopped = true
-	c.interruptLocked()
+	cancel, wake := c.takeInterrupt()
+	c.mu.Unlock()
+	interrupt(cancel, wake)
 }
 
-// interruptLocked cancels the call's context, or wakes it while it waits to begin;
-// it unlocks c.mu.
-func (c *call) interruptLocked() {
-	cancel, wake := c.cancel, c.wake
-	if wake != nil {
-		c.wake = nil
-	}
-	c.mu.Unlock()
+// takeInterrupt returns what interrupts the call: its context's cancel (nil before
+// it begins) and the channel that wakes it while it waits to begin, which it
+// takes (nil when none). The caller holds c.mu, and calls interrupt after
+// unlocking it.
+func (c *call) takeInterrupt() (context.CancelFunc, chan struct{}) {
+	wake := c.wake
+	c.wake = nil
+	return c.cancel, wake
+}
+
+// interrupt cancels a call's context and wakes it (see takeInterrupt); either may
+// be nil.
+func interrupt(cancel context.CancelFunc, wake chan struct{}) {
 	if cancel != nil {
 		cancel()
 	}
@@ -221,7 +236,7 @@ func (c *call) finish() (aborted bool) {
 
 // send writes a request-scoped notification unless the call is over.
 func (c *call) send(ctx context.Context, method string, params any) error {
-	msg, err := notification(method, params)
+	msg, err := jsonrpc.Notification(method, params)
 	if err != nil {
 		return err
 	}

@@ -1,9 +1,14 @@
 package runtime
 
+// dispatch.go: dispatch: admit a request for its era, route it to its method
+// (lookupMethod), and build its reply (conclude).
+
 import (
 	"context"
 	"encoding/json"
 	"fmt"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 )
 
 // An rpcError is a JSON-RPC error a method answers with.
@@ -172,7 +177,7 @@ func (s *Server) conclude(c *call, result []byte, rerr *rpcError) Reply {
 	case c.framed:
 		result = append(result, '}')
 	default:
-		result = resultResponse(m.ID, result)
+		result = jsonrpc.ResultResponse(m.ID, result)
 	}
 	if v := c.revision(); v != "" {
 		result = shapeResponse(v, m.Method, m.ID, result) // revisions.go
@@ -286,7 +291,7 @@ func (c *call) admitLegacy(info methodInfo) *rpcError {
 
 // progressToken returns the request's progressToken if it is a string or an integer.
 func progressToken(meta *requestMeta) json.RawMessage {
-	if meta == nil || !validID(meta.ProgressToken) {
+	if meta == nil || !jsonrpc.ValidID(meta.ProgressToken) {
 		return nil
 	}
 	return meta.ProgressToken
@@ -300,7 +305,7 @@ func (s *Server) notify(m *Message, sess *Session) {
 			sess.markReady()
 		}
 	case "notifications/cancelled":
-		if sess != nil && validID(m.params.RequestID) {
+		if sess != nil && jsonrpc.ValidID(m.params.RequestID) {
 			sess.Cancel(m.params.RequestID)
 		}
 	default:

@@ -19,17 +19,24 @@
 //     (io.modelcontextprotocol/protocolVersion and …/clientCapabilities) and is served
 //     statelessly; every result has resultType and _meta["io.modelcontextprotocol/serverInfo"].
 //
-// The code is layered as transport → dispatch → handler. Transports (stdio.go, the
-// Streamable HTTP files) only move bytes; they hand each message to the dispatch seam
-// described in transport.go. Dispatch (dispatch.go, methods.go, tools.go) decodes,
-// validates and routes; handlers are the generated adapters around user functions.
+// The path of a request, with the file that holds each step (transport.go describes
+// the seam between transports and dispatch):
 //
-// Every tool call's arguments are validated against the tool's input schema before the
-// handler runs, by the runtime's own JSON Schema validator (schema.go): it covers every
-// schema mcpgen generates, decides exactly (numbers of any size, escaped strings,
-// format date-time as encoding/json decodes time.Time), and refuses objects that
-// repeat a member name. A schema beyond it (allOf, if/then/else, $anchor, ...) needs
-// the blank import of runtime/fullschema; CheckSchema tells which.
+//  1. transport: stdio.go reads a line; http.go reads a POST body, http_modern.go or
+//     http_legacy.go checks its headers (internal/httpcheck) or its session.
+//  2. frame parse: jsonrpc.go's ParseMessage (internal/jsonrpc, internal/jsonwire)
+//     makes a Message and classifies its era.
+//  3. dispatch: Server.Handle (transport.go) hands it to dispatch.go, which admits it
+//     for its era (session.go for 2025-11-25), makes its call (context.go) and routes
+//     it by method (lookupMethod).
+//  4. handler adapter: tools.go (likewise prompts.go, resources.go, completion.go,
+//     methods.go) validates the arguments (registry.go, internal/schemacheck), runs
+//     the generated adapter around the user's function and encodes its result.
+//  5. reply: dispatch.go's conclude frames the response; the transport writes it
+//     (stdio.go; internal/httpstream: a JSON reply or an SSE stream).
+//
+// The runtime's leaves, which know nothing of servers, calls or sessions, are the
+// packages under runtime/internal (DESIGN.md, "Runtime layout").
 //
 // A tool handler learns about its request through RequestFrom, reports progress with
 // Progress and sends log messages with Log. Its context is cancelled when the client

@@ -1,5 +1,8 @@
 package runtime
 
+// elicit.go: elicitation: Elicit, ElicitURL, their questions, and the checks of the
+// client's answer.
+
 import (
 	"context"
 	"crypto/rand"
@@ -8,6 +11,8 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
 // An Action is the user's response to an elicitation.
@@ -159,7 +164,7 @@ func validateContent(schema, content json.RawMessage) error {
 	if err != nil {
 		return fmt.Errorf("requested schema: %w", err)
 	}
-	if !validJSON(content) {
+	if !jsonwire.Valid(content) {
 		return fmt.Errorf("%w: content is not JSON", errMalformed)
 	}
 	l := &lazySchema{name: "elicitation", raw: schema, full: full}

@@ -1,6 +1,12 @@
 package runtime
 
-import "errors"
+// errors.go: the JSON-RPC error codes and the sentinel errors of the runtime.
+
+import (
+	"errors"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/httpstream"
+)
 
 // JSON-RPC and MCP error codes the runtime emits. HTTP transports map them to statuses.
 const (
@@ -36,7 +42,7 @@ var (
 
 	// ErrRequestDone reports a notification sent for a request that has already
 	// completed or been cancelled.
-	ErrRequestDone = errors.New("request already completed")
+	ErrRequestDone = httpstream.ErrDone
 
 	// ErrInvalidLogLevel reports a log level that is not one of the syslog names the
 	// protocol defines.

@@ -217,6 +217,38 @@ func TestFaultIgnoresCancellation(t *testing.T) {
 	f.release() // the abandoned handlers end, so nothing leaks
 }
 
+// TestFaultIgnoresCancellationHandle: the same through Server.Handle, whose caller
+// waits for the reply (the handler runs aside): the deadline answers a stuck call,
+// a call whose caller cancelled still gets until its deadline, and one returning in
+// time is answered normally.
+func TestFaultIgnoresCancellationHandle(t *testing.T) {
+	noLeak(t)
+	s, f := newFaultServer(t, &mcpruntime.Options{CallTimeout: 100 * time.Millisecond})
+	for _, modern := range []bool{true, false} {
+		t.Run(eraName(modern), func(t *testing.T) {
+			var sess *mcpruntime.Session
+			if !modern {
+				sess = legacySession(t, s)
+			}
+			r := s.HandleRaw(context.Background(), []byte(callLine(modern, `"s"`, "stubborn", "{}")), sess, nil)
+			if code, isErr, _ := replyOf(t, r.Body); code != 0 || !isErr || !strings.Contains(string(r.Body), "did not finish within") {
+				t.Errorf("stuck call: got %s, want isError: did not finish", r.Body)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel() // cancelled before it starts: the handler still runs until the deadline
+			r = s.HandleRaw(ctx, []byte(callLine(modern, `"c"`, "stubborn", "{}")), sess, nil)
+			if r.Body != nil && !strings.Contains(string(r.Body), "did not finish within") {
+				t.Errorf("cancelled stuck call: got %s, want no reply or the timeout result", r.Body)
+			}
+			r = s.HandleRaw(context.Background(), []byte(simpleCallFor(modern)), sess, nil)
+			if code, isErr, _ := replyOf(t, r.Body); code != 0 || isErr {
+				t.Errorf("normal call after timed-out ones: got %s", r.Body)
+			}
+		})
+	}
+	f.release()
+}
+
 // TestFaultCancelledThenOverdue: over stdio with one slot, a 2025-11-25 call
 // whose handler ignores cancellation is cancelled: it is never answered, and
 // its slot frees at the deadline, so a call waiting for it is answered.

@@ -1,5 +1,8 @@
 package runtime
 
+// http.go: the Streamable HTTP transport's entry: HTTPHandler and ListenAndServe, each
+// POST routed by era, errors and replies written.
+
 import (
 	"context"
 	"errors"
@@ -11,11 +14,14 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/httpcheck"
+	"github.com/mcpgen/mcpgen/runtime/internal/httpstream"
 )
 
 // ErrNoStream reports a server-to-client request for a 2025-11-25 client whose
 // Accept header rules out an SSE response, so the request cannot reach it.
-var ErrNoStream = errors.New("client does not accept an SSE stream")
+var ErrNoStream = httpstream.ErrNoStream
 
 // HTTPHandler returns an http.Handler serving the Streamable HTTP transport at
 // whatever path it is mounted on. It serves 2026-07-28 clients (stateless, one
@@ -118,11 +124,11 @@ func (h *httpHandler) shutdown(ctx context.Context) error {
 
 // ServeHTTP implements http.Handler.
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !hostAllowed(r.Host, h.opts.AllowedHosts) {
+	if !httpcheck.HostAllowed(r.Host, h.opts.AllowedHosts) {
 		httpError(w, http.StatusForbidden, nil, CodeInvalidRequest, "forbidden: host not allowed")
 		return
 	}
-	if !originAllowed(r.Header.Get("Origin"), h.opts.AllowedOrigins) {
+	if !httpcheck.OriginAllowed(r.Header.Get("Origin"), h.opts.AllowedOrigins) {
 		httpError(w, http.StatusForbidden, nil, CodeInvalidRequest, "forbidden: origin not allowed")
 		return
 	}
@@ -239,7 +245,7 @@ func modernRequest(m *Message, h http.Header) bool {
 	if m.Era == EraModern {
 		return true
 	}
-	v, ok := headerValue(h, headerProtocolVersion)
+	v, ok := httpcheck.HeaderValue(h, httpcheck.HeaderProtocolVersion)
 	return ok && !legacyVersion(v)
 }
 
@@ -274,3 +280,18 @@ func acceptsStream(r *http.Request) bool {
 func (s *Server) serveHTTPMain(ctx context.Context, addr string, sse bool) error {
 	return s.ListenAndServe(ctx, addr, &HTTPOptions{LegacySSE: sse})
 }
+
+// writeReply writes a JSON reply, or 202 Accepted when there is nothing to say.
+func writeReply(w http.ResponseWriter, hdr http.Header, r Reply) {
+	httpstream.WriteReply(w, hdr, streamReply(r))
+}
+
+// streamReply is r as an exchange carries it.
+func streamReply(r Reply) httpstream.Reply {
+	return httpstream.Reply{Body: r.Body, Status: r.HTTPStatus()}
+}
+
+// An exchangeReplier hands a request's reply to its exchange; it implements replier.
+type exchangeReplier struct{ x *httpstream.Exchange }
+
+func (e exchangeReplier) answer(r Reply) { e.x.Finish(streamReply(r)) }

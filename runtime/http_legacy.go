@@ -1,16 +1,22 @@
 package runtime
 
+// http_legacy.go: Streamable HTTP for 2025-11-25: initialize opens a session, requests
+// name it (Mcp-Session-Id), GET opens or resumes a stream, DELETE ends it.
+
 import (
 	"context"
 	"net/http"
 	"strings"
 	"sync"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/httpcheck"
+	"github.com/mcpgen/mcpgen/runtime/internal/httpstream"
 )
 
 // serveLegacy serves a 2025-11-25 message: initialize opens a session, and
 // everything else must name a live one with Mcp-Session-Id.
 func (h *httpHandler) serveLegacy(w http.ResponseWriter, r *http.Request, m *Message) {
-	id := strings.TrimSpace(r.Header.Get(headerSessionID))
+	id := strings.TrimSpace(r.Header.Get(httpcheck.HeaderSessionID))
 	if id == "" {
 		switch {
 		case m.Kind == KindRequest && m.Method == "initialize":
@@ -58,7 +64,7 @@ func (h *httpHandler) initialize(w http.ResponseWriter, r *http.Request, m *Mess
 		return
 	}
 	h.sessions.add(hs)
-	writeReply(w, http.Header{headerSessionID: {hs.id}}, reply)
+	writeReply(w, http.Header{httpcheck.HeaderSessionID: {hs.id}}, reply)
 }
 
 // legacyRequest serves a request of a session. A disconnect does not cancel
@@ -72,13 +78,13 @@ func (h *httpHandler) legacyRequest(w http.ResponseWriter, r *http.Request, hs *
 	x := hs.newStream(acceptsStream(r))
 	version := hs.ss.ProtocolVersion()
 	if preferStream(r, version) {
-		x.streamNow()
+		x.StreamNow()
 	}
 	ctx := context.WithValue(context.WithoutCancel(r.Context()), streamKey{}, x)
 	h.background.Add(1)
 	go h.srv.handleAsync(ctx, m, hs.ss, x, &legacyReply{x: x, hs: hs, bg: &h.background})
-	p := &pump{x: x, w: w, retry: h.opts.SSERetry, keepAlive: h.opts.KeepAlive, noPrime: !primes(version)}
-	if !p.serveRequest(r.Context()) {
+	p := &httpstream.Pump{X: x, W: w, Retry: h.opts.SSERetry, KeepAlive: h.opts.KeepAlive, NoPrime: !primes(version)}
+	if !p.ServeRequest(r.Context()) {
 		hs.dropStream(x)
 	}
 }
@@ -86,13 +92,13 @@ func (h *httpHandler) legacyRequest(w http.ResponseWriter, r *http.Request, hs *
 // A legacyReply ends a 2025-11-25 request: its reply goes to its stream, and the
 // session and the handler's drain stop counting it.
 type legacyReply struct {
-	x  *exchange
+	x  *httpstream.Exchange
 	hs *httpSession
 	bg *sync.WaitGroup
 }
 
 func (l *legacyReply) answer(r Reply) {
-	l.x.finish(r)
+	l.x.Finish(streamReply(r))
 	l.hs.leaveRequest()
 	l.bg.Done()
 }
@@ -109,16 +115,16 @@ func (h *httpHandler) serveGet(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer hs.enter()()
-	p := &pump{x: hs.standalone, w: w, retry: h.opts.SSERetry, keepAlive: h.opts.KeepAlive,
-		noPrime: !primes(hs.ss.ProtocolVersion())}
-	after := hs.standalone.deliveredSeq()
-	if last := strings.TrimSpace(r.Header.Get(headerLastEventID)); last != "" {
+	p := &httpstream.Pump{X: hs.standalone, W: w, Retry: h.opts.SSERetry, KeepAlive: h.opts.KeepAlive,
+		NoPrime: !primes(hs.ss.ProtocolVersion())}
+	after := hs.standalone.DeliveredSeq()
+	if last := strings.TrimSpace(r.Header.Get(httpcheck.HeaderLastEventID)); last != "" {
 		if x, seq, ok := hs.resume(last); ok {
-			p.x, after = x, seq
+			p.X, after = x, seq
 		}
 	}
-	if p.serveStream(r.Context(), after) && p.x != hs.standalone {
-		hs.dropStream(p.x)
+	if p.ServeStream(r.Context(), after) && p.X != hs.standalone {
+		hs.dropStream(p.X)
 	}
 }
 
@@ -137,13 +143,13 @@ func (h *httpHandler) serveDelete(w http.ResponseWriter, r *http.Request) {
 // GET or DELETE), 404 for an unknown or ended session, 400 for a version
 // header of the wrong era.
 func (h *httpHandler) sessionFor(w http.ResponseWriter, r *http.Request) (*httpSession, bool) {
-	id := strings.TrimSpace(r.Header.Get(headerSessionID))
+	id := strings.TrimSpace(r.Header.Get(httpcheck.HeaderSessionID))
 	if id == "" {
 		w.Header().Set("Allow", "POST")
 		httpError(w, http.StatusMethodNotAllowed, nil, CodeInvalidRequest, r.Method+" needs an Mcp-Session-Id")
 		return nil, false
 	}
-	if v, ok := headerValue(r.Header, headerProtocolVersion); ok && !legacyVersion(v) {
+	if v, ok := httpcheck.HeaderValue(r.Header, httpcheck.HeaderProtocolVersion); ok && !legacyVersion(v) {
 		httpError(w, http.StatusBadRequest, nil, CodeInvalidRequest, "unsupported MCP-Protocol-Version "+v)
 		return nil, false
 	}
@@ -166,6 +172,6 @@ type streamKey struct{}
 // 2026-07-28 requests (closing their stream cancels them), and for clients that
 // do not accept SSE.
 func CloseSSEStream(ctx context.Context) bool {
-	x, ok := ctx.Value(streamKey{}).(*exchange)
-	return ok && x.requestClose()
+	x, ok := ctx.Value(streamKey{}).(*httpstream.Exchange)
+	return ok && x.RequestClose()
 }

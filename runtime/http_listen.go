@@ -1,5 +1,7 @@
 package runtime
 
+// http_listen.go: ListenAndServe's listener and its graceful shutdown.
+
 import (
 	"context"
 	"errors"
@@ -7,6 +9,8 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/httpcheck"
 )
 
 // serveHTTP serves h at opts.Path on addr until ctx is cancelled, then shuts
@@ -46,7 +50,7 @@ func serveListener(ctx context.Context, ln net.Listener, h http.Handler, opts HT
 		if opts.LegacySSE {
 			log.Info("serving the 2024-11-05 HTTP+SSE transport", "url", "http://"+ln.Addr().String()+LegacySSEPath)
 		}
-		if host, _, err := net.SplitHostPort(ln.Addr().String()); err == nil && !isLoopbackHost(host) && len(opts.AllowedHosts) == 0 {
+		if host, _, err := net.SplitHostPort(ln.Addr().String()); err == nil && !httpcheck.IsLoopbackHost(host) && len(opts.AllowedHosts) == 0 {
 			log.Warn("listening beyond loopback, but only loopback Host headers are accepted; set HTTPOptions.AllowedHosts (and authenticate clients)", "addr", ln.Addr().String())
 		}
 	}

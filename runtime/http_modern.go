@@ -1,7 +1,13 @@
 package runtime
 
+// http_modern.go: Streamable HTTP for 2026-07-28: stateless requests, their headers
+// checked against the body (internal/httpcheck).
+
 import (
 	"net/http"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/httpcheck"
+	"github.com/mcpgen/mcpgen/runtime/internal/httpstream"
 )
 
 // serveModern serves a 2026-07-28 message: stateless, no session, headers
@@ -28,11 +34,11 @@ func (h *httpHandler) serveModern(w http.ResponseWriter, r *http.Request, m *Mes
 		return
 	}
 	defer h.stateless.Add(-1)
-	x := newExchange("", acceptsStream(r))
-	go h.srv.handleAsync(r.Context(), m, nil, x, x)
-	p := &pump{x: x, w: w, keepAlive: h.opts.KeepAlive}
-	p.serveRequest(r.Context())
-	x.wait() // after a disconnect the handler is cancelled; wait for its reply
+	x := httpstream.New("", acceptsStream(r))
+	go h.srv.handleAsync(r.Context(), m, nil, x, exchangeReplier{x})
+	p := &httpstream.Pump{X: x, W: w, KeepAlive: h.opts.KeepAlive}
+	p.ServeRequest(r.Context())
+	x.Wait() // after a disconnect the handler is cancelled; wait for its reply
 }
 
 // metaComplete reports whether a request's _meta has the fields whose absence
@@ -50,7 +56,7 @@ func metaComplete(m *Message) bool {
 // checkHeaders validates the standard headers and, for tools/call, the
 // Mcp-Param-* headers the tool's inputSchema declares with x-mcp-header.
 func (h *httpHandler) checkHeaders(hdr http.Header, m *Message) error {
-	if err := checkStandardHeaders(hdr, m.Method, m.Params, m.ProtocolVersion); err != nil {
+	if err := httpcheck.CheckStandard(hdr, m.Method, m.Params, m.ProtocolVersion); err != nil {
 		return err
 	}
 	if m.Method != "tools/call" {
@@ -60,5 +66,5 @@ func (h *httpHandler) checkHeaders(hdr http.Header, m *Message) error {
 	if !ok {
 		return nil // unknown tool: the dispatcher answers -32602
 	}
-	return checkParamHeaders(hdr, e.paramHeaders(), m.params.Arguments)
+	return httpcheck.CheckParams(hdr, e.paramHeaders(), m.params.Arguments)
 }

@@ -1,5 +1,7 @@
 package runtime
 
+// http_options.go: HTTPOptions and their defaults.
+
 import (
 	"time"
 )

@@ -3,6 +3,8 @@ package runtime
 import (
 	"net/http"
 	"strings"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/httpcheck"
 )
 
 // This file holds what Streamable HTTP does differently for the handshake
@@ -15,7 +17,7 @@ import (
 // assumes 2025-03-26: a missing header is accepted on every session (the session
 // knows its revision). A header naming another revision is refused.
 func sessionVersionOK(w http.ResponseWriter, r *http.Request, hs *httpSession, id []byte) bool {
-	v, ok := headerValue(r.Header, headerProtocolVersion)
+	v, ok := httpcheck.HeaderValue(r.Header, httpcheck.HeaderProtocolVersion)
 	if !ok {
 		return true
 	}
@@ -46,15 +48,6 @@ func preferStream(r *http.Request, version string) bool {
 	return false
 }
 
-// streamNow makes the exchange answer as an SSE stream from the start.
-func (x *exchange) streamNow() {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	if x.streamsOK {
-		x.sse = true
-	}
-}
-
 // primes reports whether resumable streams of a session of this revision start
 // with the priming event (an id and empty data): 2025-11-25 introduced it, and
 // earlier clients' SSE readers try to decode its empty data as JSON-RPC.
@@ -66,7 +59,7 @@ func primes(version string) bool { return !olderRevision(version) }
 // stream. It reports false, writing nothing, for any other POST, which is then
 // refused as a single message would be.
 func (h *httpHandler) serveBatch(w http.ResponseWriter, r *http.Request, body []byte) bool {
-	hs, ok := h.sessions.get(strings.TrimSpace(r.Header.Get(headerSessionID)))
+	hs, ok := h.sessions.get(strings.TrimSpace(r.Header.Get(httpcheck.HeaderSessionID)))
 	if !ok || !batchSession(hs.ss) {
 		return false
 	}

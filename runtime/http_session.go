@@ -1,5 +1,8 @@
 package runtime
 
+// http_session.go: the 2025-11-25 HTTP sessions: their resumable streams, their
+// limits, and the store that creates, finds and expires them.
+
 import (
 	"crypto/rand"
 	"errors"
@@ -11,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/httpstream"
 )
 
 // maxDetachedStreams bounds the request streams a session keeps for clients
@@ -28,13 +33,13 @@ type httpSession struct {
 	id         string
 	peer       string // the client's address, for MaxSessionsPerPeer
 	ss         *Session
-	standalone *exchange // stream "0": unsolicited messages and requests
+	standalone *httpstream.Exchange // stream "0": unsolicited messages and requests
 
 	// mu guards the fields below.
 	mu       sync.Mutex
-	streams  map[string]*exchange // resumable request streams by id
-	order    []string             // stream ids, oldest first
-	next     int                  // last stream number handed out
+	streams  map[string]*httpstream.Exchange // resumable request streams by id
+	order    []string                        // stream ids, oldest first
+	next     int                             // last stream number handed out
 	lastUsed time.Time
 	active   int  // running requests and open GET streams; an active session is never idle
 	requests int  // running requests (bounded by Options.MaxConcurrentRequests)
@@ -42,12 +47,12 @@ type httpSession struct {
 }
 
 // newStream registers a resumable exchange for one request.
-func (hs *httpSession) newStream(streamsOK bool) *exchange {
+func (hs *httpSession) newStream(streamsOK bool) *httpstream.Exchange {
 	hs.mu.Lock()
 	defer hs.mu.Unlock()
 	hs.next++
 	id := strconv.Itoa(hs.next)
-	x := newExchange(id, streamsOK)
+	x := httpstream.New(id, streamsOK)
 	hs.streams[id] = x
 	hs.order = append(hs.order, id)
 	if len(hs.order) > maxDetachedStreams {
@@ -58,12 +63,12 @@ func (hs *httpSession) newStream(streamsOK bool) *exchange {
 }
 
 // dropStream forgets a request stream whose reply reached the client.
-func (hs *httpSession) dropStream(x *exchange) {
+func (hs *httpSession) dropStream(x *httpstream.Exchange) {
 	hs.mu.Lock()
 	defer hs.mu.Unlock()
-	delete(hs.streams, x.stream)
+	delete(hs.streams, x.Stream())
 	for i, id := range hs.order {
-		if id == x.stream {
+		if id == x.Stream() {
 			hs.order = append(hs.order[:i], hs.order[i+1:]...)
 			break
 		}
@@ -71,13 +76,13 @@ func (hs *httpSession) dropStream(x *exchange) {
 }
 
 // resume finds the stream a Last-Event-ID names and the seq to resume after.
-func (hs *httpSession) resume(lastEventID string) (*exchange, int, bool) {
+func (hs *httpSession) resume(lastEventID string) (*httpstream.Exchange, int, bool) {
 	stream, seqText, ok := strings.Cut(lastEventID, "_")
 	seq, err := strconv.Atoi(seqText)
 	if !ok || err != nil || seq < 0 {
 		return nil, 0, false
 	}
-	if stream == hs.standalone.stream {
+	if stream == hs.standalone.Stream() {
 		return hs.standalone, seq, true
 	}
 	hs.mu.Lock()
@@ -151,16 +156,16 @@ func (hs *httpSession) leaveRequest() {
 // what they buffered for resumption is freed (nobody can resume them now).
 func (hs *httpSession) close() {
 	hs.ss.Close()
-	hs.standalone.discard()
+	hs.standalone.Discard()
 	hs.mu.Lock()
-	streams := make([]*exchange, 0, len(hs.streams))
+	streams := make([]*httpstream.Exchange, 0, len(hs.streams))
 	for _, x := range hs.streams {
 		streams = append(streams, x)
 	}
-	hs.streams, hs.order = map[string]*exchange{}, nil
+	hs.streams, hs.order = map[string]*httpstream.Exchange{}, nil
 	hs.mu.Unlock()
 	for _, x := range streams {
-		x.discard()
+		x.Discard()
 	}
 }
 
@@ -265,10 +270,10 @@ func (st *sessionStore) create(srv *Server, peer string) (*httpSession, error) {
 	if err != nil {
 		return nil, err
 	}
-	standalone := newExchange("0", true)
-	standalone.keep = maxStandaloneEvents
+	standalone := httpstream.New("0", true)
+	standalone.Keep = maxStandaloneEvents
 	hs := &httpSession{id: st.prefix + newSessionID(), peer: peer, ss: srv.NewSession(standalone),
-		standalone: standalone, streams: map[string]*exchange{}, lastUsed: time.Now()}
+		standalone: standalone, streams: map[string]*httpstream.Exchange{}, lastUsed: time.Now()}
 	return hs, nil
 }
 
@@ -445,7 +450,7 @@ func (st *sessionStore) sweepTick() {
 // and a graceful shutdown is not held up by them.
 func (st *sessionStore) endStreams() {
 	for _, hs := range st.all() {
-		hs.standalone.end()
+		hs.standalone.End()
 	}
 }
 

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/httpcheck"
 )
 
 // Tests of the 2025-11-25 session store over HTTP: MaxSessions holds under
@@ -65,7 +67,7 @@ func (rig *sessionRig) initialize(peer string) (int, string) {
 		"protocolVersion": versionLegacy, "capabilities": map[string]any{},
 		"clientInfo": map[string]any{"name": "rig", "version": "1"},
 	}))
-	return w.Code, w.Header().Get(headerSessionID)
+	return w.Code, w.Header().Get(httpcheck.HeaderSessionID)
 }
 
 // mustInitialize opens a session from peer or fails the test.
@@ -149,8 +151,8 @@ func TestHTTPMaxSessions(t *testing.T) {
 	}
 	for range 3 {
 		bad := rig.serve("10.0.0.1:1", "", rpcRequest(1, "initialize", map[string]any{"capabilities": map[string]any{}}))
-		if bad.Code == http.StatusServiceUnavailable || bad.Header().Get(headerSessionID) != "" {
-			t.Fatalf("malformed initialize: got status %d, session %q", bad.Code, bad.Header().Get(headerSessionID))
+		if bad.Code == http.StatusServiceUnavailable || bad.Header().Get(httpcheck.HeaderSessionID) != "" {
+			t.Fatalf("malformed initialize: got status %d, session %q", bad.Code, bad.Header().Get(httpcheck.HeaderSessionID))
 		}
 	}
 	rig.busy("10.0.0.1:1", rig.mustInitialize("10.0.0.1:1"), &wg)
@@ -209,9 +211,7 @@ func TestHTTPIdleSessionEndsAlone(t *testing.T) {
 	st.sweeper.Reset(st.idle)
 	st.mu.Unlock()
 	waitFor(t, hs.ss.closedCh, "the idle session to end by itself")
-	hs.standalone.mu.Lock()
-	buffered := len(hs.standalone.events)
-	hs.standalone.mu.Unlock()
+	buffered := hs.standalone.Buffered()
 	if buffered != 0 {
 		t.Errorf("the ended session still buffers %d events", buffered)
 	}
@@ -245,42 +245,6 @@ func TestHTTPBodyTimeoutUnenforceable(t *testing.T) {
 	}
 	if n := strings.Count(logs.String(), "BodyTimeout"); n != 1 {
 		t.Fatalf("got %d log lines about BodyTimeout, want 1:\n%s", n, logs.String())
-	}
-}
-
-// TestExchangeBacklogBound: a stream nobody reads keeps at most maxBacklog
-// undelivered notifications; server-to-client requests are never dropped, the
-// reply still ends the stream, and delivered events make room again.
-func TestExchangeBacklogBound(t *testing.T) {
-	x := newExchange("", true)
-	note := []byte(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}`)
-	ping := []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)
-	for range 3 * maxBacklog {
-		if err := x.Send(context.Background(), note); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := x.Send(context.Background(), ping); err != nil {
-		t.Fatal(err)
-	}
-	st := x.state(0, 0)
-	if got := len(st.events); got != maxBacklog+1 {
-		t.Fatalf("an unread stream buffers %d events, want %d notifications and the request", got, maxBacklog)
-	}
-	if string(st.events[len(st.events)-1]) != string(ping) {
-		t.Fatalf("the request was dropped: last event %s", st.events[len(st.events)-1])
-	}
-	x.markDelivered(maxBacklog + 1)
-	if err := x.Send(context.Background(), note); err != nil {
-		t.Fatal(err)
-	}
-	st = x.state(maxBacklog+1, 0)
-	if len(st.events) != 1 {
-		t.Fatalf("after delivery: %d new events, want the one sent", len(st.events))
-	}
-	x.finish(Reply{Body: []byte(`{"jsonrpc":"2.0","id":"f","result":{}}`)})
-	if st = x.state(maxBacklog+2, 0); !st.done || len(st.events) != 1 {
-		t.Fatalf("after the reply: done %v, %d events; want the reply as the last event", st.done, len(st.events))
 	}
 }
 

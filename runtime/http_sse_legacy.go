@@ -3,9 +3,11 @@ package runtime
 import (
 	"context"
 	"net/http"
-	"strings"
 	"sync"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/httpcheck"
+	"github.com/mcpgen/mcpgen/runtime/internal/httpstream"
 )
 
 // The HTTP+SSE transport of 2024-11-05, served beside Streamable HTTP when
@@ -40,7 +42,7 @@ type sseConn struct {
 	end  context.CancelFunc
 
 	mu       sync.Mutex // serializes writes to sw
-	sw       *sseWriter
+	sw       *httpstream.SSEWriter
 	closed   bool
 	requests int // requests running (Options.MaxConcurrentRequests)
 }
@@ -52,23 +54,7 @@ func (c *sseConn) Send(_ context.Context, msg []byte) error {
 	if c.closed || c.sw == nil {
 		return ErrSessionClosed
 	}
-	return c.sw.named("message", msg)
-}
-
-// named writes one event with an event name and a JSON message on one data line.
-func (s *sseWriter) named(event string, data []byte) error {
-	b := make([]byte, 0, len(event)+len(data)+16)
-	b = append(append(append(b, "event: "...), event...), '\n')
-	b = append(append(append(b, "data: "...), compactLine(data)...), "\n\n"...)
-	return s.write(b)
-}
-
-// compactLine returns data without line breaks (JSON keeps its meaning).
-func compactLine(data []byte) []byte {
-	if !strings.ContainsAny(string(data), "\r\n") {
-		return data
-	}
-	return []byte(strings.NewReplacer("\r", "", "\n", "").Replace(string(data)))
+	return c.sw.Named("message", msg)
 }
 
 // newLegacySSE returns the transport.
@@ -79,11 +65,11 @@ func newLegacySSE(h *httpHandler) *legacySSE {
 // ServeHTTP routes the stream and the message endpoint, after the same Host and
 // Origin checks as Streamable HTTP.
 func (l *legacySSE) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !hostAllowed(r.Host, l.h.opts.AllowedHosts) {
+	if !httpcheck.HostAllowed(r.Host, l.h.opts.AllowedHosts) {
 		httpError(w, http.StatusForbidden, nil, CodeInvalidRequest, "forbidden: host not allowed")
 		return
 	}
-	if !originAllowed(r.Header.Get("Origin"), l.h.opts.AllowedOrigins) {
+	if !httpcheck.OriginAllowed(r.Header.Get("Origin"), l.h.opts.AllowedOrigins) {
 		httpError(w, http.StatusForbidden, nil, CodeInvalidRequest, "forbidden: origin not allowed")
 		return
 	}
@@ -118,8 +104,8 @@ func (l *legacySSE) serveStream(w http.ResponseWriter, r *http.Request) {
 	}
 	defer l.remove(c)
 	c.mu.Lock()
-	c.sw = startSSE(w, nil)
-	err := c.sw.named("endpoint", []byte(LegacyMessagePath+"?sessionId="+c.id))
+	c.sw = httpstream.StartSSE(w, nil)
+	err := c.sw.Named("endpoint", []byte(LegacyMessagePath+"?sessionId="+c.id))
 	c.mu.Unlock()
 	if err != nil {
 		return
@@ -138,7 +124,7 @@ func (l *legacySSE) serveStream(w http.ResponseWriter, r *http.Request) {
 			return
 		case <-tick:
 			c.mu.Lock()
-			err := c.sw.comment()
+			err := c.sw.Comment()
 			c.mu.Unlock()
 			if err != nil {
 				return

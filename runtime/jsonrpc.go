@@ -1,12 +1,16 @@
 package runtime
 
+// jsonrpc.go: frame parse: ParseMessage turns one JSON-RPC message into a Message
+// (kind, era, params, _meta); ErrorReply gives the -32700/-32600 owed.
+
 import (
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
-	"unicode/utf8"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
 // Protocol versions the runtime serves.
@@ -87,39 +91,6 @@ type Message struct {
 	repeated  error       // a member name repeated in params or params._meta
 }
 
-// envelope is the JSON-RPC frame of any message: raw members, nil when absent.
-type envelope struct {
-	jsonrpc, id, method, params, result, error []byte
-
-	keys       keySet
-	repeated   []byte // the first member name that appears twice, or nil
-	idRepeated bool   // the id itself appears twice: it cannot be echoed
-}
-
-// set stores one member of the frame.
-func (e *envelope) set(key, val []byte) {
-	if e.keys.add(key) {
-		if e.repeated == nil {
-			e.repeated = key
-		}
-		e.idRepeated = e.idRepeated || string(key) == "id"
-	}
-	switch string(key) {
-	case "jsonrpc":
-		e.jsonrpc = val
-	case "id":
-		e.id = val
-	case "method":
-		e.method = val
-	case "params":
-		e.params = val
-	case "result":
-		e.result = val
-	case "error":
-		e.error = val
-	}
-}
-
 // params is the union of the params members the runtime reads, decoded once.
 type params struct {
 	Meta            *requestMeta    `json:"_meta"`
@@ -159,8 +130,8 @@ func (e *messageError) Unwrap() error { return e.err }
 // The Message refers to raw, which must not change afterwards. ParseMessage is safe
 // for concurrent use.
 func ParseMessage(raw []byte) (*Message, error) {
-	trimmed := trimSpace(raw)
-	if !validJSON(trimmed) {
+	trimmed := jsonwire.TrimSpace(raw)
+	if !jsonwire.Valid(trimmed) {
 		return nil, &messageError{err: fmt.Errorf("%w: invalid JSON", ErrParse), answer: true}
 	}
 	switch trimmed[0] {
@@ -170,10 +141,10 @@ func ParseMessage(raw []byte) (*Message, error) {
 	default:
 		return nil, &messageError{err: fmt.Errorf("%w: not a JSON object", ErrInvalidRequest), answer: true}
 	}
-	var env envelope
-	eachMember(trimmed, env.set)
-	if env.repeated != nil {
-		return nil, env.repeatedError()
+	var env jsonrpc.Frame
+	jsonwire.EachMember(trimmed, env.Set)
+	if env.Repeated != nil {
+		return nil, repeatedError(&env)
 	}
 	m, err := fromEnvelope(&env)
 	if err != nil {
@@ -190,10 +161,10 @@ func ParseMessage(raw []byte) (*Message, error) {
 // keep the first or the last of them would read different messages. It is
 // answered (without an id when the id itself is repeated) unless it is a
 // notification whichever member counts.
-func (e *envelope) repeatedError() *messageError {
-	me := &messageError{err: repeatedMember(e.repeated, ""), answer: e.id != nil || e.method == nil}
-	if !e.idRepeated && validID(e.id) {
-		me.id = e.id
+func repeatedError(e *jsonrpc.Frame) *messageError {
+	me := &messageError{err: repeatedMember(e.Repeated, ""), answer: e.ID != nil || e.Method == nil}
+	if !e.IDRepeated && jsonrpc.ValidID(e.ID) {
+		me.id = e.ID
 	}
 	return me
 }
@@ -213,89 +184,36 @@ func repeatedMember(key []byte, in string) error {
 }
 
 // fromEnvelope checks the frame and decides the message's kind.
-func fromEnvelope(env *envelope) (*Message, error) {
-	method, hasMethod := methodName(env.method)
-	idOK := env.id == nil || validID(env.id)
-	isNotification := hasMethod && env.id == nil
+func fromEnvelope(env *jsonrpc.Frame) (*Message, error) {
+	method, hasMethod := jsonrpc.MethodName(env.Method)
+	idOK := env.ID == nil || jsonrpc.ValidID(env.ID)
+	isNotification := hasMethod && env.ID == nil
 	bad := func(why string) error {
 		e := &messageError{err: fmt.Errorf("%w: %s", ErrInvalidRequest, why), answer: !isNotification}
 		if idOK {
-			e.id = env.id
+			e.id = env.ID
 		}
 		return e
 	}
 	switch {
-	case !isVersion20(env.jsonrpc):
+	case !jsonrpc.IsVersion20(env.JSONRPC):
 		return nil, bad(`jsonrpc must be "2.0"`)
 	case !idOK:
 		return nil, bad("id must be a string or an integer")
-	case env.method != nil && !hasMethod && string(env.method) != "null":
+	case env.Method != nil && !hasMethod && string(env.Method) != "null":
 		return nil, bad("method must be a string")
-	case hasMethod && (env.result != nil || env.error != nil):
+	case hasMethod && (env.Result != nil || env.Error != nil):
 		return nil, bad("a message cannot be both a request and a response")
 	case hasMethod:
-		m := &Message{Kind: KindRequest, ID: env.id, Method: method, Params: env.params}
+		m := &Message{Kind: KindRequest, ID: env.ID, Method: method, Params: env.Params}
 		if isNotification {
 			m.Kind = KindNotification
 		}
 		return m, nil
-	case env.id != nil && (env.result != nil || env.error != nil):
-		return &Message{Kind: KindResponse, ID: env.id, Result: env.result, Error: env.error}, nil
+	case env.ID != nil && (env.Result != nil || env.Error != nil):
+		return &Message{Kind: KindResponse, ID: env.ID, Result: env.Result, Error: env.Error}, nil
 	}
 	return nil, bad("no method")
-}
-
-// isVersion20 reports whether the raw jsonrpc member is the string "2.0".
-func isVersion20(raw []byte) bool {
-	if string(raw) == `"2.0"` {
-		return true
-	}
-	v, _ := rawString(raw)
-	return v == "2.0"
-}
-
-// methodName decodes a raw method name, reporting whether it is a string. The names
-// the runtime knows come back without allocating.
-func methodName(raw []byte) (string, bool) {
-	if len(raw) > 2 && raw[0] == '"' {
-		switch string(raw[1 : len(raw)-1]) {
-		case "tools/call":
-			return "tools/call", true
-		case "tools/list":
-			return "tools/list", true
-		case "notifications/progress":
-			return "notifications/progress", true
-		case "notifications/cancelled":
-			return "notifications/cancelled", true
-		case "ping":
-			return "ping", true
-		}
-	}
-	return rawString(raw)
-}
-
-// validID reports whether id is a JSON string or integer (never null, fractional or an
-// object).
-func validID(id json.RawMessage) bool {
-	if len(id) == 0 {
-		return false
-	}
-	if id[0] == '"' {
-		return true
-	}
-	digits := id
-	if digits[0] == '-' {
-		digits = digits[1:]
-	}
-	if len(digits) == 0 {
-		return false
-	}
-	for _, c := range digits {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // decodeParams decodes the params union and classifies the era. Like encoding/json,
@@ -309,9 +227,9 @@ func (m *Message) decodeParams() {
 		m.paramsErr = errors.New("params must be an object")
 		return
 	}
-	var keys keySet
-	eachMember(m.Params, func(key, val []byte) {
-		if keys.add(key) && m.repeated == nil {
+	var keys jsonwire.KeySet
+	jsonwire.EachMember(m.Params, func(key, val []byte) {
+		if keys.Add(key) && m.repeated == nil {
 			m.repeated = repeatedMember(key, "params")
 		}
 		m.setParam(key, val)
@@ -394,9 +312,9 @@ func (m *Message) decodeMeta(meta *requestMeta, val []byte) *requestMeta {
 		m.typeError("_meta")
 		return meta
 	}
-	var keys keySet
-	eachMember(val, func(key, val []byte) {
-		if keys.add(key) && m.repeated == nil {
+	var keys jsonwire.KeySet
+	jsonwire.EachMember(val, func(key, val []byte) {
+		if keys.Add(key) && m.repeated == nil {
 			m.repeated = repeatedMember(key, "params._meta")
 		}
 		meta.set(key, val)
@@ -436,17 +354,7 @@ func rawString(raw json.RawMessage) (string, bool) {
 	case `"` + versionLegacy + `"`:
 		return versionLegacy, true
 	}
-	if len(raw) < 2 || raw[0] != '"' {
-		return "", false
-	}
-	if inner := raw[1 : len(raw)-1]; !bytes.ContainsAny(inner, "\\\"") && raw[len(raw)-1] == '"' {
-		return string(inner), true // no escapes: the common case, without a decoder
-	}
-	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
-		return "", false
-	}
-	return s, true
+	return jsonwire.String(raw)
 }
 
 // isObject reports whether raw is a JSON object.
@@ -481,93 +389,5 @@ func errorReply(id json.RawMessage, code int, msg string, data any) Reply {
 // ErrorResponse encodes a JSON-RPC error response. A nil id is omitted (the request's
 // id could not be read); data is omitted when nil.
 func ErrorResponse(id json.RawMessage, code int, message string, data any) []byte {
-	b := make([]byte, 0, 96+len(message))
-	b = append(b, `{"jsonrpc":"2.0",`...)
-	if id != nil {
-		b = append(b, `"id":`...)
-		b = append(b, id...)
-		b = append(b, ',')
-	}
-	b = append(b, `"error":{"code":`...)
-	b = strconv.AppendInt(b, int64(code), 10)
-	b = append(b, `,"message":`...)
-	b = appendJSONString(b, message)
-	if data != nil {
-		if enc, err := json.Marshal(data); err == nil {
-			b = append(b, `,"data":`...)
-			b = append(b, enc...)
-		}
-	}
-	return append(b, "}}"...)
-}
-
-// resultResponse encodes a JSON-RPC result response around an encoded result.
-func resultResponse(id json.RawMessage, result []byte) []byte {
-	b := make([]byte, 0, len(result)+len(id)+36)
-	b = append(b, `{"jsonrpc":"2.0","id":`...)
-	b = append(b, id...)
-	b = append(b, `,"result":`...)
-	b = append(b, result...)
-	return append(b, '}')
-}
-
-// notification encodes a JSON-RPC notification.
-func notification(method string, params any) ([]byte, error) {
-	p, err := json.Marshal(params)
-	if err != nil {
-		return nil, fmt.Errorf("encode %s: %w", method, err)
-	}
-	b := make([]byte, 0, len(p)+len(method)+40)
-	b = append(b, `{"jsonrpc":"2.0","method":`...)
-	b = appendJSONString(b, method)
-	b = append(b, `,"params":`...)
-	b = append(b, p...)
-	return append(b, '}'), nil
-}
-
-// appendJSONString appends s as a JSON string. Invalid UTF-8 becomes U+FFFD, as
-// encoding/json does; HTML characters are not escaped.
-func appendJSONString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= utf8.RuneSelf {
-			r, size := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && size == 1 || r == '\u2028' || r == '\u2029' {
-				b = append(b, s[start:i]...)
-				if r == utf8.RuneError {
-					b = append(b, `\ufffd`...)
-				} else {
-					b = append(b, `\u202`...)
-					b = append(b, hex[r&0xF])
-				}
-				start = i + size
-			}
-			i += size
-			continue
-		}
-		if c >= 0x20 && c != '"' && c != '\\' {
-			i++
-			continue
-		}
-		b = append(b, s[start:i]...)
-		switch c {
-		case '"', '\\':
-			b = append(b, '\\', c)
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\r':
-			b = append(b, '\\', 'r')
-		case '\t':
-			b = append(b, '\\', 't')
-		default:
-			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
-		}
-		i++
-		start = i
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
+	return jsonrpc.ErrorResponse(id, code, message, data)
 }

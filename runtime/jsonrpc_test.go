@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"strings"
 	"testing"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 )
 
 func TestParseMessageKinds(t *testing.T) {
@@ -150,7 +152,7 @@ func FuzzParseMessage(f *testing.F) {
 			}
 			return
 		}
-		if m.Kind == KindRequest && !validID(m.ID) {
+		if m.Kind == KindRequest && !jsonrpc.ValidID(m.ID) {
 			t.Fatalf("request with invalid id %q", m.ID)
 		}
 		sess := s.NewSession(nil)

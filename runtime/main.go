@@ -1,16 +1,19 @@
 package runtime
 
+// main.go: Main: a Server run as a command (stdio, or -http ADDR); its command line is
+// internal/cli.
+
 import (
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/cli"
 )
 
 // Main runs s as a command: it parses os.Args[1:], serves until stdin ends (stdio) or
@@ -39,34 +42,29 @@ func Main(s *Server) int {
 	return s.main(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 }
 
-// mainFlags are Main's parsed flags.
-type mainFlags struct {
-	stdio    bool
-	httpAddr string
-	sse      bool
-	logLevel string
-	version  bool
-}
-
 // main is Main with its environment passed in.
 func (s *Server) main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	f, err := s.parseFlags(args, stderr)
+	name := s.commandName()
+	f, err := cli.Parse(name, s.toolNames, args, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "%s: %v\n", s.commandName(), err)
+		fmt.Fprintf(stderr, "%s: %v\n", name, err)
 		return 2
 	}
-	if f.version {
+	if s.logLevel != nil {
+		s.logLevel.Set(f.LogLevel)
+	}
+	if f.Version {
 		fmt.Fprintf(stdout, "%s %s\n", s.info.Name, s.info.Version)
 		return 0
 	}
-	if f.httpAddr != "" {
-		err = s.serveHTTPMain(ctx, f.httpAddr, f.sse) // http.go
+	if f.HTTPAddr != "" {
+		err = s.serveHTTPMain(ctx, f.HTTPAddr, f.SSE) // http.go
 	} else {
-		if isTerminal(stdin) {
-			s.terminalHint(stderr)
+		if cli.IsTerminal(stdin) {
+			cli.TerminalHint(stderr, name)
 		}
 		err = s.ServeStdio(ctx, stdin, stdout)
 	}
@@ -77,57 +75,12 @@ func (s *Server) main(ctx context.Context, args []string, stdin io.Reader, stdou
 	return 0
 }
 
-// parseFlags parses Main's flags and applies -log-level.
-func (s *Server) parseFlags(args []string, stderr io.Writer) (mainFlags, error) {
-	var f mainFlags
-	fs := flag.NewFlagSet(s.commandName(), flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.BoolVar(&f.stdio, "stdio", false, "serve on stdin/stdout (default)")
-	fs.StringVar(&f.httpAddr, "http", "", "serve Streamable HTTP on `addr` at /mcp")
-	fs.BoolVar(&f.sse, "sse", false, "with -http, also serve the 2024-11-05 HTTP+SSE transport at /sse")
-	fs.StringVar(&f.logLevel, "log-level", "info", "stderr log `level`: debug, info, warn, error")
-	fs.BoolVar(&f.version, "version", false, "print the version and exit")
-	fs.Usage = func() { s.usage(stderr, fs) }
-	if err := fs.Parse(args); err != nil {
-		return f, err
-	}
-	switch {
-	case fs.NArg() > 0:
-		return f, fmt.Errorf("unexpected argument %q", fs.Arg(0))
-	case f.stdio && f.httpAddr != "":
-		return f, errors.New("-stdio and -http are exclusive")
-	case f.sse && f.httpAddr == "":
-		return f, errors.New("-sse needs -http")
-	}
-	var level slog.Level
-	if err := level.UnmarshalText([]byte(f.logLevel)); err != nil {
-		return f, fmt.Errorf("-log-level: %w", err)
-	}
-	if s.logLevel != nil {
-		s.logLevel.Set(level)
-	}
-	return f, nil
-}
-
 // commandName names the program in messages.
 func (s *Server) commandName() string {
 	if s.info.Name != "" {
 		return s.info.Name
 	}
 	return "mcp-server"
-}
-
-// usage prints -h: what the command serves, then its flags.
-func (s *Server) usage(w io.Writer, fs *flag.FlagSet) {
-	name := s.commandName()
-	fmt.Fprintf(w, "usage: %s [-stdio | -http addr [-sse]] [-log-level level]\n\n", name)
-	fmt.Fprintf(w, "%s is an MCP server. An MCP client launches it over stdio, or reaches it over\n", name)
-	fmt.Fprintf(w, "Streamable HTTP at http://ADDR/mcp when started with -http ADDR.\n\n")
-	if names := s.toolNames(); len(names) > 0 {
-		fmt.Fprintf(w, "tools: %s\n\n", strings.Join(names, ", "))
-	}
-	fmt.Fprintln(w, "flags:")
-	fs.PrintDefaults()
 }
 
 // toolNames lists the registered tools in tools/list order.
@@ -137,22 +90,4 @@ func (s *Server) toolNames() []string {
 		names = append(names, e.tool.Name)
 	}
 	return names
-}
-
-// terminalHint tells a person who started the server in a terminal what it is
-// waiting for.
-func (s *Server) terminalHint(w io.Writer) {
-	fmt.Fprintf(w, "%s: serving MCP on stdin/stdout, waiting for a client's JSON-RPC messages.\n", s.commandName())
-	fmt.Fprintf(w, "%s: an MCP client should start this command; run it with -h for flags, or -http ADDR to serve HTTP. Ctrl-D exits.\n", s.commandName())
-}
-
-// isTerminal reports whether r is a character device such as a terminal. It
-// errs on the side of yes (/dev/null is one too): the hint goes to stderr only.
-func isTerminal(r io.Reader) bool {
-	f, ok := r.(interface{ Stat() (os.FileInfo, error) })
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }

@@ -1,5 +1,8 @@
 package runtime
 
+// methods.go: the protocol's own methods: initialize, ping, logging/setLevel,
+// server/discover.
+
 import (
 	"context"
 	"encoding/json"

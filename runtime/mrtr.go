@@ -1,13 +1,18 @@
 package runtime
 
+// mrtr.go: asking the client mid-call (MRTR): rounds, Ask, requestState, capability
+// checks.
+
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
+	"github.com/mcpgen/mcpgen/runtime/internal/seal"
 )
 
 // Asking the client mid-call works the same for the handler in both eras:
@@ -27,6 +32,30 @@ import (
 // The rule that makes one handler serve both: a handler must do nothing it cannot
 // repeat before its last question (no writes, no messages, no charges), and must ask
 // the same questions, with the same keys, for the same arguments and answers.
+
+// StateKeyEnv names the environment variable NewServer reads requestState keys from
+// when Options.StateKeys is empty: one secret, or several separated by commas (the
+// first seals, all open, so keys can be rotated). Every replica behind one endpoint
+// needs the same value.
+const StateKeyEnv = seal.KeyEnv
+
+// Defaults for the MRTR options (the requestState TTL's default is in internal/seal).
+const (
+	defaultInputTimeout   = 5 * time.Minute
+	defaultMaxInputRounds = 10
+)
+
+// Errors of requestState verification. Each becomes a -32602 reply.
+var (
+	// ErrStateInvalid reports a requestState that was tampered with, is malformed, or
+	// was sealed with a key this server does not hold.
+	ErrStateInvalid = seal.ErrInvalid
+	// ErrStateExpired reports a requestState presented after its expiry.
+	ErrStateExpired = seal.ErrExpired
+	// ErrStateMismatch reports a requestState issued for another method, tool,
+	// resource, prompt or other arguments.
+	ErrStateMismatch = seal.ErrMismatch
+)
 
 // Errors reported by Ask.
 var (
@@ -56,7 +85,7 @@ type roundKey struct{}
 // digest of the arguments is computed only when a state is opened or sealed, and
 // the maps are made on first write (reading a nil map is fine).
 type round struct {
-	binding roundState                 // method, name and digest (see bound) the state is bound to
+	binding seal.State                 // method, name and digest (see bound) the state is bound to
 	args    json.RawMessage            // the salient params binding.Digest covers
 	number  int                        // 1 for a first request, then state's round + 1
 	answers map[string]json.RawMessage // from the state and inputResponses
@@ -74,8 +103,8 @@ type round struct {
 // and reads inputResponses from params. name is the tool, prompt or resource URI;
 // args its salient params.
 func (s *Server) openRound(c *call, name string, args json.RawMessage) (*round, *rpcError) {
-	r := &c.rnd // part of the call: no allocation of its own
-	*r = round{binding: roundState{Method: c.msg.Method, Name: name}, args: args, number: 1}
+	r := &c.round // part of the call: no allocation of its own
+	*r = round{binding: seal.State{Method: c.msg.Method, Name: name}, args: args, number: 1}
 	if !c.info.Modern {
 		return r, nil
 	}
@@ -83,7 +112,7 @@ func (s *Server) openRound(c *call, name string, args json.RawMessage) (*round, 
 	// read in place, without decoding the rest again.
 	var responses, state json.RawMessage
 	if p := c.msg.Params; len(p) > 0 && p[0] == '{' {
-		eachMember(p, func(key, val []byte) {
+		jsonwire.EachMember(p, func(key, val []byte) {
 			switch string(key) {
 			case "inputResponses":
 				responses = val
@@ -102,9 +131,9 @@ func (s *Server) openRound(c *call, name string, args json.RawMessage) (*round, 
 }
 
 // bound returns the binding with its digest, computing the digest on first use.
-func (r *round) bound() *roundState {
+func (r *round) bound() *seal.State {
 	if r.binding.Digest == "" {
-		r.binding.Digest = argsDigest(r.args)
+		r.binding.Digest = seal.ArgsDigest(r.args)
 	}
 	return &r.binding
 }
@@ -133,7 +162,7 @@ func (s *Server) readState(r *round, raw json.RawMessage) *rpcError {
 	if !ok {
 		return errorf(CodeInvalidParams, "invalid params: requestState must be a string")
 	}
-	st, err := s.sealer.open(token, r.bound(), time.Now())
+	st, err := s.sealer.Open(token, r.bound(), time.Now())
 	if err != nil {
 		return errorf(CodeInvalidParams, "%v", err)
 	}
@@ -148,11 +177,10 @@ func (s *Server) readState(r *round, raw json.RawMessage) *rpcError {
 	return nil
 }
 
-// withRound returns ctx carrying r for Ask: the call's own context records it
-// without a context of its own.
+// withRound returns ctx carrying r for Ask: the call's own context finds the
+// call's round without a context of its own.
 func withRound(ctx context.Context, r *round) context.Context {
-	if x, ok := ctx.(*callCtx); ok && x.c.round == nil {
-		x.c.round = r
+	if x, ok := ctx.(*callCtx); ok && &x.c.round == r {
 		return ctx
 	}
 	return context.WithValue(ctx, roundKey{}, r)
@@ -185,7 +213,7 @@ func (s *Server) closeRound(c *call, r *round) (result []byte, rerr *rpcError, h
 func (s *Server) inputRequired(c *call, r *round) ([]byte, error) {
 	st := *r.bound()
 	st.Round, st.Answers = r.number, r.used
-	token, err := s.sealer.seal(&st, time.Now())
+	token, err := s.sealer.Seal(&st, time.Now())
 	if err != nil {
 		return nil, err
 	}
@@ -198,12 +226,12 @@ func (s *Server) inputRequired(c *call, r *round) ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("encode %s: %w", q.key, err)
 		}
-		b = append(appendJSONString(b, q.key), `:{"method":`...)
-		b = append(appendJSONString(b, q.method), `,"params":`...)
+		b = append(jsonwire.AppendString(b, q.key), `:{"method":`...)
+		b = append(jsonwire.AppendString(b, q.method), `,"params":`...)
 		b = append(append(b, p...), '}')
 	}
 	b = append(b, `},"requestState":`...)
-	b = appendJSONString(b, token)
+	b = jsonwire.AppendString(b, token)
 	b = append(b, `,"_meta":`...)
 	return append(append(b, s.serverInfoMeta...), '}'), nil
 }
@@ -386,32 +414,39 @@ func (k capability) declared(caps json.RawMessage) bool {
 
 // ClientSupports reports whether the client of the request ctx belongs to declared
 // what a question needs: "elicitation" (form mode), "elicitation.url", "sampling" or
-// "roots". Handlers use it to fall back instead of failing with -32021.
+// "roots" (exactly these names). Handlers use it to fall back instead of failing
+// with -32021.
 func ClientSupports(ctx context.Context, what string) bool {
 	c := callFrom(ctx)
-	if c == nil || c.info.ClientCapabilities == nil {
+	k, ok := capabilityNamed(what)
+	if c == nil || c.info.ClientCapabilities == nil || !ok {
 		return false
 	}
-	for k := capElicitForm; k <= capRoots; k++ {
-		if k.name() == strings.TrimSpace(what) {
-			return k.declared(c.info.ClientCapabilities)
-		}
-	}
-	return false
+	return k.declared(c.info.ClientCapabilities)
 }
 
 // RequireCapability fails the request with -32021 (data.requiredCapabilities) unless
-// the client declared what ("elicitation", "elicitation.url", "sampling", "roots"). It
-// is for handlers that need a capability without asking anything yet.
+// the client declared what ("elicitation", "elicitation.url", "sampling", "roots",
+// exactly as for ClientSupports). It is for handlers that need a capability without
+// asking anything yet.
 func RequireCapability(ctx context.Context, what string) error {
 	c, r := callFrom(ctx), roundFrom(ctx)
 	if c == nil || r == nil {
 		return ErrNoInput
 	}
+	k, ok := capabilityNamed(what)
+	if !ok {
+		return fmt.Errorf("%w: unknown capability %q", ErrNoInput, what)
+	}
+	return r.check(c, Question{key: "-", need: k})
+}
+
+// capabilityNamed returns the capability a handler names.
+func capabilityNamed(what string) (capability, bool) {
 	for k := capElicitForm; k <= capRoots; k++ {
 		if k.name() == what {
-			return r.check(c, Question{key: "-", need: k})
+			return k, true
 		}
 	}
-	return fmt.Errorf("%w: unknown capability %q", ErrNoInput, what)
+	return 0, false
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/seal"
 )
 
 // nameForm is a form; its schema is registered by hand, as mcpgen's RegisterMCP would.
@@ -233,48 +235,21 @@ func flip(s string) string {
 	return string(b)
 }
 
-func TestStateSealerExpiryAndRotation(t *testing.T) {
-	logger := testLogger(t)
-	old := newStateSealer([][]byte{[]byte("old-secret-0123456789")}, time.Minute, logger)
-	rolled := newStateSealer([][]byte{[]byte("new-secret-0123456789"), []byte("old-secret-0123456789")}, time.Minute, logger)
-	fresh := newStateSealer([][]byte{[]byte("new-secret-0123456789")}, time.Minute, logger)
-	want := &roundState{Method: "tools/call", Name: "greet", Digest: argsDigest(json.RawMessage(`{"b":1, "a":2}`))}
-	now := time.Now()
-	token, err := old.seal(&roundState{Method: "tools/call", Name: "greet", Digest: argsDigest(json.RawMessage(`{"a":2,"b":1}`)), Round: 1}, now)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if st, err := rolled.open(token, want, now); err != nil || st.Round != 1 {
-		t.Errorf("rotated keys: got %+v, %v; want round 1 (the old key still opens)", st, err)
-	}
-	if _, err := fresh.open(token, want, now); !errors.Is(err, ErrStateInvalid) {
-		t.Errorf("retired key: got %v, want ErrStateInvalid", err)
-	}
-	if _, err := old.open(token, want, now.Add(2*time.Minute)); !errors.Is(err, ErrStateExpired) {
-		t.Errorf("after the TTL: got %v, want ErrStateExpired", err)
-	}
-	other := *want
-	other.Method = "prompts/get"
-	if _, err := old.open(token, &other, now); !errors.Is(err, ErrStateMismatch) {
-		t.Errorf("other method: got %v, want ErrStateMismatch", err)
-	}
-}
-
 func TestStateKeyFromEnv(t *testing.T) {
 	t.Setenv(StateKeyEnv, "replica-shared-secret-123, older-shared-secret-456")
 	a := newTestServer(t, nil)
 	t.Setenv(StateKeyEnv, "older-shared-secret-456")
 	b := newTestServer(t, nil)
-	want := &roundState{Method: "tools/call", Name: "x", Digest: argsDigest(nil)}
-	token, err := b.sealer.seal(&roundState{Method: "tools/call", Name: "x", Digest: argsDigest(nil)}, time.Now())
+	want := &seal.State{Method: "tools/call", Name: "x", Digest: seal.ArgsDigest(nil)}
+	token, err := b.sealer.Seal(&seal.State{Method: "tools/call", Name: "x", Digest: seal.ArgsDigest(nil)}, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.sealer.open(token, want, time.Now()); err != nil {
+	if _, err := a.sealer.Open(token, want, time.Now()); err != nil {
 		t.Errorf("a second key from %s does not open: %v", StateKeyEnv, err)
 	}
 	t.Setenv(StateKeyEnv, "")
-	if _, err := newTestServer(t, nil).sealer.open(token, want, time.Now()); err == nil {
+	if _, err := newTestServer(t, nil).sealer.Open(token, want, time.Now()); err == nil {
 		t.Error("a random key opened a token sealed with another key")
 	}
 }

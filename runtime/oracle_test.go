@@ -7,10 +7,14 @@ import (
 	"fmt"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/mcpgen/mcpgen/internal/jsontest"
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
 // This file keeps the first, reflection-based message decoder as an oracle for the
-// hand-written one in jsonrpc.go and jsonscan.go.
+// hand-written one in jsonrpc.go and internal/jsonwire.
 
 // oracleEnvelope is the JSON-RPC frame decoded by encoding/json.
 type oracleEnvelope struct {
@@ -25,7 +29,7 @@ type oracleEnvelope struct {
 // oracleParse decodes a message with encoding/json. It returns ErrParse or
 // ErrInvalidRequest on failure.
 func oracleParse(raw []byte) (*Message, error) {
-	trimmed := trimSpace(raw) // JSON whitespace only (bytes.TrimSpace also drops \v)
+	trimmed := jsonwire.TrimSpace(raw) // JSON whitespace only (bytes.TrimSpace also drops \v)
 	if !json.Valid(trimmed) {
 		return nil, ErrParse
 	}
@@ -83,7 +87,7 @@ func oracleMembers(raw json.RawMessage) (map[string]json.RawMessage, bool) {
 // oracleFrame decides the kind of a decoded frame.
 func oracleFrame(env *oracleEnvelope) (*Message, error) {
 	switch {
-	case env.JSONRPC != "2.0", env.ID != nil && !validID(env.ID):
+	case env.JSONRPC != "2.0", env.ID != nil && !jsonrpc.ValidID(env.ID):
 		return nil, ErrInvalidRequest
 	case env.Method != nil && (env.Result != nil || env.Error != nil):
 		return nil, ErrInvalidRequest
@@ -158,33 +162,14 @@ func checkAgainstOracle(t *testing.T, raw []byte) {
 	}
 }
 
-// oracleSeeds are messages exercising the decoder's corner cases.
-var oracleSeeds = []string{
-	`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"x"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"progressToken":"p"}}}`,
-	` { "jsonrpc" : "2.0" , "id" : "a\"b" , "method" : "x\u0041" , "params" : { "cursor" : null , "name" : null } } `,
-	`{"jsonrpc":"2.0","id":2,"method":"m","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"a"},"_meta":{"progressToken":3}}}`,
-	`{"jsonrpc":"2.0","id":2,"method":"m","params":{"_meta":null,"name":5,"uri":"u"}}`,
-	`{"jsonrpc":"2.0","id":1,"method":0,"method":""}`, `{"jsonrpc":"2.0","id":1,"id":2,"method":"m"}`, `{"jsonrpc":"2.0","method":"m","method":"n"}`,
-	`{"jsonrpc":"2.0","id":1,"method":"m","params":{"name":"a","n\u0061me":"b"}}`, `{"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":{"progressToken":1,"progressToken":2}}}`,
-	`{"jsonrpc":"2.0","id":1,"method":"m","params":{"arguments":{"a":1,"a":2}}}`, `{"jsonrpc":"2.0","id":1,"x":1,"method":"m","x":2}`,
-	`{"jsonrpc":"2.0","id":2,"method":"m","params":[1,{"a":"]"}]}`,
-	`{"jsonrpc":"2.0","id":2,"method":"m","params":{"\u006eame":"n","level":"info","requestId":[1],"cursor":"c"}}`,
-	`{"jsonrpc":"2.0","id":3,"result":null}`,
-	`{"jsonrpc":"2.0","method":null,"id":4,"error":{"code":1}}`,
-	`{"jsonrpc":"2.0","id":5,"method":"ping","result":{}}`, `{"jsonrpc":"2.0","method":"m","error":null}`,
-	`{"jsonrpc":"2.0","id":-0,"method":""}`,
-	`{"jsonrpc":"2.0","id":1,"method":"m","params":{"arguments":{"a":[{"b":"}\\"}]}],"z":1e5},"capabilities":true,"clientInfo":{}}}`,
-	`{"jsonrpc":2,"id":1,"method":"m"}`, `{"jsonrpc":"2.0","id":1,"method":7}`, `[]`, `{`, `1`, `"s"`, `{}`,
-}
-
 func TestParseMessageMatchesOracle(t *testing.T) {
-	for _, seed := range oracleSeeds {
+	for _, seed := range jsontest.MessageSeeds {
 		checkAgainstOracle(t, []byte(seed))
 	}
 }
 
 func FuzzParseMessageOracle(f *testing.F) {
-	for _, seed := range oracleSeeds {
+	for _, seed := range jsontest.MessageSeeds {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(checkAgainstOracle)

@@ -1,10 +1,15 @@
 package runtime
 
+// primitives.go: the registries of resources, templates and prompts, and the
+// capabilities and list changes they make the server declare.
+
 import (
 	"context"
 	"fmt"
 	"sync"
 	"sync/atomic"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/catalog"
 )
 
 // A listKind names a list whose changes clients can be told about.
@@ -32,9 +37,9 @@ func (k listKind) method() string {
 type primitives struct {
 	// mu serialises registration; readers load the catalogs without locking.
 	mu        sync.Mutex
-	resources atomic.Pointer[catalog[*resourceEntry]]
-	templates atomic.Pointer[catalog[*templateEntry]]
-	prompts   atomic.Pointer[catalog[*promptEntry]]
+	resources atomic.Pointer[catalog.Catalog[*resourceEntry]]
+	templates atomic.Pointer[catalog.Catalog[*templateEntry]]
+	prompts   atomic.Pointer[catalog.Catalog[*promptEntry]]
 
 	hub hub
 }
@@ -121,11 +126,11 @@ func (s *Server) PutTool(t *Tool) {
 func (s *Server) primitiveCapabilities(caps map[string]any) {
 	caps["tools"] = map[string]any{"listChanged": true}
 	p := &s.prims
-	hasTemplates := p.templates.Load().len() > 0
-	if p.resources.Load().len() > 0 || hasTemplates {
+	hasTemplates := p.templates.Load().Len() > 0
+	if p.resources.Load().Len() > 0 || hasTemplates {
 		caps["resources"] = map[string]any{"subscribe": true, "listChanged": true}
 	}
-	hasPrompts := p.prompts.Load().len() > 0
+	hasPrompts := p.prompts.Load().Len() > 0
 	if hasPrompts {
 		caps["prompts"] = map[string]any{"listChanged": true}
 	}
@@ -138,14 +143,14 @@ func (s *Server) primitiveCapabilities(caps map[string]any) {
 // named (a key of the capabilities object).
 func (s *Server) declares(capability string) bool {
 	p := &s.prims
-	hasTemplates := p.templates.Load().len() > 0
+	hasTemplates := p.templates.Load().Len() > 0
 	switch capability {
 	case "resources":
-		return hasTemplates || p.resources.Load().len() > 0
+		return hasTemplates || p.resources.Load().Len() > 0
 	case "prompts":
-		return p.prompts.Load().len() > 0
+		return p.prompts.Load().Len() > 0
 	case "completions":
-		return hasTemplates || p.prompts.Load().len() > 0
+		return hasTemplates || p.prompts.Load().Len() > 0
 	}
 	_, ok := s.capabilities()[capability]
 	return ok

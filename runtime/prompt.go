@@ -1,5 +1,8 @@
 package runtime
 
+// prompt.go: the prompt types generated code and handlers use: Prompt, PromptRequest,
+// PromptResult, messages.
+
 import (
 	"bytes"
 	"context"

@@ -1,5 +1,7 @@
 package runtime
 
+// prompts.go: prompts/list and prompts/get, and registering prompts.
+
 import (
 	"context"
 	"encoding/json"
@@ -39,7 +41,7 @@ func (s *Server) AddPrompt(p *Prompt) {
 		panic(fmt.Sprintf("mcpgen runtime: AddPrompt: %v", err))
 	}
 	s.register(kindPrompts, func(ps *primitives) bool {
-		next, ok := ps.prompts.Load().with(p.Name, e)
+		next, ok := ps.prompts.Load().With(p.Name, e)
 		ps.prompts.Store(next)
 		return ok
 	}, fmt.Sprintf("AddPrompt: duplicate prompt name %q", p.Name))
@@ -74,10 +76,10 @@ func (s *Server) PutPrompt(p *Prompt) {
 	}
 	s.register(kindPrompts, func(ps *primitives) bool {
 		cur := ps.prompts.Load()
-		if _, ok := cur.get(p.Name); ok {
-			cur, _ = cur.without(p.Name) // replaced entries move to the end
+		if _, ok := cur.Get(p.Name); ok {
+			cur, _ = cur.Without(p.Name) // replaced entries move to the end
 		}
-		next, _ := cur.with(p.Name, e)
+		next, _ := cur.With(p.Name, e)
 		ps.prompts.Store(next)
 		return true
 	}, "")
@@ -87,7 +89,7 @@ func (s *Server) PutPrompt(p *Prompt) {
 // one; listeners are told the prompt list changed.
 func (s *Server) RemovePrompt(name string) bool {
 	return s.unregister(kindPrompts, func(ps *primitives) bool {
-		next, ok := ps.prompts.Load().without(name)
+		next, ok := ps.prompts.Load().Without(name)
 		ps.prompts.Store(next)
 		return ok
 	})
@@ -101,7 +103,7 @@ func (s *Server) listPrompts(_ context.Context, c *call) ([]byte, *rpcError) {
 // getPrompt answers prompts/get: check the arguments, render, encode.
 func (s *Server) getPrompt(ctx context.Context, c *call) ([]byte, *rpcError) {
 	name := c.msg.params.Name
-	e, ok := s.prims.prompts.Load().get(name)
+	e, ok := s.prims.prompts.Load().Get(name)
 	if !ok {
 		return nil, errorf(CodeInvalidParams, "Unknown prompt: %s", name)
 	}

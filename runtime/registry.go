@@ -1,15 +1,20 @@
 package runtime
 
+// registry.go: registering tools: AddTool, each tool's entry with its schemas compiled
+// on first use, CheckSchema.
+
 import (
 	"bytes"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/catalog"
 	"github.com/mcpgen/mcpgen/runtime/internal/fullhook"
+	"github.com/mcpgen/mcpgen/runtime/internal/httpcheck"
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
+	"github.com/mcpgen/mcpgen/runtime/internal/schemacheck"
 )
 
 // A toolSet is an immutable snapshot of the registered tools; AddTool replaces it.
@@ -29,25 +34,25 @@ type toolEntry struct {
 	output     lazySchema
 
 	hdrOnce sync.Once
-	hdrs    []paramHeader // x-mcp-header annotations of the input schema
+	hdrs    []httpcheck.ParamHeader // x-mcp-header annotations of the input schema
 }
 
 // paramHeaders returns the tool's x-mcp-header annotations, read from its input
 // schema on first use.
-func (e *toolEntry) paramHeaders() []paramHeader {
-	e.hdrOnce.Do(func() { e.hdrs = paramHeaders(e.tool.InputSchema) })
+func (e *toolEntry) paramHeaders() []httpcheck.ParamHeader {
+	e.hdrOnce.Do(func() { e.hdrs = httpcheck.ParamHeaders(e.tool.InputSchema) })
 	return e.hdrs
 }
 
 // A lazySchema is a tool's input or output schema: checked when the tool is
-// registered, compiled on first use, once, for the built-in validator (schema.go) or,
+// registered, compiled on first use, once, for the built-in validator (internal/schemacheck) or,
 // beyond it, for runtime/fullschema.
 type lazySchema struct {
 	name   string // for messages, e.g. "echo/input"
 	raw    json.RawMessage
 	full   bool // beyond the built-in validator: runtime/fullschema validates it
 	once   sync.Once
-	node   *schemaNode // built-in (nil is the schema true)
+	node   *schemacheck.Schema // built-in (nil is the schema true)
 	fullV  fullhook.Validator
 	closed bool // every object the schema admits is closed (built-in only)
 	err    error
@@ -62,11 +67,11 @@ func (l *lazySchema) get() error {
 			}
 			return
 		}
-		if l.node, l.err = compileSchemaDoc(l.raw, true); l.err != nil {
+		if l.node, l.err = schemacheck.Compile(l.raw, true); l.err != nil {
 			l.err = fmt.Errorf("compile schema %s: %w", l.name, l.err)
 			return
 		}
-		l.closed = l.node.closedTree(map[*schemaNode]bool{})
+		l.closed = l.node.ClosedTree(map[*schemacheck.Schema]bool{})
 	})
 	return l.err
 }
@@ -78,16 +83,16 @@ func (l *lazySchema) failures(v []byte) ([]schemaFailure, error) {
 		return nil, err
 	}
 	if !l.full {
-		if l.node.valid(v) {
+		if l.node.Valid(v) {
 			return nil, nil
 		}
-		if fails := l.node.explain(v); len(fails) > 0 {
+		if fails := l.node.Explain(v); len(fails) > 0 {
 			return fails, nil
 		}
 		return nil, fmt.Errorf("schema %s: the validator refused a value without a reason", l.name)
 	}
-	if t := trimSpace(v); len(t) == 0 || !walkOK(t) { // repeated names, out-of-range numbers
-		return emptySchema.explain(v), nil
+	if t := jsonwire.TrimSpace(v); len(t) == 0 || !schemacheck.WalkOK(t) { // repeated names, out-of-range numbers
+		return schemacheck.Empty.Explain(v), nil
 	}
 	fails, err := l.fullV(v)
 	if err != nil {
@@ -98,6 +103,25 @@ func (l *lazySchema) failures(v []byte) ([]schemaFailure, error) {
 
 // schemaFailure is one reason a value is invalid (shared with runtime/fullschema).
 type schemaFailure = fullhook.Failure
+
+// A SchemaUnsupportedError reports a keyword of a JSON Schema that the runtime's
+// built-in validator does not implement. The runtime validates such a schema only
+// when runtime/fullschema is imported (mcpgen adds that import to generated code
+// whose schemas need it).
+type SchemaUnsupportedError = schemacheck.UnsupportedError
+
+// fullSchemaImport is the import that registers the full validator.
+const fullSchemaImport = `import _ "github.com/mcpgen/mcpgen/runtime/fullschema"`
+
+// CheckSchema reports whether the runtime's built-in validator decides every
+// instance of the JSON Schema 2020-12 document schema exactly: nil when it does, a
+// *SchemaUnsupportedError naming the first keyword beyond it (the schema then needs
+// runtime/fullschema), or another error for a schema that is not valid JSON Schema.
+// mcpgen calls it at generate time to decide whether the generated file imports
+// runtime/fullschema; AddTool applies the same rule.
+func CheckSchema(schema json.RawMessage) error {
+	return schemacheck.Check(schema)
+}
 
 // schemaMode decides how a schema is validated at registration: by the built-in
 // validator, or by runtime/fullschema when the schema is beyond it. Without
@@ -251,22 +275,10 @@ func propertyNames(schema json.RawMessage) ([]string, error) {
 	return names, nil
 }
 
-// cursorPrefix marks cursors minted by this runtime.
-const cursorPrefix = "after:"
-
-// encodeCursor returns the opaque cursor for the page after the named tool.
-func encodeCursor(name string) string {
-	return base64.RawURLEncoding.EncodeToString([]byte(cursorPrefix + name))
-}
-
 // pageStart returns the index of the first tool of the page cursor names. Cursors name
 // the last tool already sent, so they stay valid while tools are added.
 func (ts *toolSet) pageStart(cursor string) (int, bool) {
-	raw, err := base64.RawURLEncoding.DecodeString(cursor)
-	if err != nil {
-		return 0, false
-	}
-	name, ok := strings.CutPrefix(string(raw), cursorPrefix)
+	name, ok := catalog.DecodeCursor(cursor)
 	if !ok {
 		return 0, false
 	}

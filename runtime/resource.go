@@ -1,5 +1,8 @@
 package runtime
 
+// resource.go: the resource types generated code and handlers use: Resource,
+// ResourceTemplate, their contents.
+
 import (
 	"context"
 	"errors"

@@ -1,5 +1,8 @@
 package runtime
 
+// resources.go: resources/list, resources/templates/list and resources/read, and
+// registering resources.
+
 import (
 	"context"
 	"encoding/json"
@@ -11,6 +14,8 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/internal/uritemplate"
+	"github.com/mcpgen/mcpgen/runtime/internal/catalog"
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
 // CodeResourceNotFound is the 2025-11-25 error code for resources/read of an
@@ -60,7 +65,7 @@ func (s *Server) AddResource(r *Resource) {
 	e := &resourceEntry{res: r, wire: mustMarshal(wireResourceDesc{URI: r.URI, Name: name,
 		Title: r.Title, Description: r.Description, MIMEType: r.MIMEType})}
 	s.register(kindResources, func(p *primitives) bool {
-		next, ok := p.resources.Load().with(r.URI, e)
+		next, ok := p.resources.Load().With(r.URI, e)
 		p.resources.Store(next)
 		return ok
 	}, "AddResource: duplicate resource URI "+strconv.Quote(r.URI))
@@ -85,7 +90,7 @@ func (s *Server) AddResourceTemplate(t *ResourceTemplate) {
 	e := &templateEntry{tpl: t, parsed: parsed, literal: lit, spanning: span, wire: mustMarshal(wireResourceDesc{URITemplate: t.URITemplate,
 		Name: name, Title: t.Title, Description: t.Description, MIMEType: t.MIMEType})}
 	s.register(kindResources, func(p *primitives) bool {
-		next, ok := p.templates.Load().with(t.URITemplate, e)
+		next, ok := p.templates.Load().With(t.URITemplate, e)
 		p.templates.Store(next)
 		return ok
 	}, "AddResourceTemplate: duplicate template "+strconv.Quote(t.URITemplate))
@@ -95,7 +100,7 @@ func (s *Server) AddResourceTemplate(t *ResourceTemplate) {
 // was one; listeners are told the list changed.
 func (s *Server) RemoveResource(uri string) bool {
 	return s.unregister(kindResources, func(p *primitives) bool {
-		next, ok := p.resources.Load().without(uri)
+		next, ok := p.resources.Load().Without(uri)
 		p.resources.Store(next)
 		return ok
 	})
@@ -115,8 +120,8 @@ func (s *Server) listTemplates(_ context.Context, c *call) ([]byte, *rpcError) {
 // pageOf answers a paginated list method from cat: one page of the
 // pre-encoded items (wire gives an item's JSON) under key, or -32602 for a
 // cursor the catalog did not issue.
-func pageOf[E any](s *Server, c *call, cat *catalog[E], key string, wire func(E) []byte) ([]byte, *rpcError) {
-	items, next, ok := cat.page(c.msg.params.Cursor, s.opts.PageSize)
+func pageOf[E any](s *Server, c *call, cat *catalog.Catalog[E], key string, wire func(E) []byte) ([]byte, *rpcError) {
+	items, next, ok := cat.Page(c.msg.params.Cursor, s.opts.PageSize)
 	if !ok {
 		return nil, errorf(CodeInvalidParams, "invalid cursor")
 	}
@@ -130,7 +135,7 @@ func pageOf[E any](s *Server, c *call, cat *catalog[E], key string, wire func(E)
 // listResult encodes a list result: the items under key, nextCursor, and for
 // 2026-07-28 the public caching hints.
 func (s *Server) listResult(c *call, key string, items [][]byte, next string) []byte {
-	b := append(appendJSONString([]byte{'{'}, key), ":["...)
+	b := append(jsonwire.AppendString([]byte{'{'}, key), ":["...)
 	for i, w := range items {
 		if i > 0 {
 			b = append(b, ',')
@@ -139,7 +144,7 @@ func (s *Server) listResult(c *call, key string, items [][]byte, next string) []
 	}
 	b = append(b, ']')
 	if next != "" {
-		b = appendJSONString(append(b, `,"nextCursor":`...), next)
+		b = jsonwire.AppendString(append(b, `,"nextCursor":`...), next)
 	}
 	if c.info.Modern {
 		b = s.appendCacheHints(b, 0, false)
@@ -204,7 +209,7 @@ func (s *Server) readResource(ctx context.Context, c *call) ([]byte, *rpcError) 
 // the template variables (nil for a direct resource). A direct resource wins;
 // among templates that match, the most specific does (see moreSpecific).
 func (s *Server) findResource(uri string) (ResourceHandler, string, *uritemplate.Values, bool) {
-	if e, ok := s.prims.resources.Load().get(uri); ok {
+	if e, ok := s.prims.resources.Load().Get(uri); ok {
 		return e.res.Handler, e.res.MIMEType, nil, true
 	}
 	tpls := s.prims.templates.Load()
@@ -213,7 +218,7 @@ func (s *Server) findResource(uri string) (ResourceHandler, string, *uritemplate
 	}
 	var best *templateEntry
 	var bestVals uritemplate.Values
-	for _, e := range tpls.list {
+	for _, e := range tpls.All() {
 		if best != nil && !e.moreSpecific(best) {
 			continue
 		}

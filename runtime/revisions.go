@@ -6,6 +6,8 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 )
 
 // The initialize-handshake revisions older than 2025-11-25 that clients in the wild
@@ -102,7 +104,7 @@ func shapeResponse(version, method string, id json.RawMessage, body []byte) []by
 		return body
 	}
 	shapeResult(version, method, res)
-	return resultResponse(id, encodeAny(res))
+	return jsonrpc.ResultResponse(id, encodeAny(res))
 }
 
 // shapeResult drops or converts, in place, what an older revision's result of

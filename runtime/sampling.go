@@ -1,5 +1,7 @@
 package runtime
 
+// sampling.go: sampling and roots: Sample, ListRoots and their questions.
+
 import (
 	"context"
 	"encoding/json"

@@ -1,5 +1,8 @@
 package runtime
 
+// server.go: Server and Options: NewServer, the defaults, the capabilities and the
+// discovery document.
+
 import (
 	"encoding/json"
 	"fmt"
@@ -8,6 +11,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/seal"
 )
 
 // Defaults for the zero values of Options.
@@ -79,7 +84,7 @@ type Server struct {
 	serverInfoMeta json.RawMessage // {"io.modelcontextprotocol/serverInfo":{...}}
 	ttlMs          int64
 
-	sealer *stateSealer // requestState keys
+	sealer *seal.Sealer // requestState keys
 	forms  sync.Map     // reflect.Type of a form -> its requestedSchema (AddForm)
 
 	// mu serialises AddTool; readers load tools without locking.
@@ -98,7 +103,7 @@ func NewServer(info Implementation, opts *Options) *Server {
 		s.opts = *opts
 	}
 	s.applyDefaults()
-	s.sealer = newStateSealer(s.opts.StateKeys, s.opts.StateTTL, s.logger)
+	s.sealer = seal.New(s.opts.StateKeys, s.opts.StateTTL, s.logger)
 	s.tools.Store(&toolSet{byName: map[string]*toolEntry{}})
 	s.serverInfoMeta = mustMarshal(map[string]Implementation{metaServerInfo: info})
 	return s

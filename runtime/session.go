@@ -1,5 +1,8 @@
 package runtime
 
+// session.go: the 2025-11-25 session: what initialize negotiated, the requests in
+// flight, the server-to-client requests awaiting an answer.
+
 import (
 	"context"
 	"encoding/json"
@@ -7,6 +10,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 )
 
 // A Session is the state of one 2025-11-25 client: what initialize negotiated, the
@@ -266,7 +271,7 @@ func (ss *Session) dropPending(id string) {
 
 // notifyCancelled tells the client, best effort, that the server gave up on a request.
 func (ss *Session) notifyCancelled(out Sink, id string) {
-	msg, err := notification("notifications/cancelled", map[string]any{"requestId": json.RawMessage(id)})
+	msg, err := jsonrpc.Notification("notifications/cancelled", map[string]any{"requestId": json.RawMessage(id)})
 	if err != nil {
 		return
 	}

@@ -1,5 +1,8 @@
 package runtime
 
+// stdio.go: the stdio transport: newline-delimited JSON on stdin/stdout, requests
+// served concurrently up to a bound, drained at the end.
+
 import (
 	"bufio"
 	"context"
@@ -9,6 +12,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
 // MaxMessageSize is the longest stdio line the server accepts (16 MiB); a longer one
@@ -215,7 +220,7 @@ func (c *stdioConn) readLoop(ctx context.Context, readErr chan<- error) *call {
 			readErr <- err
 			return nil
 		}
-		if err == nil && len(trimSpace(data)) == 0 {
+		if err == nil && len(jsonwire.TrimSpace(data)) == 0 {
 			continue
 		}
 		if !c.enter() {
@@ -364,20 +369,6 @@ func trimEOL(b []byte) []byte {
 	}
 	return b
 }
-
-// trimSpace drops JSON whitespace at both ends.
-func trimSpace(b []byte) []byte {
-	for len(b) > 0 && isSpace(b[0]) {
-		b = b[1:]
-	}
-	for len(b) > 0 && isSpace(b[len(b)-1]) {
-		b = b[:len(b)-1]
-	}
-	return b
-}
-
-// isSpace reports JSON whitespace.
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
 
 // Send writes one message as a line; it implements Sink for request-scoped and
 // unsolicited messages. Safe for concurrent use. A message is flushed at once

@@ -1,11 +1,16 @@
 package runtime
 
+// subscriptions.go: what clients subscribe to: list changes, resource updates, and the
+// subscriptions/listen stream.
+
 import (
 	"context"
 	"encoding/json"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 )
 
 // metaSubscriptionID tags every notification of a subscriptions/listen stream.
@@ -180,7 +185,7 @@ func (l *listener) send(ctx context.Context, method string, params map[string]an
 		params = map[string]any{}
 	}
 	params["_meta"] = map[string]json.RawMessage{metaSubscriptionID: l.id}
-	msg, err := notification(method, params)
+	msg, err := jsonrpc.Notification(method, params)
 	if err != nil {
 		return err
 	}
@@ -226,7 +231,7 @@ func (s *Server) ResourceUpdated(uri string) {
 		}
 		return false
 	})
-	msg, err := notification(method, map[string]string{"uri": uri})
+	msg, err := jsonrpc.Notification(method, map[string]string{"uri": uri})
 	if err != nil {
 		return
 	}
@@ -292,7 +297,7 @@ func (s *Server) listen(ctx context.Context, c *call) ([]byte, *rpcError) {
 	l.mu.Lock() // held until the acknowledgement is out: it goes first
 	s.prims.hub.addListener(l)
 	defer s.prims.hub.removeListener(l)
-	ack, err := notification("notifications/subscriptions/acknowledged", map[string]any{
+	ack, err := jsonrpc.Notification("notifications/subscriptions/acknowledged", map[string]any{
 		"notifications": l.filter, "_meta": map[string]json.RawMessage{metaSubscriptionID: l.id}})
 	if err == nil {
 		err = l.out.Send(ctx, ack)
@@ -312,10 +317,10 @@ func (s *Server) listen(ctx context.Context, c *call) ([]byte, *rpcError) {
 // resource notifications only once prompts or resources are registered.
 func (s *Server) honoured(f subscriptionFilter) subscriptionFilter {
 	p := &s.prims
-	if p.prompts.Load().len() == 0 {
+	if p.prompts.Load().Len() == 0 {
 		f.PromptsListChanged = false
 	}
-	if p.resources.Load().len() == 0 && p.templates.Load().len() == 0 {
+	if p.resources.Load().Len() == 0 && p.templates.Load().Len() == 0 {
 		f.ResourcesListChanged, f.ResourceSubscriptions = false, nil
 	}
 	return f

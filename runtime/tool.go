@@ -1,5 +1,8 @@
 package runtime
 
+// tool.go: the tool types generated code and handlers use: Tool, ToolRequest,
+// ToolResult.
+
 import (
 	"bytes"
 	"context"
@@ -60,7 +63,7 @@ type ToolRequest struct {
 	// Arguments are the call's arguments, already validated against the InputSchema.
 	Arguments json.RawMessage
 
-	closed bool // the InputSchema admits no unknown member at any depth (schema.go)
+	closed bool // the InputSchema admits no unknown member at any depth (internal/schemacheck)
 }
 
 // Decode decodes the arguments into v, rejecting unknown fields. Absent or empty

@@ -1,5 +1,8 @@
 package runtime
 
+// tools.go: the handler adapter of tools/call (arguments validated, the handler run
+// under the call's deadline, the result checked and encoded) and tools/list.
+
 import (
 	"bytes"
 	"context"
@@ -10,6 +13,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/catalog"
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
 // errPanic marks a handler that panicked; the client sees only a generic text.
@@ -37,7 +43,7 @@ func (s *Server) listTools(_ context.Context, c *call) ([]byte, *rpcError) {
 	b = append(b, ']')
 	if end < len(set.list) {
 		b = append(b, `,"nextCursor":`...)
-		b = appendJSONString(b, encodeCursor(set.list[end-1].tool.Name))
+		b = jsonwire.AppendString(b, catalog.EncodeCursor(set.list[end-1].tool.Name))
 	}
 	if c.info.Modern {
 		b = append(b, `,"ttlMs":`...)
@@ -147,9 +153,12 @@ var (
 
 // invoke calls the handler under the call's deadline (Options.CallTimeout). A
 // handler that ignores its cancelled context is abandoned at the deadline, so one
-// stuck tool never holds a request, a drain or a slot forever: an asynchronous
-// call is answered by the deadline itself (invokeInline), a synchronous one runs
-// its handler on a goroutine of its own that is left to finish alone (invokeAside).
+// stuck tool never holds a request, a drain or a slot forever. One mechanism
+// serves both kinds of caller: the deadline (overdue) and the handler's return
+// (returned) race to claim the call (c.state), and the loser's outcome is dropped.
+// An asynchronous call runs its handler on the calling goroutine and is answered
+// by the deadline itself (invokeInline); a synchronous one runs its handler on a
+// goroutine of its own, left to finish alone if the deadline wins (invokeAside).
 func (s *Server) invoke(ctx context.Context, c *call, t *Tool, req *ToolRequest) (*ToolResult, error) {
 	switch {
 	case c.deadline.IsZero():
@@ -167,21 +176,58 @@ func (s *Server) invokeInline(ctx context.Context, c *call, t *Tool, req *ToolRe
 	stop := context.AfterFunc(ctx, c.overdue)
 	res, err := s.invokeNow(ctx, t, req)
 	stop()
-	if !c.state.CompareAndSwap(callRunning, callReturned) {
+	if !c.returned() {
 		return nil, errAbandoned
+	}
+	return res, err
+}
+
+// invokeAside runs the handler on a goroutine of its own and waits until the
+// handler's return or the deadline claims the call; at the deadline the handler
+// is abandoned (errCallTimeout). The context's Done channel is the timer: a call
+// costs no timer of its own unless the caller cancels before the deadline.
+func (s *Server) invokeAside(ctx context.Context, c *call, t *Tool, req *ToolRequest) (*ToolResult, error) {
+	c.claimed = make(chan struct{})
+	go func() {
+		res, err := s.invokeNow(ctx, t, req)
+		if c.returned() {
+			c.asideRes, c.asideErr = res, err
+			close(c.claimed)
+		}
+	}()
+	select {
+	case <-c.claimed:
+	case <-ctx.Done():
+		c.overdue()
+		<-c.claimed
+	}
+	if c.state.Load() == callTimedOut {
+		s.logger.Error("tool call timed out; handler abandoned", "tool", t.Name, "timeout", s.opts.CallTimeout)
+		return nil, errCallTimeout
+	}
+	return c.asideRes, c.asideErr
+}
+
+// returned claims the call for the handler's result; false means the deadline
+// claimed it first.
+func (c *call) returned() bool {
+	if !c.state.CompareAndSwap(callRunning, callReturned) {
+		return false
 	}
 	c.mu.Lock()
 	if c.late != nil {
 		c.late.Stop()
 	}
 	c.mu.Unlock()
-	return res, err
+	return true
 }
 
-// overdue runs when an asynchronous tools/call's context is done before its
-// handler returned. Before the deadline (the caller cancelled) the handler still
-// gets until the deadline; at the deadline the call is claimed and answered with a
-// timeout result, unless the handler returned just in time.
+// overdue runs when a tools/call's context is done before its handler returned
+// (from context.AfterFunc for an asynchronous call, from the waiting caller for a
+// synchronous one). Before the deadline (the caller cancelled) the handler still
+// gets until the deadline; at the deadline the call is claimed, unless the handler
+// returned just in time: an asynchronous call is answered here with a timeout
+// result, a synchronous one wakes its waiting caller (invokeAside), which answers it.
 func (c *call) overdue() {
 	if wait := time.Until(c.deadline); wait > 0 {
 		c.mu.Lock()
@@ -191,49 +237,19 @@ func (c *call) overdue() {
 		c.mu.Unlock()
 		return
 	}
+	if c.async == nil {
+		if c.state.CompareAndSwap(callRunning, callTimedOut) {
+			close(c.claimed)
+		}
+		return
+	}
 	if !c.state.CompareAndSwap(callRunning, callOverdue) {
 		return
 	}
 	s := c.srv
 	s.logger.Error("tool call timed out; handler abandoned", "tool", c.tool.tool.Name, "timeout", s.opts.CallTimeout)
-	result, rerr := s.toolReply(c, c.tool, c.round, s.timeoutResult(c.tool), nil)
+	result, rerr := s.toolReply(c, c.tool, &c.round, s.timeoutResult(c.tool), nil)
 	c.deliver(s.conclude(c, result, rerr))
-}
-
-// invokeAside runs the handler on a goroutine of its own and waits for it, up to
-// the deadline.
-func (s *Server) invokeAside(ctx context.Context, c *call, t *Tool, req *ToolRequest) (*ToolResult, error) {
-	done := make(chan struct{})
-	go func() {
-		c.asideRes, c.asideErr = s.invokeNow(ctx, t, req)
-		close(done)
-	}()
-	// The context carries the deadline: its Done channel is the timer, so a call
-	// costs no timer of its own. Done before the deadline means the caller
-	// cancelled: the handler still gets until the deadline to return.
-	var late <-chan time.Time
-	select {
-	case <-done:
-		return c.asideRes, c.asideErr
-	case <-ctx.Done():
-		if wait := time.Until(c.deadline); wait > 0 {
-			late = time.After(wait)
-		}
-	}
-	if late != nil {
-		select {
-		case <-done:
-			return c.asideRes, c.asideErr
-		case <-late:
-		}
-	}
-	select { // a handler that returned just in time still wins
-	case <-done:
-		return c.asideRes, c.asideErr
-	default:
-	}
-	s.logger.Error("tool call timed out; handler abandoned", "tool", t.Name, "timeout", s.opts.CallTimeout)
-	return nil, errCallTimeout
 }
 
 // invokeNow calls the handler, recovering a panic into errPanic (details go to the
@@ -290,7 +306,7 @@ func (s *Server) encodeToolResult(c *call, e *toolEntry, res *ToolResult) ([]byt
 func appendContent(b []byte, content []Content, sc json.RawMessage) ([]byte, error) {
 	if len(content) == 0 && sc != nil {
 		b = append(b, `{"type":"text","text":`...)
-		return append(appendJSONString(b, string(sc)), '}'), nil
+		return append(jsonwire.AppendString(b, string(sc)), '}'), nil
 	}
 	for i, block := range content {
 		if i > 0 {
@@ -298,7 +314,7 @@ func appendContent(b []byte, content []Content, sc json.RawMessage) ([]byte, err
 		}
 		if block.Type == contentText && block.Meta == nil {
 			b = append(b, `{"type":"text","text":`...)
-			b = append(appendJSONString(b, block.Text), '}')
+			b = append(jsonwire.AppendString(b, block.Text), '}')
 			continue
 		}
 		enc, err := json.Marshal(block)
@@ -314,7 +330,7 @@ func appendContent(b []byte, content []Content, sc json.RawMessage) ([]byte, err
 // -32603) and wraps it for 2025-11-25 clients when the tool asks to. It returns the
 // compact structured content to send, or nil when the era cannot carry it.
 func (s *Server) structured(c *call, e *toolEntry, sc json.RawMessage) (json.RawMessage, *rpcError) {
-	valid := validJSON(sc)
+	valid := jsonwire.Valid(sc)
 	if e.tool.OutputSchema != nil {
 		if err := e.checkOutput(sc, valid); err != nil {
 			s.logger.Error("structured output does not match the output schema", "tool", e.tool.Name, "err", err)
@@ -331,7 +347,7 @@ func (s *Server) structured(c *call, e *toolEntry, sc json.RawMessage) (json.Raw
 	}
 	if e.tool.LegacyWrap != "" { // {LegacyWrap: sc}
 		b := make([]byte, 0, len(e.tool.LegacyWrap)+len(sc)+8)
-		b = appendJSONString(append(b, '{'), e.tool.LegacyWrap)
+		b = jsonwire.AppendString(append(b, '{'), e.tool.LegacyWrap)
 		return append(append(append(b, ':'), sc...), '}'), nil
 	}
 	if !isObject(sc) {

@@ -33,11 +33,12 @@ targets=(
   ./runtime:FuzzRequestState
   ./runtime:FuzzParseMessage
   ./runtime:FuzzParseMessageOracle
-  ./runtime:FuzzValidJSON
-  ./runtime:FuzzSchemaOracle
+  ./runtime/internal/jsonwire:FuzzValidJSON
+  ./runtime/internal/jsonwire:FuzzAppendString
+  ./runtime/internal/schemacheck:FuzzSchemaOracle
   ./runtime/internal/format:FuzzDateTimeLiteral
   ./runtime/internal/format:FuzzDate
-  ./runtime:FuzzDecodeHeaderValue
+  ./runtime/internal/httpcheck:FuzzDecodeHeaderValue
   ./gen:FuzzToolDirective
   ./internal/uritemplate:FuzzMatch
   ./gen/schema:FuzzStructTag

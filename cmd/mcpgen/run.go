@@ -179,23 +179,13 @@ func relative(dir, path string) string {
 // one, and every obsolete generated file.
 func check(cwd string, res *gen.Result, stderr io.Writer) int {
 	status := exitOK
-	for _, path := range res.Remove {
-		fmt.Fprintf(stderr, "mcpgen: obsolete: %s\n", relative(cwd, path))
-		status = exitError
-	}
-	for _, f := range res.Files {
-		old, err := os.ReadFile(f.Path)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			fmt.Fprintf(stderr, "mcpgen: missing: %s\n", relative(cwd, f.Path))
-			status = exitError
-		case err != nil:
-			fmt.Fprintf(stderr, "mcpgen: %v\n", err)
-			status = exitError
-		case !bytes.Equal(old, f.Content):
-			fmt.Fprintf(stderr, "mcpgen: stale: %s\n", relative(cwd, f.Path))
-			status = exitError
+	for _, o := range res.Outdated() {
+		if o.Err != nil {
+			fmt.Fprintf(stderr, "mcpgen: %v\n", o.Err)
+		} else {
+			fmt.Fprintf(stderr, "mcpgen: %s: %s\n", o.What, relative(cwd, o.Path))
 		}
+		status = exitError
 	}
 	return status
 }

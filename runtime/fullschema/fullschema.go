@@ -27,19 +27,13 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/format"
+	"github.com/mcpgen/mcpgen/runtime/internal/fullformats"
 	"github.com/mcpgen/mcpgen/runtime/internal/fullhook"
 )
 
 func init() {
 	fullhook.Compile = compile
 }
-
-// annotationFormats are the formats santhosh-tekuri/jsonschema/v6 knows that the
-// runtime does not assert ("regex" cannot be replaced; the runtime asserts it neither,
-// but no schema mcpgen generates uses it).
-var annotationFormats = []string{"time", "duration", "period", "hostname", "idn-hostname",
-	"idn-email", "ipv4", "ipv6", "iri", "uri-reference", "iri-reference", "uri-template",
-	"json-pointer", "relative-json-pointer", "uuid", "semver"}
 
 // compile compiles a 2020-12 schema that may reference only itself: external $refs
 // are never fetched.
@@ -48,17 +42,8 @@ func compile(schema []byte) (fullhook.Validator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("decode schema: %w", err)
 	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.UseLoader(jsonschema.SchemeURLLoader{})
-	c.AssertFormat()
-	c.RegisterFormat(&jsonschema.Format{Name: "date-time", Validate: stringFormat(format.DateTime)})
-	c.RegisterFormat(&jsonschema.Format{Name: "date", Validate: stringFormat(format.Date[string])})
-	c.RegisterFormat(&jsonschema.Format{Name: "email", Validate: stringFormat(format.Email)})
-	c.RegisterFormat(&jsonschema.Format{Name: "uri", Validate: stringFormat(format.URI)})
-	for _, name := range annotationFormats {
-		c.RegisterFormat(&jsonschema.Format{Name: name, Validate: func(any) error { return nil }})
-	}
+	c := fullformats.NewCompiler(map[string]func(string) bool{
+		"date-time": format.DateTime, "date": format.Date[string], "email": format.Email, "uri": format.URI})
 	const url = "urn:mcpgen:schema"
 	if err := c.AddResource(url, doc); err != nil {
 		return nil, fmt.Errorf("add schema: %w", err)
@@ -68,16 +53,6 @@ func compile(schema []byte) (fullhook.Validator, error) {
 		return nil, fmt.Errorf("compile schema: %w", err)
 	}
 	return func(instance []byte) ([]fullhook.Failure, error) { return validate(sch, instance) }, nil
-}
-
-// stringFormat asserts a format on strings; other values pass.
-func stringFormat(ok func(string) bool) func(any) error {
-	return func(v any) error {
-		if s, isString := v.(string); isString && !ok(s) {
-			return errors.New("not of this format")
-		}
-		return nil
-	}
 }
 
 // errNumber reports a number the validator could not handle.

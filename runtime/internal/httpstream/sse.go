@@ -1,10 +1,11 @@
-package runtime
+package httpstream
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 )
 
@@ -71,4 +72,30 @@ func (s *sseWriter) write(p []byte) error {
 		return fmt.Errorf("flush sse: %w", err)
 	}
 	return nil
+}
+
+// SSEWriter is an sseWriter for transports outside this package (the
+// 2024-11-05 HTTP+SSE transport).
+type SSEWriter = sseWriter
+
+// StartSSE starts an SSE response (see startSSE).
+func StartSSE(w http.ResponseWriter, extra http.Header) *SSEWriter { return startSSE(w, extra) }
+
+// Comment writes a keep-alive comment.
+func (s *sseWriter) Comment() error { return s.comment() }
+
+// Named writes one event with an event name and a JSON message on one data line.
+func (s *sseWriter) Named(event string, data []byte) error {
+	b := make([]byte, 0, len(event)+len(data)+16)
+	b = append(append(append(b, "event: "...), event...), '\n')
+	b = append(append(append(b, "data: "...), compactLine(data)...), "\n\n"...)
+	return s.write(b)
+}
+
+// compactLine returns data without line breaks (JSON keeps its meaning).
+func compactLine(data []byte) []byte {
+	if !strings.ContainsAny(string(data), "\r\n") {
+		return data
+	}
+	return []byte(strings.NewReplacer("\r", "", "\n", "").Replace(string(data)))
 }

@@ -1,4 +1,7 @@
-package runtime
+// Package jsonwire works on JSON bytes in place, for the runtime and its leaves:
+// the validity scanner, values read as encoding/json decodes them (strings, exact
+// numbers, equality, hashing), the string encoder, and repeated-member detection.
+package jsonwire
 
 import "encoding/json"
 
@@ -9,21 +12,21 @@ import "encoding/json"
 
 // eachMember calls fn with the key (unquoted) and the raw value of each member of
 // the JSON object obj, in order. A key with escapes is decoded.
-func eachMember(obj []byte, fn func(key, val []byte)) {
-	i := skipWS(obj, 1) // past '{'
+func EachMember(obj []byte, fn func(key, val []byte)) {
+	i := SkipWS(obj, 1) // past '{'
 	for i < len(obj) && obj[i] == '"' {
-		keyEnd := stringEnd(obj, i)
+		keyEnd := StringEnd(obj, i)
 		key := obj[i+1 : keyEnd-1]
-		if containsByte(key, '\\') {
+		if ContainsByte(key, '\\') {
 			key = unquoteKey(obj[i:keyEnd])
 		}
-		i = skipWS(obj, keyEnd)
-		i = skipWS(obj, i+1) // past ':'
-		valEnd := valueEnd(obj, i)
+		i = SkipWS(obj, keyEnd)
+		i = SkipWS(obj, i+1) // past ':'
+		valEnd := ValueEnd(obj, i)
 		fn(key, obj[i:valEnd])
-		i = skipWS(obj, valEnd)
+		i = SkipWS(obj, valEnd)
 		if i < len(obj) && obj[i] == ',' {
-			i = skipWS(obj, i+1)
+			i = SkipWS(obj, i+1)
 		}
 	}
 }
@@ -36,10 +39,10 @@ func unquoteKey(quoted []byte) []byte {
 }
 
 // valueEnd returns the index just past the JSON value starting at b[i].
-func valueEnd(b []byte, i int) int {
+func ValueEnd(b []byte, i int) int {
 	switch b[i] {
 	case '"':
-		return stringEnd(b, i)
+		return StringEnd(b, i)
 	case '{', '[':
 		return compositeEnd(b, i)
 	}
@@ -50,7 +53,7 @@ func valueEnd(b []byte, i int) int {
 }
 
 // stringEnd returns the index just past the string starting at b[i] (a '"').
-func stringEnd(b []byte, i int) int {
+func StringEnd(b []byte, i int) int {
 	for i++; i < len(b); i++ {
 		switch b[i] {
 		case '\\':
@@ -68,7 +71,7 @@ func compositeEnd(b []byte, i int) int {
 	for i < len(b) {
 		switch b[i] {
 		case '"':
-			i = stringEnd(b, i)
+			i = StringEnd(b, i)
 			continue
 		case '{', '[':
 			depth++
@@ -84,8 +87,8 @@ func compositeEnd(b []byte, i int) int {
 }
 
 // skipWS returns the index of the first non-whitespace byte at or after i.
-func skipWS(b []byte, i int) int {
-	for i < len(b) && isSpace(b[i]) {
+func SkipWS(b []byte, i int) int {
+	for i < len(b) && IsSpace(b[i]) {
 		i++
 	}
 	return i
@@ -93,11 +96,11 @@ func skipWS(b []byte, i int) int {
 
 // isDelimiter reports bytes that end a number or literal.
 func isDelimiter(c byte) bool {
-	return c == ',' || c == '}' || c == ']' || isSpace(c)
+	return c == ',' || c == '}' || c == ']' || IsSpace(c)
 }
 
 // containsByte reports whether b holds c.
-func containsByte(b []byte, c byte) bool {
+func ContainsByte(b []byte, c byte) bool {
 	for _, x := range b {
 		if x == c {
 			return true
@@ -114,9 +117,9 @@ const maxDepth = 10000
 // whitespace. It accepts exactly what json.Valid accepts (the same grammar, no
 // UTF-8 check inside strings, nesting up to 10000) in a fraction of its time: no
 // per-byte state machine and no allocation below 64 levels of nesting.
-func validJSON(b []byte) bool {
-	end, ok := scanValue(b, skipWS(b, 0))
-	return ok && skipWS(b, end) == len(b)
+func Valid(b []byte) bool {
+	end, ok := scanValue(b, SkipWS(b, 0))
+	return ok && SkipWS(b, end) == len(b)
 }
 
 // scanValue validates the JSON value starting at b[i] (no leading whitespace) and
@@ -135,7 +138,7 @@ value:
 			if len(open) >= maxDepth {
 				return 0, false
 			}
-			i = skipWS(b, i+1)
+			i = SkipWS(b, i+1)
 			if i < len(b) && b[i] == c+2 { // '}' is '{'+2, ']' is '['+2
 				i++
 				break
@@ -163,14 +166,14 @@ value:
 		}
 		// A value ended at i: close containers until the next member or element.
 		for len(open) > 0 {
-			i = skipWS(b, i)
+			i = SkipWS(b, i)
 			if i >= len(b) {
 				return 0, false
 			}
 			top := open[len(open)-1]
 			switch b[i] {
 			case ',':
-				i = skipWS(b, i+1)
+				i = SkipWS(b, i+1)
 				if top == '{' {
 					if i, ok = scanKey(b, i); !ok {
 						return 0, false
@@ -198,11 +201,11 @@ func scanKey(b []byte, i int) (int, bool) {
 	if !ok {
 		return 0, false
 	}
-	i = skipWS(b, i)
+	i = SkipWS(b, i)
 	if i >= len(b) || b[i] != ':' {
 		return 0, false
 	}
-	return skipWS(b, i+1), true
+	return SkipWS(b, i+1), true
 }
 
 // scanString validates the string starting at b[i] (a '"') and returns the index
@@ -301,14 +304,14 @@ func scanLiteral(b []byte, i int, lit string) (int, bool) {
 // A keySet finds a repeated member name among the members of one object. Names
 // are compared after unescaping (eachMember's keys). It allocates only beyond 16
 // members.
-type keySet struct {
+type KeySet struct {
 	small [16][]byte
 	n     int
 	big   map[string]struct{}
 }
 
 // add records a member name and reports whether the object already had it.
-func (k *keySet) add(key []byte) (repeated bool) {
+func (k *KeySet) Add(key []byte) (repeated bool) {
 	if k.big != nil {
 		if _, ok := k.big[string(key)]; ok {
 			return true
@@ -333,3 +336,17 @@ func (k *keySet) add(key []byte) (repeated bool) {
 	k.big[string(key)] = struct{}{}
 	return false
 }
+
+// TrimSpace drops JSON whitespace at both ends.
+func TrimSpace(b []byte) []byte {
+	for len(b) > 0 && IsSpace(b[0]) {
+		b = b[1:]
+	}
+	for len(b) > 0 && IsSpace(b[len(b)-1]) {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// IsSpace reports JSON whitespace.
+func IsSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }

@@ -1,4 +1,7 @@
-package runtime
+// Package seal seals and opens the requestState of 2026-07-28 input_required
+// results: AES-256-GCM with key rotation and a TTL, bound to the request it was
+// issued for.
+package seal
 
 import (
 	"bytes"
@@ -17,36 +20,34 @@ import (
 	"time"
 )
 
-// StateKeyEnv names the environment variable NewServer reads requestState keys from
-// when Options.StateKeys is empty: one secret, or several separated by commas (the
-// first seals, all open, so keys can be rotated). Every replica behind one endpoint
-// needs the same value.
-const StateKeyEnv = "MCP_STATE_KEY"
+// KeyEnv (runtime.StateKeyEnv) names the environment variable NewServer reads
+// requestState keys from when Options.StateKeys is empty: one secret, or several
+// separated by commas (the first seals, all open, so keys can be rotated). Every
+// replica behind one endpoint needs the same value.
+const KeyEnv = "MCP_STATE_KEY"
 
-// Defaults for the MRTR options.
+// Defaults and formats.
 const (
-	defaultStateTTL       = 10 * time.Minute
-	defaultInputTimeout   = 5 * time.Minute
-	defaultMaxInputRounds = 10
-	minStateKeyLen        = 16
-	stateTokenPrefix      = "mcs1."
+	defaultStateTTL  = 10 * time.Minute
+	minStateKeyLen   = 16
+	stateTokenPrefix = "mcs1."
 )
 
-// Errors of requestState verification. Each becomes a -32602 reply.
+// Errors of requestState verification (runtime.ErrState*). Each becomes a -32602 reply.
 var (
-	// ErrStateInvalid reports a requestState that was tampered with, is malformed, or
+	// ErrInvalid reports a requestState that was tampered with, is malformed, or
 	// was sealed with a key this server does not hold.
-	ErrStateInvalid = errors.New("invalid requestState")
-	// ErrStateExpired reports a requestState presented after its expiry.
-	ErrStateExpired = errors.New("requestState expired")
-	// ErrStateMismatch reports a requestState issued for another method, tool,
+	ErrInvalid = errors.New("invalid requestState")
+	// ErrExpired reports a requestState presented after its expiry.
+	ErrExpired = errors.New("requestState expired")
+	// ErrMismatch reports a requestState issued for another method, tool,
 	// resource, prompt or other arguments.
-	ErrStateMismatch = errors.New("requestState was issued for another request")
+	ErrMismatch = errors.New("requestState was issued for another request")
 )
 
-// A stateSealer seals and opens requestState tokens with AES-256-GCM. The first key
+// A Sealer seals and opens requestState tokens with AES-256-GCM. The first key
 // seals; every key opens (rotation). Keys are never logged.
-type stateSealer struct {
+type Sealer struct {
 	aeads  []cipher.AEAD
 	ttl    time.Duration
 	random bool // a per-process key: replicas cannot share rounds
@@ -55,9 +56,9 @@ type stateSealer struct {
 	warnOnce sync.Once
 }
 
-// roundState is the sealed payload of a requestState: what it is bound to, when it
+// State is the sealed payload of a requestState: what it is bound to, when it
 // expires, how many rounds have passed, and the answers gathered so far.
-type roundState struct {
+type State struct {
 	Method  string                     `json:"m"`
 	Name    string                     `json:"n"`
 	Digest  string                     `json:"d"`
@@ -66,13 +67,13 @@ type roundState struct {
 	Answers map[string]json.RawMessage `json:"a,omitempty"`
 }
 
-// newStateSealer derives the AEADs from secrets; with none it reads StateKeyEnv, and
-// without that it uses a random key for this process.
-func newStateSealer(secrets [][]byte, ttl time.Duration, logger *slog.Logger) *stateSealer {
+// New derives the AEADs from secrets; with none it reads KeyEnv, and without that
+// it uses a random key for this process.
+func New(secrets [][]byte, ttl time.Duration, logger *slog.Logger) *Sealer {
 	if ttl <= 0 {
 		ttl = defaultStateTTL
 	}
-	sl := &stateSealer{ttl: ttl, logger: logger}
+	sl := &Sealer{ttl: ttl, logger: logger}
 	if len(secrets) == 0 {
 		secrets = envSecrets(logger)
 	}
@@ -90,16 +91,16 @@ func newStateSealer(secrets [][]byte, ttl time.Duration, logger *slog.Logger) *s
 	return sl
 }
 
-// envSecrets returns the comma-separated secrets of StateKeyEnv; too short ones are
+// envSecrets returns the comma-separated secrets of KeyEnv; too short ones are
 // dropped with an error log (naming the variable, never the value).
 func envSecrets(logger *slog.Logger) [][]byte {
 	var out [][]byte
-	for _, part := range strings.Split(os.Getenv(StateKeyEnv), ",") {
+	for _, part := range strings.Split(os.Getenv(KeyEnv), ",") {
 		part = strings.TrimSpace(part)
 		switch {
 		case part == "":
 		case len(part) < minStateKeyLen:
-			logger.Error("ignoring a requestState key that is too short", "env", StateKeyEnv, "min_bytes", minStateKeyLen)
+			logger.Error("ignoring a requestState key that is too short", "env", KeyEnv, "min_bytes", minStateKeyLen)
 		default:
 			out = append(out, []byte(part))
 		}
@@ -126,11 +127,11 @@ func newAEAD(secret []byte) cipher.AEAD {
 // stateAAD binds a token to its purpose.
 const stateAAD = "mcpgen/requestState"
 
-// seal encrypts st with the first key and stamps its expiry.
-func (sl *stateSealer) seal(st *roundState, now time.Time) (string, error) {
+// Seal encrypts st with the first key and stamps its expiry.
+func (sl *Sealer) Seal(st *State, now time.Time) (string, error) {
 	if sl.random {
 		sl.warnOnce.Do(func() {
-			sl.logger.Info("requestState key is random for this process; replicas need a shared key", "env", StateKeyEnv)
+			sl.logger.Info("requestState key is random for this process; replicas need a shared key", "env", KeyEnv)
 		})
 	}
 	st.Expires = now.Add(sl.ttl).Unix()
@@ -145,34 +146,34 @@ func (sl *stateSealer) seal(st *roundState, now time.Time) (string, error) {
 	return stateTokenPrefix + base64.RawURLEncoding.EncodeToString(sealed), nil
 }
 
-// open verifies a token with every key and checks its expiry and binding.
-func (sl *stateSealer) open(token string, want *roundState, now time.Time) (*roundState, error) {
+// Open verifies a token with every key and checks its expiry and binding.
+func (sl *Sealer) Open(token string, want *State, now time.Time) (*State, error) {
 	plain, err := sl.decrypt(token)
 	if err != nil {
 		return nil, err
 	}
-	st := &roundState{}
+	st := &State{}
 	if err := json.Unmarshal(plain, st); err != nil {
-		return nil, fmt.Errorf("%w: undecodable payload", ErrStateInvalid)
+		return nil, fmt.Errorf("%w: undecodable payload", ErrInvalid)
 	}
 	if now.Unix() > st.Expires {
-		return nil, ErrStateExpired
+		return nil, ErrExpired
 	}
 	if st.Method != want.Method || st.Name != want.Name || st.Digest != want.Digest {
-		return nil, ErrStateMismatch
+		return nil, ErrMismatch
 	}
 	return st, nil
 }
 
 // decrypt authenticates and decrypts a token with any of the keys.
-func (sl *stateSealer) decrypt(token string) ([]byte, error) {
+func (sl *Sealer) decrypt(token string) ([]byte, error) {
 	body, ok := strings.CutPrefix(token, stateTokenPrefix)
 	if !ok {
-		return nil, fmt.Errorf("%w: unknown format", ErrStateInvalid)
+		return nil, fmt.Errorf("%w: unknown format", ErrInvalid)
 	}
 	sealed, err := base64.RawURLEncoding.DecodeString(body)
 	if err != nil {
-		return nil, fmt.Errorf("%w: not base64url", ErrStateInvalid)
+		return nil, fmt.Errorf("%w: not base64url", ErrInvalid)
 	}
 	for _, aead := range sl.aeads {
 		n := aead.NonceSize()
@@ -183,12 +184,12 @@ func (sl *stateSealer) decrypt(token string) ([]byte, error) {
 			return plain, nil
 		}
 	}
-	return nil, fmt.Errorf("%w: authentication failed", ErrStateInvalid)
+	return nil, fmt.Errorf("%w: authentication failed", ErrInvalid)
 }
 
-// argsDigest is a digest of a request's salient params, stable under key order and
-// whitespace: SHA-256 of the arguments re-encoded by encoding/json (sorted keys).
-func argsDigest(args json.RawMessage) string {
+// ArgsDigest is a digest of a request's salient params, stable under key order
+// and whitespace: SHA-256 of the arguments re-encoded by encoding/json (sorted keys).
+func ArgsDigest(args json.RawMessage) string {
 	canon := []byte("{}")
 	if len(bytes.TrimSpace(args)) > 0 && string(args) != "null" {
 		var v any

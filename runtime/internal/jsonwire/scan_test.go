@@ -1,9 +1,11 @@
-package runtime
+package jsonwire
 
 import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/mcpgen/mcpgen/internal/jsontest"
 )
 
 // validSeeds exercise validJSON's grammar; each must get json.Valid's verdict.
@@ -25,8 +27,8 @@ var validSeeds = []string{
 
 func TestValidJSONMatchesEncodingJSON(t *testing.T) {
 	for _, s := range validSeeds {
-		if got, want := validJSON([]byte(s)), json.Valid([]byte(s)); got != want {
-			t.Errorf("validJSON(%.80q) = %v, json.Valid says %v", s, got, want)
+		if got, want := Valid([]byte(s)), json.Valid([]byte(s)); got != want {
+			t.Errorf("Valid(%.80q) = %v, json.Valid says %v", s, got, want)
 		}
 	}
 }
@@ -36,26 +38,26 @@ func FuzzValidJSON(f *testing.F) {
 	for _, s := range validSeeds {
 		f.Add([]byte(s))
 	}
-	for _, s := range oracleSeeds {
+	for _, s := range jsontest.MessageSeeds {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		if got, want := validJSON(b), json.Valid(b); got != want {
-			t.Fatalf("validJSON(%q) = %v, json.Valid says %v", b, got, want)
+		if got, want := Valid(b), json.Valid(b); got != want {
+			t.Fatalf("Valid(%q) = %v, json.Valid says %v", b, got, want)
 		}
 	})
 }
 
 func TestKeySet(t *testing.T) {
 	for _, n := range []int{1, 15, 16, 17, 40} {
-		var k keySet
+		var k KeySet
 		for i := range n {
-			if k.add([]byte(strings.Repeat("k", i+1))) {
+			if k.Add([]byte(strings.Repeat("k", i+1))) {
 				t.Fatalf("n=%d: key %d reported repeated", n, i)
 			}
 		}
 		for i := range n {
-			if !k.add([]byte(strings.Repeat("k", i+1))) {
+			if !k.Add([]byte(strings.Repeat("k", i+1))) {
 				t.Fatalf("n=%d: repeated key %d not found", n, i)
 			}
 		}
@@ -63,11 +65,11 @@ func TestKeySet(t *testing.T) {
 }
 
 func BenchmarkValidJSON(b *testing.B) {
-	msg := []byte(benchModernCall)
+	msg := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":2},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`)
 	b.Run("validJSON", func(b *testing.B) {
 		b.SetBytes(int64(len(msg)))
 		for b.Loop() {
-			validJSON(msg)
+			Valid(msg)
 		}
 	})
 	b.Run("json.Valid", func(b *testing.B) {

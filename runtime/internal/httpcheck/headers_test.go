@@ -1,12 +1,7 @@
-package runtime
+package httpcheck
 
 import (
-	"context"
 	"encoding/base64"
-	"io"
-	"log/slog"
-	"net"
-	"net/http"
 	"strings"
 	"testing"
 )
@@ -19,11 +14,11 @@ func FuzzDecodeHeaderValue(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		enc := "=?base64?" + base64.StdEncoding.EncodeToString([]byte(s)) + "?="
-		got, err := decodeHeaderValue(enc)
+		got, err := DecodeHeaderValue(enc)
 		if err != nil || got != s {
 			t.Fatalf("decode(%q) = %q, %v; want %q", enc, got, err, s)
 		}
-		_, _ = decodeHeaderValue(s) // arbitrary input: an error at most
+		_, _ = DecodeHeaderValue(s) // arbitrary input: an error at most
 	})
 }
 
@@ -58,44 +53,9 @@ func TestParamHeaders(t *testing.T) {
 		"a":{"type":"string","x-mcp-header":"A"},
 		"o":{"type":"object","properties":{"b":{"type":"integer","x-mcp-header":"B"}}},
 		"c":{"type":"string"}}}`)
-	got := paramHeaders(schema)
+	got := ParamHeaders(schema)
 	if len(got) != 2 || got[0].name != "A" || strings.Join(got[0].path, ".") != "a" ||
 		got[1].name != "B" || strings.Join(got[1].path, ".") != "o.b" {
 		t.Fatalf("got %+v, want A at a and B at o.b", got)
-	}
-}
-
-// TestHTTPHeaderBound checks that ListenAndServe's server bounds the header
-// block (431).
-func TestHTTPHeaderBound(t *testing.T) {
-	s := NewServer(Implementation{Name: "httptest", Version: "1.0.0"},
-		&Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatalf("listen: %v", err)
-	}
-	opts := (&HTTPOptions{MaxHeaderBytes: 1024}).withDefaults()
-	h := newHTTPHandler(s, opts)
-	ctx, cancel := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() { served <- serveListener(ctx, ln, h, opts, h.endStreams, nil) }()
-	defer func() {
-		cancel()
-		if err := waitFor(t, served, "the server to stop"); err != nil {
-			t.Errorf("serve: %v", err)
-		}
-	}()
-	req, err := http.NewRequest(http.MethodPost, "http://"+ln.Addr().String()+"/mcp", strings.NewReader("{}"))
-	if err != nil {
-		t.Fatalf("new request: %v", err)
-	}
-	req.Header.Set("X-Padding", strings.Repeat("x", 16<<10))
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatalf("POST: %v", err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusRequestHeaderFieldsTooLarge {
-		t.Fatalf("got status %d, want 431", resp.StatusCode)
 	}
 }

@@ -1,4 +1,4 @@
-package runtime
+package schemacheck
 
 import (
 	"fmt"
@@ -8,10 +8,12 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/format"
+	"github.com/mcpgen/mcpgen/runtime/internal/fullhook"
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
 // This file validates raw JSON (valid JSON, as json.Valid accepts it) against a
-// compiled schema (schema.go) in place, without decoding it. One walk serves two
+// compiled schema (compile.go) in place, without decoding it. One walk serves two
 // modes: with a nil *explainer it only answers valid or not, allocating nothing on a
 // valid value of the common shapes; with an explainer it records every failure with
 // the JSON Pointer of the value, for the message the model reads.
@@ -35,7 +37,7 @@ const maxFailures = 20
 
 // An explainer collects failures.
 type explainer struct {
-	fails []schemaFailure
+	fails []fullhook.Failure
 	more  int
 }
 
@@ -44,12 +46,12 @@ func (x *explainer) add(p *vpath, kw, msg string) {
 		x.more++
 		return
 	}
-	x.fails = append(x.fails, schemaFailure{Pointer: p.pointer(), Keyword: kw, Message: msg})
+	x.fails = append(x.fails, fullhook.Failure{Pointer: p.pointer(), Keyword: kw, Message: msg})
 }
 
-// valid reports whether v (valid JSON, surrounding space allowed) is valid.
-func (n *schemaNode) valid(v []byte) bool {
-	v = trimSpace(v)
+// Valid reports whether v (valid JSON, surrounding space allowed) is valid.
+func (n *Schema) Valid(v []byte) bool {
+	v = jsonwire.TrimSpace(v)
 	if len(v) == 0 {
 		return false
 	}
@@ -57,12 +59,12 @@ func (n *schemaNode) valid(v []byte) bool {
 	return ok
 }
 
-// explain returns why v is invalid (nil when it is valid). Repeated member names and
+// Explain returns why v is invalid (nil when it is valid). Repeated member names and
 // out-of-range numbers are reported alone: they are refused before validation.
-func (n *schemaNode) explain(v []byte) []schemaFailure {
-	v = trimSpace(v)
+func (n *Schema) Explain(v []byte) []fullhook.Failure {
+	v = jsonwire.TrimSpace(v)
 	if len(v) == 0 {
-		return []schemaFailure{{Keyword: "type", Message: "no value"}}
+		return []fullhook.Failure{{Keyword: "type", Message: "no value"}}
 	}
 	var pre explainer
 	if _, ok := walkAny(v, 0, nil, &pre); !ok {
@@ -74,9 +76,9 @@ func (n *schemaNode) explain(v []byte) []schemaFailure {
 }
 
 // list returns the failures, with a last line counting those left out.
-func (x *explainer) list() []schemaFailure {
+func (x *explainer) list() []fullhook.Failure {
 	if x.more > 0 {
-		return append(x.fails, schemaFailure{Keyword: "more", Message: fmt.Sprintf("and %d more", x.more)})
+		return append(x.fails, fullhook.Failure{Keyword: "more", Message: fmt.Sprintf("and %d more", x.more)})
 	}
 	return x.fails
 }
@@ -87,7 +89,7 @@ func (x *explainer) list() []schemaFailure {
 // right, so that the walk goes on to record every failure.
 
 // check validates the value at b[i] against n.
-func (n *schemaNode) check(b []byte, i int, p *vpath, x *explainer) (int, bool) {
+func (n *Schema) check(b []byte, i int, p *vpath, x *explainer) (int, bool) {
 	if n == nil {
 		return walkAny(b, i, p, x)
 	}
@@ -96,7 +98,7 @@ func (n *schemaNode) check(b []byte, i int, p *vpath, x *explainer) (int, bool) 
 			return i, false
 		}
 		x.add(p, "false", "no value is allowed here")
-		return valueEnd(b, i), false
+		return jsonwire.ValueEnd(b, i), false
 	}
 	end, ok := -1, true
 	if n.ref != nil {
@@ -146,7 +148,7 @@ func (n *schemaNode) check(b []byte, i int, p *vpath, x *explainer) (int, bool) 
 		end, ok = max(end, e), ok && altOK
 	}
 	if end < 0 { // not walked: only possible when an explanation skipped it
-		end = valueEnd(b, i)
+		end = jsonwire.ValueEnd(b, i)
 	}
 	if n.enum != nil && !n.inEnum(b[i:end]) {
 		if x == nil {
@@ -158,19 +160,19 @@ func (n *schemaNode) check(b []byte, i int, p *vpath, x *explainer) (int, bool) 
 	return end, ok
 }
 
-// emptySchema walks values that no schema constrains.
-var emptySchema = newNode()
+// Empty walks values that no schema constrains.
+var Empty = newNode()
 
 // walkAny walks a value no schema constrains: it refuses only repeated member names
 // and numbers beyond float64.
 func walkAny(b []byte, i int, p *vpath, x *explainer) (int, bool) {
 	switch b[i] {
 	case '{':
-		return emptySchema.checkObject(b, i, p, x)
+		return Empty.checkObject(b, i, p, x)
 	case '[':
-		return emptySchema.checkArray(b, i, p, x)
+		return Empty.checkArray(b, i, p, x)
 	case '"', 't', 'f', 'n':
-		return scalarEnd(b, i), true
+		return jsonwire.ScalarEnd(b, i), true
 	}
 	return walkNumber(b, i, p, x)
 }
@@ -180,11 +182,11 @@ func walkAny(b []byte, i int, p *vpath, x *explainer) (int, bool) {
 //
 //go:noinline
 func walkNumber(b []byte, i int, p *vpath, x *explainer) (int, bool) {
-	end := numberEnd(b, i)
+	end := jsonwire.NumberEnd(b, i)
 	if end-i < 300 && !bytesContainExponent(b[i:end]) {
 		return end, true // fewer than 300 digits: far within float64
 	}
-	num := parseNumber(b[i:end])
+	num := jsonwire.ParseNumber(b[i:end])
 	return end, checkRange(&num, b[i:end], p, x)
 }
 
@@ -198,16 +200,16 @@ func bytesContainExponent(v []byte) bool {
 	return false
 }
 
-// walkOK reports whether v (trimmed) holds no repeated member name and no number
+// WalkOK reports whether v (trimmed) holds no repeated member name and no number
 // beyond float64.
-func walkOK(v []byte) bool {
+func WalkOK(v []byte) bool {
 	_, ok := walkAny(v, 0, nil, nil)
 	return ok
 }
 
 // checkRange refuses a number beyond float64.
-func checkRange(num *number, v []byte, p *vpath, x *explainer) bool {
-	if !num.outOfRange() {
+func checkRange(num *jsonwire.Number, v []byte, p *vpath, x *explainer) bool {
+	if !num.OutOfRange() {
 		return true
 	}
 	if x != nil {
@@ -217,8 +219,8 @@ func checkRange(num *number, v []byte, p *vpath, x *explainer) bool {
 }
 
 // checkType checks "type" for a literal of type t.
-func (n *schemaNode) checkType(t uint8, b []byte, i int, p *vpath, x *explainer) (int, bool) {
-	end := scalarEnd(b, i)
+func (n *Schema) checkType(t uint8, b []byte, i int, p *vpath, x *explainer) (int, bool) {
+	end := jsonwire.ScalarEnd(b, i)
 	if n.allows(t) {
 		return end, true
 	}
@@ -226,7 +228,7 @@ func (n *schemaNode) checkType(t uint8, b []byte, i int, p *vpath, x *explainer)
 }
 
 // typeFailure records a value of a type the schema does not allow.
-func (n *schemaNode) typeFailure(v []byte, p *vpath, x *explainer) bool {
+func (n *Schema) typeFailure(v []byte, p *vpath, x *explainer) bool {
 	if x != nil {
 		x.add(p, "type", "got "+kindName(v)+", want "+typeList(n.types))
 	}
@@ -234,16 +236,16 @@ func (n *schemaNode) typeFailure(v []byte, p *vpath, x *explainer) bool {
 }
 
 // compositeTypeFailure records an object or array of a type not allowed.
-func (n *schemaNode) compositeTypeFailure(b []byte, i int, p *vpath, x *explainer) (int, bool) {
+func (n *Schema) compositeTypeFailure(b []byte, i int, p *vpath, x *explainer) (int, bool) {
 	if x == nil {
 		return i, false
 	}
 	n.typeFailure(b[i:i+1], p, x)
-	return valueEnd(b, i), false
+	return jsonwire.ValueEnd(b, i), false
 }
 
 // checkObjectValue checks an object; -1 when $ref, anyOf or oneOf walk it instead.
-func (n *schemaNode) checkObjectValue(b []byte, i int, p *vpath, x *explainer) (int, bool) {
+func (n *Schema) checkObjectValue(b []byte, i int, p *vpath, x *explainer) (int, bool) {
 	switch {
 	case !n.allows(tObject):
 		return n.compositeTypeFailure(b, i, p, x)
@@ -256,7 +258,7 @@ func (n *schemaNode) checkObjectValue(b []byte, i int, p *vpath, x *explainer) (
 }
 
 // checkArrayValue checks an array; -1 when $ref, anyOf or oneOf walk it instead.
-func (n *schemaNode) checkArrayValue(b []byte, i int, p *vpath, x *explainer) (int, bool) {
+func (n *Schema) checkArrayValue(b []byte, i int, p *vpath, x *explainer) (int, bool) {
 	switch {
 	case !n.allows(tArray):
 		return n.compositeTypeFailure(b, i, p, x)
@@ -282,7 +284,7 @@ func (t *keyTracker) repeated(b []byte, start, end int) bool {
 	key := b[start+1 : end-1]
 	if t.n < len(t.keys) {
 		for _, k := range t.keys[:t.n] {
-			if stringsEqual(b[k[0]+1:k[1]-1], key) {
+			if jsonwire.StringsEqual(b[k[0]+1:k[1]-1], key) {
 				return true
 			}
 		}
@@ -293,10 +295,10 @@ func (t *keyTracker) repeated(b []byte, start, end int) bool {
 	if t.many == nil { // a large object: one map for it
 		t.many = make(map[string]struct{}, 2*len(t.keys))
 		for _, k := range t.keys {
-			t.many[string(appendUnquoted(nil, b[k[0]+1:k[1]-1]))] = struct{}{}
+			t.many[string(jsonwire.AppendUnquoted(nil, b[k[0]+1:k[1]-1]))] = struct{}{}
 		}
 	}
-	name := string(appendUnquoted(nil, key))
+	name := string(jsonwire.AppendUnquoted(nil, key))
 	if _, dup := t.many[name]; dup {
 		return true
 	}
@@ -305,12 +307,12 @@ func (t *keyTracker) repeated(b []byte, start, end int) bool {
 }
 
 // lookupProp returns the property a key literal names, or nil.
-func (n *schemaNode) lookupProp(key []byte) *schemaProp {
+func (n *Schema) lookupProp(key []byte) *schemaProp {
 	if n.props == nil {
 		return nil
 	}
 	body := key[1 : len(key)-1]
-	if !plainString(body) {
+	if !jsonwire.PlainString(body) {
 		return n.lookupEscaped(body)
 	}
 	if n.few != nil {
@@ -328,14 +330,14 @@ func (n *schemaNode) lookupProp(key []byte) *schemaProp {
 // recursive walk's frames small).
 //
 //go:noinline
-func (n *schemaNode) lookupEscaped(body []byte) *schemaProp {
+func (n *Schema) lookupEscaped(body []byte) *schemaProp {
 	var buf [128]byte
-	return n.props[string(appendUnquoted(buf[:0], body))]
+	return n.props[string(jsonwire.AppendUnquoted(buf[:0], body))]
 }
 
 // checkObject walks every member: properties, additionalProperties, propertyNames,
 // required, minProperties, maxProperties, and repeated names.
-func (n *schemaNode) checkObject(b []byte, i int, p *vpath, x *explainer) (int, bool) {
+func (n *Schema) checkObject(b []byte, i int, p *vpath, x *explainer) (int, bool) {
 	var bits [1]uint64
 	seen := bits[:]
 	if n.nProps > 64 {
@@ -343,11 +345,11 @@ func (n *schemaNode) checkObject(b []byte, i int, p *vpath, x *explainer) (int, 
 	}
 	var others keyTracker
 	ok, count := true, 0
-	j := skipWS(b, i+1)
+	j := jsonwire.SkipWS(b, i+1)
 	for ; b[j] == '"'; count++ {
-		keyEnd := stringEnd(b, j)
+		keyEnd := jsonwire.StringEnd(b, j)
 		key := b[j:keyEnd]
-		vs := memberValue(b, keyEnd)
+		vs := jsonwire.MemberValue(b, keyEnd)
 		var child *vpath // only explanations need locations (and allocate them)
 		if x != nil {
 			child = &vpath{parent: p, key: key}
@@ -367,7 +369,7 @@ func (n *schemaNode) checkObject(b []byte, i int, p *vpath, x *explainer) (int, 
 				return j, false
 			}
 			x.add(child, "duplicate", "the member name "+quoteName(key)+" is repeated: a JSON object may hold each name once")
-			ok, ve = false, valueEnd(b, vs)
+			ok, ve = false, jsonwire.ValueEnd(b, vs)
 		} else {
 			var memberOK bool
 			if ve, memberOK = n.checkMember(prop, key, b, vs, child, p, x); !memberOK {
@@ -377,7 +379,7 @@ func (n *schemaNode) checkObject(b []byte, i int, p *vpath, x *explainer) (int, 
 				ok = false
 			}
 		}
-		j = nextItem(b, ve)
+		j = jsonwire.NextItem(b, ve)
 	}
 	for w, mask := range n.reqMask {
 		if seen[w]&mask != mask {
@@ -404,8 +406,8 @@ func (n *schemaNode) checkObject(b []byte, i int, p *vpath, x *explainer) (int, 
 }
 
 // checkMember checks the member value at b[vs] (p is the object's location).
-func (n *schemaNode) checkMember(prop *schemaProp, key, b []byte, vs int, child, p *vpath, x *explainer) (int, bool) {
-	var sub *schemaNode
+func (n *Schema) checkMember(prop *schemaProp, key, b []byte, vs int, child, p *vpath, x *explainer) (int, bool) {
+	var sub *Schema
 	switch {
 	case prop != nil && prop.declared:
 		sub = prop.schema
@@ -414,7 +416,7 @@ func (n *schemaNode) checkMember(prop *schemaProp, key, b []byte, vs int, child,
 			return vs, false
 		}
 		x.add(p, "additionalProperties", "unknown property "+quoteName(key))
-		return valueEnd(b, vs), false
+		return jsonwire.ValueEnd(b, vs), false
 	default:
 		sub = n.extra // nil: any value
 	}
@@ -433,7 +435,7 @@ func (n *schemaNode) checkMember(prop *schemaProp, key, b []byte, vs int, child,
 }
 
 // patternHint describes the pattern names must match, if any.
-func (n *schemaNode) patternHint() string {
+func (n *Schema) patternHint() string {
 	if n.pattern == nil {
 		return ""
 	}
@@ -445,9 +447,9 @@ func (n *schemaNode) patternHint() string {
 const uniqueDirect = 20
 
 // checkArray walks every item: prefixItems, items, minItems, maxItems, uniqueItems.
-func (n *schemaNode) checkArray(b []byte, i int, p *vpath, x *explainer) (int, bool) {
+func (n *Schema) checkArray(b []byte, i int, p *vpath, x *explainer) (int, bool) {
 	ok, count := true, 0
-	j := skipWS(b, i+1)
+	j := jsonwire.SkipWS(b, i+1)
 	for ; b[j] != ']'; count++ {
 		sub := n.items
 		if count < len(n.prefix) {
@@ -464,7 +466,7 @@ func (n *schemaNode) checkArray(b []byte, i int, p *vpath, x *explainer) (int, b
 			}
 			ok = false
 		}
-		j = nextItem(b, end)
+		j = jsonwire.NextItem(b, end)
 	}
 	if count < n.minItems || n.maxItems >= 0 && count > n.maxItems {
 		if x == nil {
@@ -492,14 +494,14 @@ func repeatedItem(b []byte, i, count int) (int, int) {
 		return repeatedItemHashed(b, i)
 	}
 	var items [uniqueDirect][2]int32
-	for j, k := skipWS(b, i+1), 0; b[j] != ']'; k++ {
-		end := valueEnd(b, j)
+	for j, k := jsonwire.SkipWS(b, i+1), 0; b[j] != ']'; k++ {
+		end := jsonwire.ValueEnd(b, j)
 		items[k] = [2]int32{int32(j), int32(end)}
-		j = nextItem(b, end)
+		j = jsonwire.NextItem(b, end)
 	}
 	for j := 1; j < count; j++ {
 		for i := range j {
-			if jsonEqual(b[items[i][0]:items[i][1]], b[items[j][0]:items[j][1]]) {
+			if jsonwire.Equal(b[items[i][0]:items[i][1]], b[items[j][0]:items[j][1]]) {
 				return i, j
 			}
 		}
@@ -514,15 +516,15 @@ func repeatedItemHashed(b []byte, i int) (int, int) {
 		hash       uint64
 	}
 	var all []item
-	for j := skipWS(b, i+1); b[j] != ']'; {
-		h, end := hashAt(b, j)
+	for j := jsonwire.SkipWS(b, i+1); b[j] != ']'; {
+		h, end := jsonwire.HashAt(b, j)
 		all = append(all, item{j, end, h})
-		j = nextItem(b, end)
+		j = jsonwire.NextItem(b, end)
 	}
 	byHash := make(map[uint64][]int, len(all))
 	for j, it := range all {
 		for _, k := range byHash[it.hash] {
-			if jsonEqual(b[all[k].start:all[k].end], b[it.start:it.end]) {
+			if jsonwire.Equal(b[all[k].start:all[k].end], b[it.start:it.end]) {
 				return k, j
 			}
 		}
@@ -548,8 +550,8 @@ func countMessage(count, lo, hi int, what string) string {
 }
 
 // checkString checks a string literal: type, lengths, pattern and format.
-func (n *schemaNode) checkString(b []byte, i int, p *vpath, x *explainer) (int, bool) {
-	end := stringEnd(b, i)
+func (n *Schema) checkString(b []byte, i int, p *vpath, x *explainer) (int, bool) {
+	end := jsonwire.StringEnd(b, i)
 	v := b[i:end]
 	if !n.allows(tString) {
 		return end, n.typeFailure(v, p, x)
@@ -560,7 +562,7 @@ func (n *schemaNode) checkString(b []byte, i int, p *vpath, x *explainer) (int, 
 	body := v[1 : len(v)-1]
 	ok := true
 	if n.minLength > 0 || n.maxLength >= 0 {
-		if c := runeCount(body); c < n.minLength || n.maxLength >= 0 && c > n.maxLength {
+		if c := jsonwire.RuneCount(body); c < n.minLength || n.maxLength >= 0 && c > n.maxLength {
 			if x == nil {
 				return end, false
 			}
@@ -591,12 +593,12 @@ func (n *schemaNode) checkString(b []byte, i int, p *vpath, x *explainer) (int, 
 
 // matchPattern matches the decoded string. Go's regexp reads an invalid UTF-8 byte
 // as U+FFFD, as encoding/json decodes it, so only escapes need decoding.
-func (n *schemaNode) matchPattern(body []byte) bool {
-	if !containsByte(body, '\\') {
+func (n *Schema) matchPattern(body []byte) bool {
+	if !jsonwire.ContainsByte(body, '\\') {
 		return n.pattern.Match(body)
 	}
 	buf := unquoteBufs.Get().(*[]byte)
-	*buf = appendUnquoted((*buf)[:0], body)
+	*buf = jsonwire.AppendUnquoted((*buf)[:0], body)
 	ok := n.pattern.Match(*buf)
 	unquoteBufs.Put(buf)
 	return ok
@@ -619,7 +621,7 @@ func checkFormat(name string, lit []byte) bool {
 		return format.DateTimeLiteral(lit)
 	}
 	body := lit[1 : len(lit)-1]
-	plain := plainString(body)
+	plain := jsonwire.PlainString(body)
 	if name == "date" && plain {
 		return format.Date(body)
 	}
@@ -627,7 +629,7 @@ func checkFormat(name string, lit []byte) bool {
 	if plain {
 		s = string(body)
 	} else {
-		s = string(appendUnquoted(nil, body))
+		s = string(jsonwire.AppendUnquoted(nil, body))
 	}
 	switch name {
 	case "date":
@@ -641,19 +643,19 @@ func checkFormat(name string, lit []byte) bool {
 }
 
 // checkNumber checks a number: range, type, bounds and multipleOf.
-func (n *schemaNode) checkNumber(b []byte, i int, p *vpath, x *explainer) (int, bool) {
-	end := numberEnd(b, i)
+func (n *Schema) checkNumber(b []byte, i int, p *vpath, x *explainer) (int, bool) {
+	end := jsonwire.NumberEnd(b, i)
 	v := b[i:end]
-	if iv, small := smallInt(v); small && x == nil && n.multipleOf == nil {
+	if iv, small := jsonwire.SmallInt(v); small && x == nil && n.multipleOf == nil {
 		return end, n.checkSmallInt(iv, v)
 	}
-	num := parseNumber(v)
+	num := jsonwire.ParseNumber(v)
 	if !checkRange(&num, v, p, x) {
 		return end, false
 	}
 	if n.types != 0 {
 		t := tNumber
-		if num.isInteger() {
+		if num.IsInteger() {
 			t = tInteger
 		}
 		if !n.allows(t) {
@@ -672,8 +674,8 @@ func (n *schemaNode) checkNumber(b []byte, i int, p *vpath, x *explainer) (int, 
 		}
 	}
 	if n.multipleOf != nil {
-		m := parseNumber(n.multipleOf)
-		if !multipleOf(&num, &m) {
+		m := jsonwire.ParseNumber(n.multipleOf)
+		if !jsonwire.MultipleOf(&num, &m) {
 			if x == nil {
 				return end, false
 			}
@@ -686,17 +688,17 @@ func (n *schemaNode) checkNumber(b []byte, i int, p *vpath, x *explainer) (int, 
 
 // checkSmallInt is checkNumber for an integer literal of at most 18 digits (valid
 // mode).
-func (n *schemaNode) checkSmallInt(iv int64, v []byte) bool {
+func (n *Schema) checkSmallInt(iv int64, v []byte) bool {
 	if !n.allows(tInteger) {
 		return false
 	}
 	for k := range n.bounds {
 		bd := &n.bounds[k]
 		if bd.isInt {
-			if !bd.holds(cmpInt(iv, bd.limInt)) {
+			if !bd.holds(jsonwire.CmpInt(iv, bd.limInt)) {
 				return false
 			}
-		} else if num := parseNumber(v); !bd.admits(&num) {
+		} else if num := jsonwire.ParseNumber(v); !bd.admits(&num) {
 			return false
 		}
 	}
@@ -704,8 +706,8 @@ func (n *schemaNode) checkSmallInt(iv int64, v []byte) bool {
 }
 
 // admits reports whether num is within the bound.
-func (b *numBound) admits(num *number) bool {
-	return b.holds(compareNumbers(num, &b.lim))
+func (b *numBound) admits(num *jsonwire.Number) bool {
+	return b.holds(jsonwire.CompareNumbers(num, &b.lim))
 }
 
 // holds reports whether a comparison of a number with the limit satisfies the bound.
@@ -735,9 +737,9 @@ func (b *numBound) want() string {
 }
 
 // inEnum reports whether v equals a value of enum (or const).
-func (n *schemaNode) inEnum(v []byte) bool {
+func (n *Schema) inEnum(v []byte) bool {
 	for _, e := range n.enum {
-		if jsonEqual(v, e) {
+		if jsonwire.Equal(v, e) {
 			return true
 		}
 	}
@@ -745,7 +747,7 @@ func (n *schemaNode) inEnum(v []byte) bool {
 }
 
 // enumFailure records a value outside enum or const.
-func (n *schemaNode) enumFailure(v []byte, p *vpath, x *explainer) {
+func (n *Schema) enumFailure(v []byte, p *vpath, x *explainer) {
 	if n.isConst {
 		x.add(p, "const", "got "+describeValue(v)+", want "+describeValue(n.enum[0]))
 		return
@@ -765,7 +767,7 @@ func (n *schemaNode) enumFailure(v []byte, p *vpath, x *explainer) {
 }
 
 // checkAnyOf checks anyOf.
-func checkAnyOf(alts []*schemaNode, b []byte, i int, p *vpath, x *explainer) (int, bool) {
+func checkAnyOf(alts []*Schema, b []byte, i int, p *vpath, x *explainer) (int, bool) {
 	if x != nil {
 		return explainAlternatives("anyOf", alts, b, i, p, x)
 	}
@@ -781,7 +783,7 @@ func checkAnyOf(alts []*schemaNode, b []byte, i int, p *vpath, x *explainer) (in
 }
 
 // checkOneOf checks oneOf: exactly one alternative.
-func checkOneOf(alts []*schemaNode, b []byte, i int, p *vpath, x *explainer) (int, bool) {
+func checkOneOf(alts []*Schema, b []byte, i int, p *vpath, x *explainer) (int, bool) {
 	t := kindBit(b, i)
 	first, end := -1, -1
 	for k, alt := range alts {
@@ -811,9 +813,9 @@ func checkOneOf(alts []*schemaNode, b []byte, i int, p *vpath, x *explainer) (in
 // explainAlternatives explains, or finds valid, a value against alternatives: when
 // only one admits the value's type, its own failures (nullable fields read as the
 // field's schema); otherwise one line.
-func explainAlternatives(kw string, alts []*schemaNode, b []byte, i int, p *vpath, x *explainer) (int, bool) {
+func explainAlternatives(kw string, alts []*Schema, b []byte, i int, p *vpath, x *explainer) (int, bool) {
 	t := kindBit(b, i)
-	var cands []*schemaNode
+	var cands []*Schema
 	var types uint8
 	for _, alt := range alts {
 		if alt.admits(t) {
@@ -824,7 +826,7 @@ func explainAlternatives(kw string, alts []*schemaNode, b []byte, i int, p *vpat
 	switch len(cands) {
 	case 0:
 		x.add(p, "type", "got "+kindName(b[i:scalarOrFirst(b, i)])+", want "+typeList(types))
-		return valueEnd(b, i), false
+		return jsonwire.ValueEnd(b, i), false
 	case 1:
 		return cands[0].check(b, i, p, x)
 	}
@@ -833,7 +835,7 @@ func explainAlternatives(kw string, alts []*schemaNode, b []byte, i int, p *vpat
 			return end, true
 		}
 	}
-	end := valueEnd(b, i)
+	end := jsonwire.ValueEnd(b, i)
 	x.add(p, kw, fmt.Sprintf("got %s, which matches none of the %d alternatives", describeValue(b[i:end]), len(alts)))
 	return end, false
 }
@@ -844,12 +846,12 @@ func scalarOrFirst(b []byte, i int) int {
 	if b[i] == '{' || b[i] == '[' {
 		return i + 1
 	}
-	return scalarEnd(b, i)
+	return jsonwire.ScalarEnd(b, i)
 }
 
 // admits reports whether the schema's "type" (through $ref and anyOf) may admit a
 // value of type t; false means the value certainly fails.
-func (n *schemaNode) admits(t uint8) bool {
+func (n *Schema) admits(t uint8) bool {
 	switch {
 	case n == nil:
 		return true
@@ -870,7 +872,7 @@ func (n *schemaNode) admits(t uint8) bool {
 }
 
 // typesOf returns the types the schema may admit (0: any).
-func (n *schemaNode) typesOf() uint8 {
+func (n *Schema) typesOf() uint8 {
 	const all = tNull | tBoolean | tInteger | tNumber | tString | tArray | tObject
 	var set uint8
 	for t := tNull; t != 0 && t <= tObject; t <<= 1 {
@@ -899,7 +901,7 @@ func kindBit(b []byte, i int) uint8 {
 	case 'n':
 		return tNull
 	}
-	if num := parseNumber(b[i:numberEnd(b, i)]); num.isInteger() {
+	if num := jsonwire.ParseNumber(b[i:jsonwire.NumberEnd(b, i)]); num.IsInteger() {
 		return tInteger
 	}
 	return tNumber
@@ -957,7 +959,7 @@ func describeValue(v []byte) string {
 	case '[':
 		return "an array"
 	case '"':
-		s := string(appendUnquoted(nil, v[1:len(v)-1]))
+		s := string(jsonwire.AppendUnquoted(nil, v[1:len(v)-1]))
 		if utf8.RuneCountInString(s) > limit {
 			s = string([]rune(s)[:limit]) + "..."
 		}
@@ -971,7 +973,7 @@ func describeValue(v []byte) string {
 
 // quoteName renders a member name from its key literal, in single quotes.
 func quoteName(key []byte) string {
-	return quoteString(string(appendUnquoted(nil, key[1:len(key)-1])))
+	return quoteString(string(jsonwire.AppendUnquoted(nil, key[1:len(key)-1])))
 }
 
 // quoteString renders a property name in single quotes.
@@ -988,7 +990,7 @@ func (p *vpath) pointer() string {
 	var toks []string
 	for q := p; q != nil; q = q.parent {
 		if q.key != nil {
-			toks = append(toks, escapeToken(string(appendUnquoted(nil, q.key[1:len(q.key)-1]))))
+			toks = append(toks, escapeToken(string(jsonwire.AppendUnquoted(nil, q.key[1:len(q.key)-1]))))
 		} else {
 			toks = append(toks, strconv.Itoa(q.index))
 		}

@@ -1,4 +1,4 @@
-package runtime
+package httpcheck
 
 import (
 	"net"
@@ -8,11 +8,11 @@ import (
 	"strings"
 )
 
-// originAllowed reports whether an Origin header value may reach the server.
+// OriginAllowed reports whether an Origin header value may reach the server.
 // An absent Origin (non-browser clients) is allowed; a present one must be a
 // loopback origin or listed in allowed ("*" allows any). The literal "null"
 // origin (sandboxed documents, file://) is rejected unless "*" is listed.
-func originAllowed(origin string, allowed []string) bool {
+func OriginAllowed(origin string, allowed []string) bool {
 	if origin == "" || slices.Contains(allowed, "*") {
 		return true
 	}
@@ -23,14 +23,14 @@ func originAllowed(origin string, allowed []string) bool {
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
 		return false
 	}
-	return isLoopbackHost(u.Hostname())
+	return IsLoopbackHost(u.Hostname())
 }
 
-// hostAllowed reports whether a Host header value names this server: a
+// HostAllowed reports whether a Host header value names this server: a
 // loopback host with any port, or an entry of allowed (host or host:port;
 // "*" allows any). Checking Host defeats DNS rebinding even for clients
 // that send no Origin.
-func hostAllowed(host string, allowed []string) bool {
+func HostAllowed(host string, allowed []string) bool {
 	if slices.Contains(allowed, "*") {
 		return true
 	}
@@ -44,12 +44,12 @@ func hostAllowed(host string, allowed []string) bool {
 			return true
 		}
 	}
-	return isLoopbackHost(name)
+	return IsLoopbackHost(name)
 }
 
-// isLoopbackHost reports whether name (no port, no brackets) is localhost or
+// IsLoopbackHost reports whether name (no port, no brackets) is localhost or
 // a loopback IP address.
-func isLoopbackHost(name string) bool {
+func IsLoopbackHost(name string) bool {
 	name = strings.TrimSuffix(strings.TrimPrefix(name, "["), "]")
 	if strings.EqualFold(name, "localhost") {
 		return true

@@ -1,4 +1,6 @@
-package runtime
+// Package schemacheck is the runtime's built-in JSON Schema 2020-12 validator:
+// exact for every keyword mcpgen generates, walking raw JSON once without decoding it.
+package schemacheck
 
 import (
 	"bytes"
@@ -13,10 +15,11 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/format"
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
 // This file compiles JSON Schema 2020-12 documents for the runtime's built-in
-// validator (schema_check.go). It covers every keyword mcpgen generates and the
+// validator (check.go). It covers every keyword mcpgen generates and the
 // elicitation subset, exactly: type (and type arrays), properties, required,
 // additionalProperties, propertyNames, minProperties, maxProperties, items,
 // prefixItems, minItems, maxItems, uniqueItems, minLength, maxLength (in code points),
@@ -51,9 +54,9 @@ var typeNames = [...]struct {
 }{{"boolean", tBoolean}, {"integer", tInteger}, {"number", tInteger | tNumber},
 	{"string", tString}, {"array", tArray}, {"object", tObject}, {"null", tNull}}
 
-// A schemaNode is one compiled schema. A nil *schemaNode is the schema true (or one
+// A Schema is one compiled schema. A nil *Schema is the schema true (or one
 // with annotations only): every value is valid.
-type schemaNode struct {
+type Schema struct {
 	never bool  // the schema false
 	types uint8 // allowed types; 0: any
 
@@ -63,13 +66,13 @@ type schemaNode struct {
 	required  []string    // in document order (for messages)
 	reqMask   []uint64    // bits of the required properties' indexes
 	closed    bool        // additionalProperties: false
-	extra     *schemaNode
-	propNames *schemaNode
+	extra     *Schema
+	propNames *Schema
 	minProps  int
 	maxProps  int // -1: none
 
-	prefix   []*schemaNode
-	items    *schemaNode
+	prefix   []*Schema
+	items    *Schema
 	minItems int
 	maxItems int // -1: none
 	unique   bool
@@ -85,8 +88,8 @@ type schemaNode struct {
 	enum    [][]byte // compact JSON values; nil: no enum
 	isConst bool
 
-	anyOf, oneOf []*schemaNode
-	ref          *schemaNode
+	anyOf, oneOf []*Schema
+	ref          *Schema
 
 	walkObject bool // object keywords: the object walk applies them
 	walkArray  bool // array keywords
@@ -96,8 +99,8 @@ type schemaNode struct {
 
 // A schemaProp is a property named by "properties" (declared) or "required" (or both).
 type schemaProp struct {
-	schema   *schemaNode // nil: any value
-	declared bool        // listed in "properties": not subject to additionalProperties
+	schema   *Schema // nil: any value
+	declared bool    // listed in "properties": not subject to additionalProperties
 	index    int
 }
 
@@ -113,25 +116,25 @@ const maxFew = 8
 // A numBound is minimum, maximum, exclusiveMinimum or exclusiveMaximum.
 type numBound struct {
 	keyword string
-	limit   []byte // the number literal
-	lim     number // parsed
-	limInt  int64  // the limit, when it is an integer within int64 (limIsInt)
+	limit   []byte          // the number literal
+	lim     jsonwire.Number // parsed
+	limInt  int64           // the limit, when it is an integer within int64 (limIsInt)
 	isInt   bool
 	upper   bool
 	strict  bool
 }
 
-// A SchemaUnsupportedError reports a keyword of a JSON Schema that the runtime's
+// An UnsupportedError (runtime.SchemaUnsupportedError) reports a keyword of a JSON Schema that the runtime's
 // built-in validator does not implement. The runtime validates such a schema only
 // when runtime/fullschema is imported (mcpgen adds that import to generated code
 // whose schemas need it).
-type SchemaUnsupportedError struct {
+type UnsupportedError struct {
 	Keyword string // e.g. "allOf"
 	Pointer string // JSON Pointer of the keyword within the schema, e.g. "/properties/a/allOf"
 	Reason  string // why, when not simply an unimplemented keyword
 }
 
-func (e *SchemaUnsupportedError) Error() string {
+func (e *UnsupportedError) Error() string {
 	loc := e.Pointer
 	if loc == "" {
 		loc = "the root"
@@ -143,23 +146,18 @@ func (e *SchemaUnsupportedError) Error() string {
 	return msg
 }
 
-// fullSchemaImport is the import that registers the full validator.
-const fullSchemaImport = `import _ "github.com/mcpgen/mcpgen/runtime/fullschema"`
-
-// CheckSchema reports whether the runtime's built-in validator decides every
-// instance of the JSON Schema 2020-12 document schema exactly: nil when it does, a
-// *SchemaUnsupportedError naming the first keyword beyond it (the schema then needs
-// runtime/fullschema), or another error for a schema that is not valid JSON Schema.
-// mcpgen calls it at generate time to decide whether the generated file imports
-// runtime/fullschema; AddTool applies the same rule.
-func CheckSchema(schema json.RawMessage) error {
-	_, err := compileSchemaDoc(schema, false)
+// Check reports whether the built-in validator decides every instance of the JSON
+// Schema 2020-12 document schema exactly: nil when it does, an *UnsupportedError
+// naming the first keyword beyond it, or another error for a schema that is not
+// valid JSON Schema (runtime.CheckSchema).
+func Check(schema []byte) error {
+	_, err := Compile(schema, false)
 	return err
 }
 
-// compileSchemaDoc compiles a schema document. Without regexps, patterns are only
+// Compile compiles a schema document. Without regexps, patterns are only
 // parsed (enough to check them).
-func compileSchemaDoc(raw []byte, regexps bool) (*schemaNode, error) {
+func Compile(raw []byte, regexps bool) (*Schema, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var doc any
@@ -169,7 +167,7 @@ func compileSchemaDoc(raw []byte, regexps bool) (*schemaNode, error) {
 	if dec.More() {
 		return nil, errors.New("not JSON: data after the schema")
 	}
-	c := &schemaCompiler{root: doc, refs: map[string]*schemaNode{}, regexps: regexps}
+	c := &schemaCompiler{root: doc, refs: map[string]*Schema{}, regexps: regexps}
 	root, err := c.node(doc, "")
 	if err != nil {
 		return nil, err
@@ -184,7 +182,7 @@ func compileSchemaDoc(raw []byte, regexps bool) (*schemaNode, error) {
 // recursive schemas compile.
 type schemaCompiler struct {
 	root    any
-	refs    map[string]*schemaNode
+	refs    map[string]*Schema
 	regexps bool
 }
 
@@ -199,13 +197,13 @@ func invalid(ptr, format string, args ...any) error {
 }
 
 // node compiles the schema v found at ptr.
-func (c *schemaCompiler) node(v any, ptr string) (*schemaNode, error) {
+func (c *schemaCompiler) node(v any, ptr string) (*Schema, error) {
 	switch v := v.(type) {
 	case bool:
 		if v {
 			return nil, nil
 		}
-		return &schemaNode{never: true}, nil
+		return &Schema{never: true}, nil
 	case map[string]any:
 		n := newNode()
 		if err := c.fill(n, v, ptr); err != nil {
@@ -219,12 +217,12 @@ func (c *schemaCompiler) node(v any, ptr string) (*schemaNode, error) {
 	return nil, invalid(ptr, "a schema must be an object or a boolean")
 }
 
-func newNode() *schemaNode {
-	return &schemaNode{maxProps: -1, maxItems: -1, maxLength: -1}
+func newNode() *Schema {
+	return &Schema{maxProps: -1, maxItems: -1, maxLength: -1}
 }
 
 // empty reports whether n asserts nothing.
-func (n *schemaNode) empty() bool {
+func (n *Schema) empty() bool {
 	return !n.never && n.types == 0 && !n.walkObject && !n.walkArray && !n.strings &&
 		n.bounds == nil && n.multipleOf == nil && n.enum == nil && !n.applies
 }
@@ -248,7 +246,7 @@ func keywordClass(k string) (supported, annotation bool) {
 
 // fill compiles the keywords of an object schema into n, in a fixed order so that the
 // first problem reported does not depend on map iteration.
-func (c *schemaCompiler) fill(n *schemaNode, m map[string]any, ptr string) error {
+func (c *schemaCompiler) fill(n *Schema, m map[string]any, ptr string) error {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
@@ -260,11 +258,11 @@ func (c *schemaCompiler) fill(n *schemaNode, m map[string]any, ptr string) error
 		switch {
 		case k == "$schema":
 			if s, _ := m[k].(string); strings.TrimSuffix(s, "#") != "https://json-schema.org/draft/2020-12/schema" {
-				return &SchemaUnsupportedError{Keyword: k, Pointer: at, Reason: "only JSON Schema 2020-12 is built in"}
+				return &UnsupportedError{Keyword: k, Pointer: at, Reason: "only JSON Schema 2020-12 is built in"}
 			}
 		case annotation:
 		case !supported:
-			return &SchemaUnsupportedError{Keyword: k, Pointer: at}
+			return &UnsupportedError{Keyword: k, Pointer: at}
 		default:
 			if err := c.keyword(n, k, m[k], at); err != nil {
 				return err
@@ -287,7 +285,7 @@ func (c *schemaCompiler) fill(n *schemaNode, m map[string]any, ptr string) error
 }
 
 // keyword compiles one supported keyword.
-func (c *schemaCompiler) keyword(n *schemaNode, k string, v any, ptr string) error {
+func (c *schemaCompiler) keyword(n *Schema, k string, v any, ptr string) error {
 	var err error
 	switch k {
 	case "type":
@@ -336,13 +334,13 @@ func (c *schemaCompiler) keyword(n *schemaNode, k string, v any, ptr string) err
 		if !ok {
 			return invalid(ptr, "%s must be a number", k)
 		}
-		b := numBound{keyword: k, limit: lit, lim: parseNumber(lit),
+		b := numBound{keyword: k, limit: lit, lim: jsonwire.ParseNumber(lit),
 			upper: strings.HasSuffix(strings.ToLower(k), "maximum"), strict: strings.HasPrefix(k, "exclusive")}
-		b.limInt, b.isInt = smallInt(lit)
+		b.limInt, b.isInt = jsonwire.SmallInt(lit)
 		n.bounds = append(n.bounds, b)
 	case "multipleOf":
 		lit, ok := numberLiteral(v)
-		if !ok || parseNumber(lit).sign() <= 0 {
+		if !ok || jsonwire.ParseNumber(lit).Sign() <= 0 {
 			return invalid(ptr, "multipleOf must be a number above 0")
 		}
 		n.multipleOf = lit
@@ -415,12 +413,12 @@ func typeSet(v any, ptr string) (uint8, error) {
 }
 
 // list compiles a non-empty array of schemas.
-func (c *schemaCompiler) list(v any, ptr string) ([]*schemaNode, error) {
+func (c *schemaCompiler) list(v any, ptr string) ([]*Schema, error) {
 	subs, ok := v.([]any)
 	if !ok || len(subs) == 0 {
 		return nil, invalid(ptr, "must be a non-empty array of schemas")
 	}
-	out := make([]*schemaNode, len(subs))
+	out := make([]*Schema, len(subs))
 	for i, sub := range subs {
 		var err error
 		if out[i], err = c.node(sub, ptr+"/"+strconv.Itoa(i)); err != nil {
@@ -431,7 +429,7 @@ func (c *schemaCompiler) list(v any, ptr string) ([]*schemaNode, error) {
 }
 
 // properties compiles "properties".
-func (c *schemaCompiler) properties(n *schemaNode, v any, ptr string) error {
+func (c *schemaCompiler) properties(n *Schema, v any, ptr string) error {
 	m, ok := v.(map[string]any)
 	if !ok {
 		return invalid(ptr, "properties must be an object")
@@ -448,7 +446,7 @@ func (c *schemaCompiler) properties(n *schemaNode, v any, ptr string) error {
 }
 
 // prop returns the entry of a property, creating it.
-func (n *schemaNode) prop(name string) *schemaProp {
+func (n *Schema) prop(name string) *schemaProp {
 	if n.props == nil {
 		n.props = map[string]*schemaProp{}
 	}
@@ -462,7 +460,7 @@ func (n *schemaNode) prop(name string) *schemaProp {
 }
 
 // required compiles "required" into property bits.
-func (c *schemaCompiler) required(n *schemaNode, v any, ptr string) error {
+func (c *schemaCompiler) required(n *Schema, v any, ptr string) error {
 	if v == nil {
 		return nil
 	}
@@ -498,20 +496,20 @@ func slicesContains(list []string, s string) bool {
 }
 
 // count compiles a non-negative integer keyword.
-func (n *schemaNode) count(k string, v any, ptr string) error {
+func (n *Schema) count(k string, v any, ptr string) error {
 	lit, ok := numberLiteral(v)
 	if !ok {
 		return invalid(ptr, "%s must be a non-negative integer", k)
 	}
-	x := parseNumber(lit)
-	if !x.isInteger() || x.sign() < 0 {
+	x := jsonwire.ParseNumber(lit)
+	if !x.IsInteger() || x.Sign() < 0 {
 		return invalid(ptr, "%s must be a non-negative integer", k)
 	}
 	c := math.MaxInt32 // beyond any length a message can have
-	if x.point <= 9 {
+	if x.Point() <= 9 {
 		c = 0
-		for i := 0; int64(i) < x.point; i++ {
-			c = c*10 + int(x.sig(i)-'0')
+		for i := 0; int64(i) < x.Point(); i++ {
+			c = c*10 + int(x.Sig(i)-'0')
 		}
 		c = min(c, math.MaxInt32)
 	}
@@ -540,14 +538,14 @@ func numberLiteral(v any) ([]byte, bool) {
 
 // compilePattern compiles "pattern" with Go's regexp (RE2 syntax: mcpgen refuses
 // patterns it cannot compile).
-func (c *schemaCompiler) compilePattern(n *schemaNode, v any, ptr string) error {
+func (c *schemaCompiler) compilePattern(n *Schema, v any, ptr string) error {
 	p, ok := v.(string)
 	if !ok {
 		return invalid(ptr, "pattern must be a string")
 	}
 	if !c.regexps {
 		if _, err := syntax.Parse(p, syntax.Perl); err != nil {
-			return &SchemaUnsupportedError{Keyword: "pattern", Pointer: ptr,
+			return &UnsupportedError{Keyword: "pattern", Pointer: ptr,
 				Reason: "Go's regexp cannot compile it: " + err.Error()}
 		}
 		n.pattern = placeholderPattern
@@ -555,7 +553,7 @@ func (c *schemaCompiler) compilePattern(n *schemaNode, v any, ptr string) error 
 	}
 	re, err := regexp.Compile(p)
 	if err != nil {
-		return &SchemaUnsupportedError{Keyword: "pattern", Pointer: ptr,
+		return &UnsupportedError{Keyword: "pattern", Pointer: ptr,
 			Reason: "Go's regexp cannot compile it: " + err.Error()}
 	}
 	n.pattern = re
@@ -566,7 +564,7 @@ func (c *schemaCompiler) compilePattern(n *schemaNode, v any, ptr string) error 
 var placeholderPattern = &regexp.Regexp{}
 
 // compileEnum compiles "enum" (or "const") into compact JSON values.
-func (n *schemaNode) compileEnum(vals []any, ptr string) error {
+func (n *Schema) compileEnum(vals []any, ptr string) error {
 	n.enum = make([][]byte, 0, len(vals))
 	for _, x := range vals {
 		var buf bytes.Buffer
@@ -581,7 +579,7 @@ func (n *schemaNode) compileEnum(vals []any, ptr string) error {
 }
 
 // resolve compiles a local "$ref": "#" or a JSON Pointer fragment ("#/$defs/Name").
-func (c *schemaCompiler) resolve(n *schemaNode, v any, ptr string) error {
+func (c *schemaCompiler) resolve(n *Schema, v any, ptr string) error {
 	ref, ok := v.(string)
 	if !ok {
 		return invalid(ptr, "$ref must be a string")
@@ -591,12 +589,12 @@ func (c *schemaCompiler) resolve(n *schemaNode, v any, ptr string) error {
 		return nil
 	}
 	if !strings.HasPrefix(ref, "#") || len(ref) > 1 && ref[1] != '/' || strings.Contains(ref, "%") {
-		return &SchemaUnsupportedError{Keyword: "$ref", Pointer: ptr,
+		return &UnsupportedError{Keyword: "$ref", Pointer: ptr,
 			Reason: fmt.Sprintf("%q: only JSON Pointers within the document are built in", ref)}
 	}
 	target, err := c.lookup(ref[1:])
 	if err != nil {
-		return &SchemaUnsupportedError{Keyword: "$ref", Pointer: ptr, Reason: fmt.Sprintf("%q: %v", ref, err)}
+		return &UnsupportedError{Keyword: "$ref", Pointer: ptr, Reason: fmt.Sprintf("%q: %v", ref, err)}
 	}
 	t := newNode()
 	c.refs[ref] = t
@@ -641,14 +639,14 @@ func (c *schemaCompiler) lookup(pointer string) (any, error) {
 
 // checkCycles refuses schemas whose $ref, anyOf or oneOf lead back to a schema
 // applying to the same value without descending into it: no validation would end.
-func (c *schemaCompiler) checkCycles(root *schemaNode) error {
+func (c *schemaCompiler) checkCycles(root *Schema) error {
 	const (
 		visiting = 1
 		done     = 2
 	)
-	state := map[*schemaNode]int{}
-	var visit func(n *schemaNode) bool
-	visit = func(n *schemaNode) bool {
+	state := map[*Schema]int{}
+	var visit func(n *Schema) bool
+	visit = func(n *Schema) bool {
 		if n == nil || state[n] == done {
 			return true
 		}
@@ -656,7 +654,7 @@ func (c *schemaCompiler) checkCycles(root *schemaNode) error {
 			return false
 		}
 		state[n] = visiting
-		for _, next := range append(append([]*schemaNode{n.ref}, n.anyOf...), n.oneOf...) {
+		for _, next := range append(append([]*Schema{n.ref}, n.anyOf...), n.oneOf...) {
 			if !visit(next) {
 				return false
 			}
@@ -664,10 +662,10 @@ func (c *schemaCompiler) checkCycles(root *schemaNode) error {
 		state[n] = done
 		return true
 	}
-	var all []*schemaNode
-	seen := map[*schemaNode]bool{}
-	var collect func(n *schemaNode)
-	collect = func(n *schemaNode) {
+	var all []*Schema
+	seen := map[*Schema]bool{}
+	var collect func(n *Schema)
+	collect = func(n *Schema) {
 		if n == nil || seen[n] {
 			return
 		}
@@ -680,15 +678,15 @@ func (c *schemaCompiler) checkCycles(root *schemaNode) error {
 	collect(root)
 	for _, n := range all {
 		if !visit(n) {
-			return &SchemaUnsupportedError{Keyword: "$ref", Reason: "a cycle of $ref that never descends into the value"}
+			return &UnsupportedError{Keyword: "$ref", Reason: "a cycle of $ref that never descends into the value"}
 		}
 	}
 	return nil
 }
 
 // children returns every subschema of n.
-func (n *schemaNode) children() []*schemaNode {
-	subs := []*schemaNode{n.extra, n.propNames, n.items, n.ref}
+func (n *Schema) children() []*Schema {
+	subs := []*Schema{n.extra, n.propNames, n.items, n.ref}
 	subs = append(subs, n.prefix...)
 	subs = append(subs, n.anyOf...)
 	subs = append(subs, n.oneOf...)
@@ -698,10 +696,10 @@ func (n *schemaNode) children() []*schemaNode {
 	return subs
 }
 
-// closedTree reports whether every object the schema admits, at any depth, is closed
+// ClosedTree reports whether every object the schema admits, at any depth, is closed
 // (additionalProperties: false), so that a valid value has no unknown members and
 // decodes without DisallowUnknownFields. It is conservative: false when unsure.
-func (n *schemaNode) closedTree(seen map[*schemaNode]bool) bool {
+func (n *Schema) ClosedTree(seen map[*Schema]bool) bool {
 	if n == nil {
 		return false // true admits any object
 	}
@@ -716,19 +714,19 @@ func (n *schemaNode) closedTree(seen map[*schemaNode]bool) bool {
 		return false // items of any value
 	}
 	for _, p := range n.props {
-		if p.declared && !p.schema.closedTree(seen) {
+		if p.declared && !p.schema.ClosedTree(seen) {
 			return false
 		}
 	}
-	subs := append([]*schemaNode{}, n.prefix...)
+	subs := append([]*Schema{}, n.prefix...)
 	subs = append(append(subs, n.anyOf...), n.oneOf...)
-	for _, sub := range []*schemaNode{n.extra, n.items, n.ref} {
+	for _, sub := range []*Schema{n.extra, n.items, n.ref} {
 		if sub != nil {
 			subs = append(subs, sub)
 		}
 	}
 	for _, sub := range subs {
-		if !sub.closedTree(seen) {
+		if !sub.ClosedTree(seen) {
 			return false
 		}
 	}
@@ -736,7 +734,7 @@ func (n *schemaNode) closedTree(seen map[*schemaNode]bool) bool {
 }
 
 // allows reports whether "type" admits t.
-func (n *schemaNode) allows(t uint8) bool {
+func (n *Schema) allows(t uint8) bool {
 	return n.types == 0 || n.types&t != 0
 }
 

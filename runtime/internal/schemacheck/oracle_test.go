@@ -1,4 +1,4 @@
-package runtime
+package schemacheck
 
 import (
 	"bytes"
@@ -14,7 +14,11 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/mcpgen/mcpgen/internal/jsontest"
 	"github.com/mcpgen/mcpgen/runtime/internal/format"
+	"github.com/mcpgen/mcpgen/runtime/internal/fullformats"
+	"github.com/mcpgen/mcpgen/runtime/internal/fullhook"
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
 // This file checks the built-in validator against santhosh-tekuri/jsonschema/v6 as an
@@ -49,27 +53,12 @@ func oracleCompile(t testing.TB, raw []byte) *jsonschema.Schema {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.UseLoader(jsonschema.SchemeURLLoader{})
-	c.AssertFormat()
-	c.RegisterFormat(&jsonschema.Format{Name: "date-time", Validate: func(v any) error {
-		if s, ok := v.(string); ok && !format.DateTime(s) {
-			return fmt.Errorf("not a time.Time")
-		}
-		return nil
-	}})
-	c.RegisterFormat(&jsonschema.Format{Name: "email", Validate: func(v any) error {
-		if s, ok := v.(string); ok && (oracleEmail().Validate(s) != nil || signedIPv4Literal.MatchString(s) || strings.HasPrefix(s, "@")) {
-			return fmt.Errorf("not an email")
-		}
-		return nil
-	}})
-	for _, name := range []string{"time", "duration", "period", "hostname", "idn-hostname", "idn-email",
-		"ipv4", "ipv6", "iri", "uri-reference", "iri-reference", "uri-template", "json-pointer",
-		"relative-json-pointer", "uuid", "semver"} {
-		c.RegisterFormat(&jsonschema.Format{Name: name, Validate: func(any) error { return nil }})
-	}
+	c := fullformats.NewCompiler(map[string]func(string) bool{ // date and uri: v6's own
+		"date-time": format.DateTime,
+		"email": func(s string) bool {
+			return oracleEmail().Validate(s) == nil && !signedIPv4Literal.MatchString(s) && !strings.HasPrefix(s, "@")
+		},
+	})
 	if err := c.AddResource("urn:test", doc); err != nil {
 		t.Fatal(err)
 	}
@@ -98,14 +87,14 @@ func oracleValid(sch *jsonschema.Schema, inst []byte) (valid, decided bool) {
 type schemaPair struct {
 	name string
 	raw  []byte
-	node *schemaNode
+	node *Schema
 	sch  *jsonschema.Schema
 }
 
 // compilePair compiles a schema both ways.
 func compilePair(t testing.TB, name string, raw []byte) schemaPair {
 	t.Helper()
-	node, err := compileSchemaDoc(raw, true)
+	node, err := Compile(raw, true)
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
@@ -116,8 +105,8 @@ func compilePair(t testing.TB, name string, raw []byte) schemaPair {
 // returns the runtime's verdict.
 func (sp schemaPair) agree(t testing.TB, inst []byte) bool {
 	t.Helper()
-	got := sp.node.valid(inst)
-	fails := sp.node.explain(inst)
+	got := sp.node.Valid(inst)
+	fails := sp.node.Explain(inst)
 	if got != (len(fails) == 0) {
 		t.Fatalf("%s: %s: valid %v, but explain says %v", sp.name, inst, got, fails)
 	}
@@ -126,7 +115,7 @@ func (sp schemaPair) agree(t testing.TB, inst []byte) bool {
 			t.Fatalf("%s: %s: failure without a rule or message: %+v", sp.name, inst, f)
 		}
 	}
-	if repeatsKey(inst) || hasHugeNumber(inst) {
+	if jsontest.RepeatsName(inst) || hasHugeNumber(inst) {
 		if got {
 			t.Fatalf("%s: %s: accepted a repeated member name or a number beyond float64", sp.name, inst)
 		}
@@ -144,10 +133,10 @@ func (sp schemaPair) agree(t testing.TB, inst []byte) bool {
 
 // escapedDateTimeOnly reports whether every failure is a date-time written with an
 // escape (which time.Time refuses and the oracle cannot see).
-func escapedDateTimeOnly(inst []byte, fails []schemaFailure) bool {
+func escapedDateTimeOnly(inst []byte, fails []fullhook.Failure) bool {
 	for _, f := range fails {
 		if f.Keyword != "format" || !strings.Contains(f.Message, "date-time") ||
-			!bytes.Contains(rawAt(trimSpace(inst), f.Pointer), []byte(`\`)) {
+			!bytes.Contains(rawAt(jsonwire.TrimSpace(inst), f.Pointer), []byte(`\`)) {
 			return false
 		}
 	}
@@ -167,70 +156,29 @@ func rawAt(v []byte, pointer string) []byte {
 	var found []byte
 	switch v[0] {
 	case '{':
-		for k := skipWS(v, 1); v[k] == '"'; {
-			keyEnd := stringEnd(v, k)
-			vs := memberValue(v, keyEnd)
-			end := valueEnd(v, vs)
-			if string(appendUnquoted(nil, v[k+1:keyEnd-1])) == tok {
+		for k := jsonwire.SkipWS(v, 1); v[k] == '"'; {
+			keyEnd := jsonwire.StringEnd(v, k)
+			vs := jsonwire.MemberValue(v, keyEnd)
+			end := jsonwire.ValueEnd(v, vs)
+			if string(jsonwire.AppendUnquoted(nil, v[k+1:keyEnd-1])) == tok {
 				found = v[vs:end]
 			}
-			k = nextItem(v, end)
+			k = jsonwire.NextItem(v, end)
 		}
 	case '[':
 		n := 0
-		for i := skipWS(v, 1); v[i] != ']'; n++ {
-			end := valueEnd(v, i)
+		for i := jsonwire.SkipWS(v, 1); v[i] != ']'; n++ {
+			end := jsonwire.ValueEnd(v, i)
 			if fmt.Sprint(n) == tok {
 				found = v[i:end]
 			}
-			i = nextItem(v, end)
+			i = jsonwire.NextItem(v, end)
 		}
 	}
 	if found == nil {
 		return nil
 	}
 	return rawAt(found, rest)
-}
-
-// repeatsKey reports whether any object in the JSON value inst has a name twice.
-func repeatsKey(inst []byte) bool {
-	dec := json.NewDecoder(bytes.NewReader(inst))
-	type frame struct {
-		keys   map[string]bool
-		object bool
-		key    bool // the next string token is a key
-	}
-	var stack []*frame
-	for {
-		tok, err := dec.Token()
-		if err != nil {
-			return false
-		}
-		var top *frame
-		if len(stack) > 0 {
-			top = stack[len(stack)-1]
-		}
-		switch tok := tok.(type) {
-		case json.Delim:
-			if tok == '{' || tok == '[' {
-				stack = append(stack, &frame{keys: map[string]bool{}, object: tok == '{', key: tok == '{'})
-				continue
-			}
-			stack = stack[:len(stack)-1]
-		case string:
-			if top != nil && top.object && top.key {
-				if top.keys[tok] {
-					return true
-				}
-				top.keys[tok] = true
-				top.key = false
-				continue
-			}
-		}
-		if len(stack) > 0 && stack[len(stack)-1].object {
-			stack[len(stack)-1].key = true
-		}
-	}
 }
 
 // hasHugeNumber reports whether inst holds a number strconv.ParseFloat refuses.
@@ -258,7 +206,7 @@ var rawSchemaLiteral = regexp.MustCompile("(?s)json\\.RawMessage\\(`(\\{.*?\\})`
 // in a stable order, without repeats.
 var corpusSchemas = sync.OnceValue(func() [][2]string {
 	var files []string
-	for _, glob := range []string{"../examples/*/mcp_gen.go", "internal/testserver/mcp_gen.go", "../testdata/golden/*.txtar"} {
+	for _, glob := range []string{"../../../examples/*/mcp_gen.go", "../testserver/mcp_gen.go", "../../../testdata/golden/*.txtar"} {
 		m, _ := filepath.Glob(glob)
 		files = append(files, m...)
 	}
@@ -266,7 +214,7 @@ var corpusSchemas = sync.OnceValue(func() [][2]string {
 	seen := map[string]bool{}
 	var out [][2]string
 	add := func(name, raw string) {
-		if !seen[raw] && json.Valid([]byte(raw)) && CheckSchema(json.RawMessage(raw)) == nil {
+		if !seen[raw] && json.Valid([]byte(raw)) && Check([]byte(raw)) == nil {
 			seen[raw] = true
 			out = append(out, [2]string{name, raw})
 		}

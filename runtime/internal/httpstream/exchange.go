@@ -1,8 +1,12 @@
-package runtime
+// Package httpstream carries the messages of one Streamable HTTP request (or of a
+// session's standalone stream) to the HTTP responses serving it: a JSON reply, or
+// an SSE stream with event ids, resumption and keep-alives.
+package httpstream
 
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -10,7 +14,23 @@ import (
 	"time"
 )
 
-// An exchange carries the messages of one stream to the HTTP response (or, for
+// Errors of Send (the runtime's ErrRequestDone and ErrNoStream).
+var (
+	// ErrDone reports a message sent after the reply.
+	ErrDone = errors.New("request already completed")
+	// ErrNoStream reports a server-to-client request for a client that does not
+	// accept an SSE stream.
+	ErrNoStream = errors.New("client does not accept an SSE stream")
+)
+
+// A Reply is what ends an exchange: one JSON-RPC response (nil: none) and the HTTP
+// status it is answered with.
+type Reply struct {
+	Body   []byte
+	Status int
+}
+
+// An Exchange carries the messages of one stream to the HTTP response (or, for
 // resumable 2025-11-25 streams, the successive responses) serving it. The
 // dispatcher writes through Send and finish; a pump goroutine per attached
 // response reads. A request's exchange answers with one JSON object unless a
@@ -19,9 +39,9 @@ import (
 // Resumable exchanges number their events "<stream>_<seq>" (seq 0 is the
 // priming event) and keep them, so a client that lost the connection can GET
 // the rest with Last-Event-ID.
-type exchange struct {
+type Exchange struct {
 	stream    string // event id prefix; "" for non-resumable (2026-07-28) exchanges
-	keep      int    // resumable standalone streams keep at most this many events; 0 keeps all
+	Keep      int    // resumable standalone streams keep at most this many events; 0 keeps all
 	streamsOK bool   // the client accepts text/event-stream
 
 	// mu guards every field below; changed, made when someone is about to wait
@@ -38,14 +58,14 @@ type exchange struct {
 	changed   chan struct{}
 }
 
-// newExchange returns an exchange; stream is the event id prefix of a
+// New returns an exchange; stream is the event id prefix of a
 // resumable exchange or "".
-func newExchange(stream string, streamsOK bool) *exchange {
-	return &exchange{stream: stream, streamsOK: streamsOK}
+func New(stream string, streamsOK bool) *Exchange {
+	return &Exchange{stream: stream, streamsOK: streamsOK}
 }
 
 // signal wakes the pumps; x.mu must be held.
-func (x *exchange) signal() {
+func (x *Exchange) signal() {
 	if x.changed != nil {
 		close(x.changed)
 		x.changed = nil
@@ -53,7 +73,7 @@ func (x *exchange) signal() {
 }
 
 // waitChan returns the channel the next change closes; x.mu must be held.
-func (x *exchange) waitChan() chan struct{} {
+func (x *Exchange) waitChan() chan struct{} {
 	if x.changed == nil {
 		x.changed = make(chan struct{})
 	}
@@ -65,15 +85,15 @@ func (x *exchange) waitChan() chan struct{} {
 // forgotten.
 const maxBacklog = 1024
 
-// Send queues one message for the client. It implements Sink: messages sent
+// Send queues one message for the client. It implements runtime.Sink: messages sent
 // before the reply make the response an SSE stream. When the client cannot
 // read streams a notification is dropped and a request fails with
-// ErrNoStream; after the reply Send fails with ErrRequestDone.
-func (x *exchange) Send(_ context.Context, msg []byte) error {
+// ErrNoStream; after the reply Send fails with ErrDone.
+func (x *Exchange) Send(_ context.Context, msg []byte) error {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if x.done {
-		return ErrRequestDone
+		return ErrDone
 	}
 	if !x.streamsOK {
 		if isRequestMessage(msg) {
@@ -85,13 +105,13 @@ func (x *exchange) Send(_ context.Context, msg []byte) error {
 		return nil // a slow reader: drop notifications rather than buffer without bound
 	}
 	x.events = append(x.events, msg)
-	if old := min(x.delivered-x.base, len(x.events)-maxBacklog); x.keep == 0 && old > 0 {
+	if old := min(x.delivered-x.base, len(x.events)-maxBacklog); x.Keep == 0 && old > 0 {
 		// Forget delivered events beyond maxBacklog (a resumption that old is lost).
 		x.events = append([][]byte(nil), x.events[old:]...)
 		x.base += old
 	}
-	if x.keep > 0 && len(x.events) > x.keep {
-		drop := len(x.events) - x.keep
+	if x.Keep > 0 && len(x.events) > x.Keep {
+		drop := len(x.events) - x.Keep
 		x.events = append([][]byte(nil), x.events[drop:]...)
 		x.base += drop
 	}
@@ -100,9 +120,9 @@ func (x *exchange) Send(_ context.Context, msg []byte) error {
 	return nil
 }
 
-// finish records the reply and ends the exchange. On a stream the reply
+// Finish records the reply and ends the exchange. On a stream the reply
 // becomes its last event.
-func (x *exchange) finish(r Reply) {
+func (x *Exchange) Finish(r Reply) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if x.done {
@@ -115,11 +135,8 @@ func (x *exchange) finish(r Reply) {
 	x.signal()
 }
 
-// answer records a request's reply (finish); it implements replier.
-func (x *exchange) answer(r Reply) { x.finish(r) }
-
-// wait returns once the exchange is finished.
-func (x *exchange) wait() {
+// Wait returns once the exchange is finished.
+func (x *Exchange) Wait() {
 	for {
 		x.mu.Lock()
 		done, changed := x.done, x.waitChan()
@@ -131,21 +148,21 @@ func (x *exchange) wait() {
 	}
 }
 
-// end ends a stream that has no reply (a session's standalone stream).
-func (x *exchange) end() { x.finish(Reply{}) }
+// End ends a stream that has no reply (a session's standalone stream).
+func (x *Exchange) End() { x.Finish(Reply{}) }
 
-// discard ends the exchange and frees the events it kept for resumption: its
+// Discard ends the exchange and frees the events it kept for resumption: its
 // session ended, so nobody can resume it.
-func (x *exchange) discard() {
-	x.finish(Reply{})
+func (x *Exchange) Discard() {
+	x.Finish(Reply{})
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	x.events, x.base = nil, x.base+len(x.events)
 }
 
-// requestClose asks the pump to close the current connection while the
+// RequestClose asks the pump to close the current connection while the
 // stream goes on; it reports false for non-resumable exchanges, which cannot.
-func (x *exchange) requestClose() bool {
+func (x *Exchange) RequestClose() bool {
 	if x.stream == "" || !x.streamsOK {
 		return false
 	}
@@ -160,7 +177,7 @@ func (x *exchange) requestClose() bool {
 }
 
 // eventID returns the SSE id of event seq, or "" for non-resumable exchanges.
-func (x *exchange) eventID(seq int) string {
+func (x *Exchange) eventID(seq int) string {
 	if x.stream == "" {
 		return ""
 	}
@@ -181,7 +198,7 @@ type pumpState struct {
 
 // state returns the events after seq and the rest of the state, and consumes
 // a pending close request.
-func (x *exchange) state(after, gen int) pumpState {
+func (x *Exchange) state(after, gen int) pumpState {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	i := max(after-x.base, 0)
@@ -198,7 +215,7 @@ func (x *exchange) state(after, gen int) pumpState {
 
 // attach makes the caller the only pump allowed to write and returns its
 // generation; an older pump still running stops at its next wake-up.
-func (x *exchange) attach() int {
+func (x *Exchange) attach() int {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	x.owner++
@@ -207,44 +224,44 @@ func (x *exchange) attach() int {
 }
 
 // markDelivered records that events up to seq reached a client.
-func (x *exchange) markDelivered(seq int) {
+func (x *Exchange) markDelivered(seq int) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	x.delivered = max(x.delivered, seq)
 }
 
-// deliveredSeq returns the newest event that reached a client: where a
+// DeliveredSeq returns the newest event that reached a client: where a
 // standalone stream opened without Last-Event-ID resumes.
-func (x *exchange) deliveredSeq() int {
+func (x *Exchange) DeliveredSeq() int {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	return x.delivered
 }
 
-// A pump writes an exchange to one HTTP response.
-type pump struct {
-	x     *exchange
-	w     http.ResponseWriter
-	hdr   http.Header   // extra response headers (e.g. Mcp-Session-Id)
-	retry time.Duration // announced in the priming event of resumable streams
-	// keepAlive is the quiet time after which an SSE stream gets a comment
+// A Pump writes an exchange to one HTTP response.
+type Pump struct {
+	X     *Exchange
+	W     http.ResponseWriter
+	Hdr   http.Header   // extra response headers (e.g. Mcp-Session-Id)
+	Retry time.Duration // announced in the priming event of resumable streams
+	// KeepAlive is the quiet time after which an SSE stream gets a comment
 	// line, so intermediaries and clients do not time it out; 0 disables.
-	keepAlive time.Duration
-	noPrime   bool // no priming event: a session of a revision before 2025-11-25
+	KeepAlive time.Duration
+	NoPrime   bool // no priming event: a session of a revision before 2025-11-25
 	sw        *sseWriter
 }
 
-// serveRequest answers the POST that carried the exchange's request: a JSON
+// ServeRequest answers the POST that carried the exchange's request: a JSON
 // reply if nothing streamed before it, else an SSE stream. It returns when the
 // reply is written, ctx is done (the client went away) or the handler asked
 // to close the connection; detached reports the last two cases.
-func (p *pump) serveRequest(ctx context.Context) (detached bool) {
-	gen := p.x.attach()
+func (p *Pump) ServeRequest(ctx context.Context) (detached bool) {
+	gen := p.X.attach()
 	after := 0
 	for {
-		st := p.x.state(after, gen)
+		st := p.X.state(after, gen)
 		if p.sw == nil && st.done && !st.sse {
-			writeReply(p.w, p.hdr, st.reply)
+			WriteReply(p.W, p.Hdr, st.reply)
 			return false
 		}
 		if p.sw == nil && st.sse {
@@ -259,17 +276,17 @@ func (p *pump) serveRequest(ctx context.Context) (detached bool) {
 	}
 }
 
-// serveStream serves an SSE stream from seq after on: a GET resuming a
+// ServeStream serves an SSE stream from seq after on: a GET resuming a
 // request's stream, or a session's standalone stream. It returns when the
 // stream ends, ctx is done, another pump took over or the handler asked to
 // close the connection; complete reports that the whole stream was written.
-func (p *pump) serveStream(ctx context.Context, after int) (complete bool) {
-	gen := p.x.attach()
+func (p *Pump) ServeStream(ctx context.Context, after int) (complete bool) {
+	gen := p.X.attach()
 	if err := p.start(after); err != nil {
 		return false
 	}
 	for {
-		st := p.x.state(after, gen)
+		st := p.X.state(after, gen)
 		end, err := p.drain(ctx, st, &after)
 		if end || err != nil {
 			return err == nil && st.owned && st.done
@@ -280,27 +297,27 @@ func (p *pump) serveStream(ctx context.Context, after int) (complete bool) {
 // start begins the SSE response, priming resumable streams with the id of
 // the last event the client has (after) and the retry delay, so a reconnect
 // replays nothing twice.
-func (p *pump) start(after int) error {
-	p.sw = startSSE(p.w, p.hdr)
-	if p.x.stream == "" || p.noPrime {
+func (p *Pump) start(after int) error {
+	p.sw = startSSE(p.W, p.Hdr)
+	if p.X.stream == "" || p.NoPrime {
 		return nil
 	}
-	return p.sw.prime(p.x.eventID(after), p.retry)
+	return p.sw.prime(p.X.eventID(after), p.Retry)
 }
 
 // drain writes the events of st, advances *after, and waits for the next
 // change. end reports that the pump must stop.
-func (p *pump) drain(ctx context.Context, st pumpState, after *int) (end bool, err error) {
+func (p *Pump) drain(ctx context.Context, st pumpState, after *int) (end bool, err error) {
 	if !st.owned {
 		return true, nil
 	}
 	for i, ev := range st.events {
-		if err := p.sw.event(p.x.eventID(st.first+i), ev); err != nil {
+		if err := p.sw.event(p.X.eventID(st.first+i), ev); err != nil {
 			return true, fmt.Errorf("write event: %w", err)
 		}
 		*after = st.first + i
 	}
-	p.x.markDelivered(*after)
+	p.X.markDelivered(*after)
 	if st.done || st.closeReq {
 		return true, nil
 	}
@@ -309,10 +326,10 @@ func (p *pump) drain(ctx context.Context, st pumpState, after *int) (end bool, e
 
 // wait blocks until the exchange changes or ctx is done, writing keep-alive
 // comments on a started stream while it is quiet.
-func (p *pump) wait(ctx context.Context, changed <-chan struct{}) (end bool, err error) {
+func (p *Pump) wait(ctx context.Context, changed <-chan struct{}) (end bool, err error) {
 	var tick <-chan time.Time
-	if p.sw != nil && p.keepAlive > 0 {
-		t := time.NewTicker(p.keepAlive)
+	if p.sw != nil && p.KeepAlive > 0 {
+		t := time.NewTicker(p.KeepAlive)
 		defer t.Stop()
 		tick = t.C
 	}
@@ -330,8 +347,8 @@ func (p *pump) wait(ctx context.Context, changed <-chan struct{}) (end bool, err
 	}
 }
 
-// writeReply writes a JSON reply, or 202 Accepted when there is nothing to say.
-func writeReply(w http.ResponseWriter, hdr http.Header, r Reply) {
+// WriteReply writes a JSON reply, or 202 Accepted when there is nothing to say.
+func WriteReply(w http.ResponseWriter, hdr http.Header, r Reply) {
 	for k, vs := range hdr {
 		w.Header()[k] = vs
 	}
@@ -340,7 +357,7 @@ func writeReply(w http.ResponseWriter, hdr http.Header, r Reply) {
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(r.HTTPStatus())
+	w.WriteHeader(r.Status)
 	_, _ = w.Write(r.Body)
 }
 
@@ -351,4 +368,24 @@ func isRequestMessage(msg []byte) bool {
 		Method string          `json:"method"`
 	}
 	return json.Unmarshal(msg, &env) == nil && env.Method != "" && env.ID != nil
+}
+
+// Stream returns the event id prefix of a resumable exchange, "" for others.
+func (x *Exchange) Stream() string { return x.stream }
+
+// StreamNow makes the exchange answer as an SSE stream from the start.
+func (x *Exchange) StreamNow() {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.streamsOK {
+		x.sse = true
+	}
+}
+
+// Buffered returns how many events the exchange keeps (for resumption or
+// delivery).
+func (x *Exchange) Buffered() int {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return len(x.events)
 }

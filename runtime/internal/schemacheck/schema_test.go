@@ -1,18 +1,15 @@
-package runtime
+package schemacheck
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 	"testing"
-
-	"github.com/mcpgen/mcpgen/runtime/internal/fullhook"
 )
 
 // edgeSchemas are schemas of the kinds mcpgen generates, and of its corner cases.
 var edgeSchemas = map[string]string{
-	"echo": echoInput,
+	"echo": `{"type":"object","properties":{"text":{"type":"string","minLength":1},"repeat":{"type":"integer","minimum":1,"maximum":5}},"required":["text"],"additionalProperties":false}`,
 	"notes-output": `{"type":"object","properties":{"matches":{"anyOf":[{"type":"array","items":{"type":"object",
 		"properties":{"file":{"type":"string"},"line":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},
 		"text":{"type":"string"}},"required":["file","line","text"],"additionalProperties":false}},{"type":"null"}]},
@@ -207,7 +204,7 @@ func TestSchemaEdgeCases(t *testing.T) {
 			if len(inst) > 80 {
 				inst = inst[:80] + "..."
 			}
-			t.Errorf("%s: %s: valid = %v, want %v (failures %v)", tt.schema, inst, got, tt.want, sp.node.explain([]byte(tt.inst)))
+			t.Errorf("%s: %s: valid = %v, want %v (failures %v)", tt.schema, inst, got, tt.want, sp.node.Explain([]byte(tt.inst)))
 		}
 	}
 }
@@ -237,12 +234,12 @@ func TestExplainMessages(t *testing.T) {
 		{"arrays", `{"u":[1,1.0]}`, []string{"/u: uniqueItems: items 0 and 1 are equal"}},
 		{"numbers", `{"m":0.071,"x":0}`, []string{"/m: multipleOf: got 0.071, want a multiple of 0.01", "/x: exclusiveMinimum: got 0, want more than 0"}},
 	} {
-		n, err := compileSchemaDoc([]byte(edgeSchemas[tt.schema]), true)
+		n, err := Compile([]byte(edgeSchemas[tt.schema]), true)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var lines []string
-		for _, f := range n.explain([]byte(tt.inst)) {
+		for _, f := range n.Explain([]byte(tt.inst)) {
 			loc := f.Pointer
 			if loc == "" {
 				loc = "(root)"
@@ -266,16 +263,16 @@ func TestExplainMessages(t *testing.T) {
 }
 
 func TestExplainBounded(t *testing.T) {
-	n, err := compileSchemaDoc([]byte(`{"type":"array","items":{"type":"string"}}`), true)
+	n, err := Compile([]byte(`{"type":"array","items":{"type":"string"}}`), true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	fails := n.explain([]byte(longArray(100, "")))
+	fails := n.Explain([]byte(longArray(100, "")))
 	if len(fails) != maxFailures+1 || fails[maxFailures].Message != "and 80 more" {
 		t.Errorf("got %d failures, last %+v", len(fails), fails[len(fails)-1])
 	}
 	deep := strings.Repeat(`{"a":`, 500) + "1" + strings.Repeat("}", 500)
-	fails = emptySchema.explain([]byte(strings.Replace(deep, "1", `{"k":1,"k":2}`, 1)))
+	fails = Empty.Explain([]byte(strings.Replace(deep, "1", `{"k":1,"k":2}`, 1)))
 	if len(fails) != 1 || len(fails[0].Pointer) > maxPointer+3 || !strings.HasSuffix(fails[0].Pointer, "/a/k") {
 		t.Errorf("deep repeated name: %+v", fails)
 	}
@@ -293,85 +290,22 @@ func TestCheckSchema(t *testing.T) {
 		{`{"$ref":"#/$defs/a","$defs":{"a":{"anyOf":[{"$ref":"#/$defs/a"}]}}}`, "$ref", ""},
 		{`{"type":"object","if":{},"then":{}}`, "if", "/if"},
 	} {
-		var unsupported *SchemaUnsupportedError
-		err := CheckSchema(json.RawMessage(tt.schema))
+		var unsupported *UnsupportedError
+		err := Check([]byte(tt.schema))
 		if !errors.As(err, &unsupported) || unsupported.Keyword != tt.keyword || unsupported.Pointer != tt.pointer {
 			t.Errorf("%s: %v, want keyword %s at %q", tt.schema, err, tt.keyword, tt.pointer)
 		}
 	}
 	for _, schema := range []string{`{"type":"strange"}`, `{"minLength":-1}`, `{"properties":[]}`, `{"multipleOf":0}`, `[]`, `{`} {
-		if err := CheckSchema(json.RawMessage(schema)); err == nil || errors.As(err, new(*SchemaUnsupportedError)) {
+		if err := Check([]byte(schema)); err == nil || errors.As(err, new(*UnsupportedError)) {
 			t.Errorf("%s: %v, want an invalid-schema error", schema, err)
 		}
 	}
 	for _, schema := range edgeSchemas {
-		if err := CheckSchema(json.RawMessage(schema)); err != nil {
+		if err := Check([]byte(schema)); err != nil {
 			t.Errorf("%s: %v", schema, err)
 		}
 	}
-}
-
-// withFullHook runs f with the full validator hook set to compile (nil: none).
-func withFullHook(compile func([]byte) (fullhook.Validator, error), f func()) {
-	saved := fullhook.Compile
-	fullhook.Compile = compile
-	defer func() { fullhook.Compile = saved }()
-	f()
-}
-
-func TestAddToolBeyondBuiltin(t *testing.T) {
-	tool := &Tool{Name: "t", Handler: echoTool().Handler,
-		InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"allOf":[{"type":"string"}]}}}`)}
-	withFullHook(nil, func() {
-		defer func() {
-			msg := fmt.Sprint(recover())
-			for _, want := range []string{`tool "t"`, `"allOf"`, "/properties/a/allOf", `import _ "github.com/mcpgen/mcpgen/runtime/fullschema"`} {
-				if !strings.Contains(msg, want) {
-					t.Errorf("panic %q lacks %q", msg, want)
-				}
-			}
-		}()
-		NewServer(Implementation{Name: "s", Version: "1"}, nil).AddTool(tool)
-	})
-	var validated []string
-	fake := func(schema []byte) (fullhook.Validator, error) {
-		return func(inst []byte) ([]fullhook.Failure, error) {
-			validated = append(validated, string(inst))
-			if string(inst) == `{"a":1}` {
-				return []fullhook.Failure{{Pointer: "/a", Keyword: "type", Message: "got 1"}}, nil
-			}
-			return nil, nil
-		}, nil
-	}
-	withFullHook(fake, func() {
-		s := NewServer(Implementation{Name: "s", Version: "1"}, nil)
-		s.AddTool(tool)
-		e := s.tools.Load().byName["t"]
-		for inst, want := range map[string]string{
-			`{"a":"x"}`:       "",
-			`{"a":1}`:         "- /a: type: got 1",
-			`{"a":1,"a":"x"}`: "- /a: the member name 'a' is repeated",
-			`{"b":[1e999]}`:   "- /b/0: got 1e999: a number is out of range",
-		} {
-			msg, err := e.checkArgs(json.RawMessage(inst))
-			if err != nil || want == "" && msg != "" || !strings.Contains(msg, want) {
-				t.Errorf("%s: %q, %v; want %q", inst, msg, err, want)
-			}
-		}
-		if strings.Join(validated, " ") != `{"a":"x"} {"a":1}` {
-			t.Errorf("the full validator saw %q, want only the values without repeated names or huge numbers", validated)
-		}
-	})
-}
-
-func TestAddToolInvalidSchema(t *testing.T) {
-	defer func() {
-		if msg := fmt.Sprint(recover()); !strings.Contains(msg, "invalid JSON Schema") || !strings.Contains(msg, "minLength") {
-			t.Errorf("panic %q, want an invalid schema naming minLength", msg)
-		}
-	}()
-	NewServer(Implementation{Name: "s", Version: "1"}, nil).AddTool(&Tool{Name: "t", Handler: echoTool().Handler,
-		InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"minLength":"2"}}}`)})
 }
 
 func TestSchemaValidAllocations(t *testing.T) {
@@ -387,15 +321,15 @@ func TestSchemaValidAllocations(t *testing.T) {
 		{"arrays", `{"u":[1,2,"3",{"a":1}],"t":[1,"a"],"f":[0,255,1]}`},
 		{"open-root", `{"a":{"b":[1,2,{"c":null}],"d":"e"},"f":true}`},
 	} {
-		n, err := compileSchemaDoc([]byte(edgeSchemas[tt.schema]), true)
+		n, err := Compile([]byte(edgeSchemas[tt.schema]), true)
 		if err != nil {
 			t.Fatal(err)
 		}
 		inst := []byte(tt.inst)
-		if !n.valid(inst) {
-			t.Fatalf("%s: %s is invalid: %v", tt.schema, inst, n.explain(inst))
+		if !n.Valid(inst) {
+			t.Fatalf("%s: %s is invalid: %v", tt.schema, inst, n.Explain(inst))
 		}
-		if allocs := testing.AllocsPerRun(100, func() { n.valid(inst) }); allocs != 0 {
+		if allocs := testing.AllocsPerRun(100, func() { n.Valid(inst) }); allocs != 0 {
 			t.Errorf("%s: validating %s allocates %v times, want 0", tt.schema, inst, allocs)
 		}
 	}
@@ -405,65 +339,12 @@ func TestSchemaClosedTree(t *testing.T) {
 	want := map[string]bool{"echo": true, "notes-output": true, "tree": true, "scalars": false,
 		"required-undeclared": false, "int-root": true, "open-root": false, "arrays": false, "formats": true}
 	for name, closed := range want {
-		n, err := compileSchemaDoc([]byte(edgeSchemas[name]), true)
+		n, err := Compile([]byte(edgeSchemas[name]), true)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := n.closedTree(map[*schemaNode]bool{}); got != closed {
-			t.Errorf("%s: closedTree = %v, want %v", name, got, closed)
-		}
-	}
-}
-
-func TestDecodeClosedFastPath(t *testing.T) {
-	var in echoIn
-	req := &ToolRequest{Name: "echo", Arguments: json.RawMessage(`{"text":"a","repeat":2}`), closed: true}
-	if err := req.Decode(&in); err != nil || in.Text != "a" || in.Repeat != 2 {
-		t.Errorf("Decode = %+v, %v", in, err)
-	}
-	strict := &ToolRequest{Name: "echo", Arguments: req.Arguments}
-	fast := testing.AllocsPerRun(50, func() { _ = req.Decode(&in) })
-	slow := testing.AllocsPerRun(50, func() { _ = strict.Decode(&in) })
-	if fast >= slow {
-		t.Errorf("closed Decode allocates %v times, strict %v: want fewer", fast, slow)
-	}
-	if err := (&ToolRequest{Name: "echo", Arguments: json.RawMessage(`{"text":5}`), closed: true}).Decode(&in); err == nil {
-		t.Errorf("closed Decode accepted a number for a string")
-	}
-}
-
-func TestNumberArithmetic(t *testing.T) {
-	num := func(s string) *number { n := parseNumber([]byte(s)); return &n }
-	for _, tt := range []struct {
-		a, b string
-		cmp  int
-	}{
-		{"1", "1.0", 0}, {"-0", "0", 0}, {"0.0e5", "-0.000", 0}, {"1e2", "100", 0}, {"10e-1", "1", 0},
-		{"9007199254740993", "9007199254740992", 1}, {"-1e400", "-1e399", -1}, {"1e-400", "0", 1},
-		{"123.456", "123.4560001", -1}, {"-5", "3", -1}, {"0.1", "0.09999999999999999999", 1},
-		{"1e99999999999999999999", "1e400", 1}, {"1e-99999999999999999999", "0", 1},
-	} {
-		if got := compareNumbers(num(tt.a), num(tt.b)); got != tt.cmp {
-			t.Errorf("compare(%s, %s) = %d, want %d", tt.a, tt.b, got, tt.cmp)
-		}
-	}
-	for _, tt := range []struct {
-		a, m string
-		want bool
-	}{
-		{"0.3", "0.1", true}, {"0.07", "0.01", true}, {"1e300", "0.5", true}, {"1e-300", "0.5", false},
-		{"7", "2", false}, {"-9", "3", true}, {"0", "0.3", true}, {"4.5", "1.5", true}, {"4.6", "1.5", false},
-		{"1e30", "1024", true}, {"1e9", "1024", false}, {"123456789012345678901234567890", "3", true},
-		{"24691357802469135780246", "12345678901234567890123", true}, {"24691357802469135780247", "12345678901234567890123", false},
-	} {
-		if got := multipleOf(num(tt.a), num(tt.m)); got != tt.want {
-			t.Errorf("multipleOf(%s, %s) = %v, want %v", tt.a, tt.m, got, tt.want)
-		}
-	}
-	for s, want := range map[string]bool{"1e308": false, "1.7976931348623157e308": false, "1.7976931348623159e308": true,
-		"1e309": true, "-1e309": true, "1e-400": false, "17976931348623158e292": false, "0.0000001e1000010": true} {
-		if got := num(s).outOfRange(); got != want {
-			t.Errorf("outOfRange(%s) = %v, want %v", s, got, want)
+		if got := n.ClosedTree(map[*Schema]bool{}); got != closed {
+			t.Errorf("%s: ClosedTree = %v, want %v", name, got, closed)
 		}
 	}
 }

@@ -1,6 +1,8 @@
-package runtime
+package jsonwire
 
 import (
+	"bytes"
+	"encoding/json"
 	"math/big"
 	"strconv"
 	"unicode"
@@ -16,7 +18,7 @@ import (
 // nextRune returns the code point at body[i] of a string literal's body (without its
 // quotes) and the index after it, exactly as encoding/json's unquote decodes it: an
 // invalid UTF-8 byte or a lone surrogate escape is U+FFFD.
-func nextRune(body []byte, i int) (rune, int) {
+func NextRune(body []byte, i int) (rune, int) {
 	c := body[i]
 	if c >= utf8.RuneSelf {
 		r, size := utf8.DecodeRune(body[i:])
@@ -75,50 +77,50 @@ func hex4(b []byte) rune {
 
 // plainString reports whether a string body decodes to itself: no escapes and valid
 // UTF-8.
-func plainString(body []byte) bool {
+func PlainString(body []byte) bool {
 	for i, c := range body {
 		if c == '\\' {
 			return false
 		}
 		if c >= utf8.RuneSelf {
-			return utf8.Valid(body[i:]) && !containsByte(body[i:], '\\')
+			return utf8.Valid(body[i:]) && !ContainsByte(body[i:], '\\')
 		}
 	}
 	return true
 }
 
 // runeCount returns the number of code points of a decoded string body.
-func runeCount(body []byte) int {
-	if plainString(body) {
+func RuneCount(body []byte) int {
+	if PlainString(body) {
 		return utf8.RuneCount(body)
 	}
 	n := 0
 	for i := 0; i < len(body); n++ {
-		_, i = nextRune(body, i)
+		_, i = NextRune(body, i)
 	}
 	return n
 }
 
 // appendUnquoted appends the decoded string body to dst.
-func appendUnquoted(dst, body []byte) []byte {
+func AppendUnquoted(dst, body []byte) []byte {
 	for i := 0; i < len(body); {
 		var r rune
-		r, i = nextRune(body, i)
+		r, i = NextRune(body, i)
 		dst = utf8.AppendRune(dst, r)
 	}
 	return dst
 }
 
 // stringsEqual reports whether two string bodies decode to the same string.
-func stringsEqual(a, b []byte) bool {
+func StringsEqual(a, b []byte) bool {
 	if string(a) == string(b) {
 		return true
 	}
 	i, j := 0, 0
 	for i < len(a) && j < len(b) {
 		var ra, rb rune
-		ra, i = nextRune(a, i)
-		rb, j = nextRune(b, j)
+		ra, i = NextRune(a, i)
+		rb, j = NextRune(b, j)
 		if ra != rb {
 			return false
 		}
@@ -129,7 +131,7 @@ func stringsEqual(a, b []byte) bool {
 // A number is a JSON number read in place as an exact decimal: its value is
 // 0.d1d2...dn × 10^point, where d1...dn are its significant digits (no leading or
 // trailing zeros) and n = 0 for zero.
-type number struct {
+type Number struct {
 	raw    []byte
 	neg    bool
 	ip, fp []byte // the integer and fraction digits as written
@@ -138,25 +140,28 @@ type number struct {
 	zero   bool
 }
 
+// Point returns the decimal exponent: x is 0.d1d2...dn × 10^Point().
+func (x *Number) Point() int64 { return x.point }
+
 // expLimit bounds exponents (they saturate): far beyond float64, far within int64
 // once lengths of real input are added.
 const expLimit = 1 << 40
 
 // parseNumber reads a JSON number literal.
-func parseNumber(b []byte) number {
-	x := number{raw: b}
+func ParseNumber(b []byte) Number {
+	x := Number{raw: b}
 	i := 0
 	if b[0] == '-' {
 		x.neg, i = true, 1
 	}
 	start := i
-	for i < len(b) && isDigitByte(b[i]) {
+	for i < len(b) && IsDigit(b[i]) {
 		i++
 	}
 	x.ip = b[start:i]
 	if i < len(b) && b[i] == '.' {
 		start = i + 1
-		for i++; i < len(b) && isDigitByte(b[i]); i++ {
+		for i++; i < len(b) && IsDigit(b[i]); i++ {
 		}
 		x.fp = b[start:i]
 	}
@@ -194,10 +199,10 @@ func parseNumber(b []byte) number {
 	return x
 }
 
-func isDigitByte(c byte) bool { return '0' <= c && c <= '9' }
+func IsDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 // digitAt returns digit i of ip+fp.
-func (x *number) digitAt(i int) byte {
+func (x *Number) digitAt(i int) byte {
 	if i < len(x.ip) {
 		return x.ip[i]
 	}
@@ -205,7 +210,7 @@ func (x *number) digitAt(i int) byte {
 }
 
 // sig returns significant digit i (0-based), '0' beyond the last.
-func (x *number) sig(i int) byte {
+func (x *Number) Sig(i int) byte {
 	if i >= x.n {
 		return '0'
 	}
@@ -213,7 +218,7 @@ func (x *number) sig(i int) byte {
 }
 
 // sign returns -1, 0 or 1.
-func (x number) sign() int {
+func (x Number) Sign() int {
 	switch {
 	case x.zero:
 		return 0
@@ -224,13 +229,13 @@ func (x number) sign() int {
 }
 
 // isInteger reports whether the value has no fractional part (1.0 and 1e2 do not).
-func (x *number) isInteger() bool {
+func (x *Number) IsInteger() bool {
 	return x.zero || int64(x.n) <= x.point
 }
 
 // outOfRange reports whether the number is beyond float64 (strconv.ParseFloat fails
 // with ErrRange): no Go handler could decode it.
-func (x *number) outOfRange() bool {
+func (x *Number) OutOfRange() bool {
 	switch {
 	case x.zero || x.point <= 308:
 		return false
@@ -243,7 +248,7 @@ func (x *number) outOfRange() bool {
 
 // smallInt parses a number literal written as an integer within int64 (no fraction,
 // no exponent): the common case, decided without decimal arithmetic.
-func smallInt(b []byte) (int64, bool) {
+func SmallInt(b []byte) (int64, bool) {
 	neg := len(b) > 0 && b[0] == '-'
 	if neg {
 		b = b[1:]
@@ -253,7 +258,7 @@ func smallInt(b []byte) (int64, bool) {
 	}
 	var n uint64
 	for _, c := range b {
-		if !isDigitByte(c) {
+		if !IsDigit(c) {
 			return 0, false
 		}
 		n = n*10 + uint64(c-'0') // 19 digits fit in uint64
@@ -268,10 +273,10 @@ func smallInt(b []byte) (int64, bool) {
 }
 
 // compareNumbers returns -1, 0 or 1 as a < b, a == b or a > b, exactly.
-func compareNumbers(a, b *number) int {
-	sa, sb := a.sign(), b.sign()
+func CompareNumbers(a, b *Number) int {
+	sa, sb := a.Sign(), b.Sign()
 	if sa != sb || sa == 0 {
-		return cmpInt(sa, sb)
+		return CmpInt(sa, sb)
 	}
 	m := compareMagnitudes(a, b)
 	if sa < 0 {
@@ -281,19 +286,19 @@ func compareNumbers(a, b *number) int {
 }
 
 // compareMagnitudes compares |a| and |b|, both non-zero.
-func compareMagnitudes(a, b *number) int {
+func compareMagnitudes(a, b *Number) int {
 	if a.point != b.point {
-		return cmpInt(a.point, b.point)
+		return CmpInt(a.point, b.point)
 	}
 	for i := 0; i < max(a.n, b.n); i++ {
-		if da, db := a.sig(i), b.sig(i); da != db {
-			return cmpInt(da, db)
+		if da, db := a.Sig(i), b.Sig(i); da != db {
+			return CmpInt(da, db)
 		}
 	}
 	return 0
 }
 
-func cmpInt[T int | int64 | byte](a, b T) int {
+func CmpInt[T int | int64 | byte](a, b T) int {
 	switch {
 	case a < b:
 		return -1
@@ -304,7 +309,7 @@ func cmpInt[T int | int64 | byte](a, b T) int {
 }
 
 // multipleOf reports whether a / m is an integer (m > 0), exactly.
-func multipleOf(a, m *number) bool {
+func MultipleOf(a, m *Number) bool {
 	if a.zero {
 		return true
 	}
@@ -318,11 +323,11 @@ func multipleOf(a, m *number) bool {
 	if m.n <= 18 {
 		var mod uint64
 		for i := 0; i < m.n; i++ {
-			mod = mod*10 + uint64(m.sig(i)-'0')
+			mod = mod*10 + uint64(m.Sig(i)-'0')
 		}
 		var r uint64
 		for i := 0; i < a.n; i++ {
-			r = (r*10 + uint64(a.sig(i)-'0')) % mod
+			r = (r*10 + uint64(a.Sig(i)-'0')) % mod
 		}
 		for range min(k, 64) {
 			r = r * 10 % mod
@@ -337,57 +342,57 @@ func multipleOf(a, m *number) bool {
 }
 
 // sigDigits returns the significant digits as a string.
-func sigDigits(x *number) string {
+func sigDigits(x *Number) string {
 	b := make([]byte, x.n)
 	for i := range b {
-		b[i] = x.sig(i)
+		b[i] = x.Sig(i)
 	}
 	return string(b)
 }
 
 // scalarEnd returns the index just past the string, number or literal at b[i].
-func scalarEnd(b []byte, i int) int {
+func ScalarEnd(b []byte, i int) int {
 	switch b[i] {
 	case '"':
-		return stringEnd(b, i)
+		return StringEnd(b, i)
 	case 't', 'n':
 		return i + 4
 	case 'f':
 		return i + 5
 	}
-	return numberEnd(b, i)
+	return NumberEnd(b, i)
 }
 
 // numberEnd returns the index just past the number at b[i].
-func numberEnd(b []byte, i int) int {
+func NumberEnd(b []byte, i int) int {
 	for i < len(b) && !isDelimiter(b[i]) {
 		i++
 	}
 	return i
 }
 
-func isNumberStart(c byte) bool { return c == '-' || isDigitByte(c) }
+func IsNumberStart(c byte) bool { return c == '-' || IsDigit(c) }
 
 // nextItem returns the index of the next member, item or closing bracket after a
 // value ending at end.
-func nextItem(b []byte, end int) int {
-	i := skipWS(b, end)
+func NextItem(b []byte, end int) int {
+	i := SkipWS(b, end)
 	if b[i] == ',' {
-		i = skipWS(b, i+1)
+		i = SkipWS(b, i+1)
 	}
 	return i
 }
 
 // memberValue returns the start of the value of the member whose key ends at keyEnd.
-func memberValue(b []byte, keyEnd int) int {
-	return skipWS(b, skipWS(b, keyEnd)+1)
+func MemberValue(b []byte, keyEnd int) int {
+	return SkipWS(b, SkipWS(b, keyEnd)+1)
 }
 
 // jsonEqual reports whether two JSON values are equal as JSON Schema compares them
 // (enum, const, uniqueItems): numbers by value (1 == 1.0), strings after decoding,
 // objects regardless of member order (their names are unique: the validator refuses
 // repeated names first).
-func jsonEqual(a, b []byte) bool {
+func Equal(a, b []byte) bool {
 	_, _, eq := equalAt(a, 0, b, 0)
 	return eq
 }
@@ -398,25 +403,25 @@ func equalAt(a []byte, i int, b []byte, j int) (int, int, bool) {
 	ka, kb := a[i], b[j]
 	switch {
 	case ka == '"' && kb == '"':
-		ea, eb := stringEnd(a, i), stringEnd(b, j)
-		return ea, eb, stringsEqual(a[i+1:ea-1], b[j+1:eb-1])
-	case isNumberStart(ka) && isNumberStart(kb):
-		ea, eb := numberEnd(a, i), numberEnd(b, j)
-		x, y := parseNumber(a[i:ea]), parseNumber(b[j:eb])
-		return ea, eb, compareNumbers(&x, &y) == 0
+		ea, eb := StringEnd(a, i), StringEnd(b, j)
+		return ea, eb, StringsEqual(a[i+1:ea-1], b[j+1:eb-1])
+	case IsNumberStart(ka) && IsNumberStart(kb):
+		ea, eb := NumberEnd(a, i), NumberEnd(b, j)
+		x, y := ParseNumber(a[i:ea]), ParseNumber(b[j:eb])
+		return ea, eb, CompareNumbers(&x, &y) == 0
 	case ka == '[' && kb == '[':
 		return arraysEqualAt(a, i, b, j)
 	case ka == '{' && kb == '{':
 		return objectsEqualAt(a, i, b, j)
 	case ka == kb && (ka == 't' || ka == 'f' || ka == 'n'):
-		return scalarEnd(a, i), scalarEnd(b, j), true
+		return ScalarEnd(a, i), ScalarEnd(b, j), true
 	}
 	return 0, 0, false
 }
 
 // arraysEqualAt compares two arrays item by item.
 func arraysEqualAt(a []byte, i int, b []byte, j int) (int, int, bool) {
-	i, j = skipWS(a, i+1), skipWS(b, j+1)
+	i, j = SkipWS(a, i+1), SkipWS(b, j+1)
 	for {
 		endA, endB := a[i] == ']', b[j] == ']'
 		if endA || endB {
@@ -426,7 +431,7 @@ func arraysEqualAt(a []byte, i int, b []byte, j int) (int, int, bool) {
 		if !eq {
 			return 0, 0, false
 		}
-		i, j = nextItem(a, ea), nextItem(b, eb)
+		i, j = NextItem(a, ea), NextItem(b, eb)
 	}
 }
 
@@ -434,99 +439,115 @@ func arraysEqualAt(a []byte, i int, b []byte, j int) (int, int, bool) {
 // cost one pass; others cost up to the product of the objects' sizes.
 func objectsEqualAt(a []byte, i int, b []byte, j int) (int, int, bool) {
 	inOrder := true
-	next := skipWS(b, j+1) // where b's member matching a's next one starts, in order
+	next := SkipWS(b, j+1) // where b's member matching a's next one starts, in order
 	n := 0
-	k := skipWS(a, i+1)
+	k := SkipWS(a, i+1)
 	for a[k] == '"' {
-		keyEnd := stringEnd(a, k)
+		keyEnd := StringEnd(a, k)
 		key := a[k+1 : keyEnd-1]
 		var m int
-		if inOrder && b[next] == '"' && stringsEqual(key, b[next+1:stringEnd(b, next)-1]) {
+		if inOrder && b[next] == '"' && StringsEqual(key, b[next+1:StringEnd(b, next)-1]) {
 			m = next
 		} else if m = findMember(b, j, key); m < 0 {
 			return 0, 0, false
 		} else {
 			inOrder = false
 		}
-		ea, eb, eq := equalAt(a, memberValue(a, keyEnd), b, memberValue(b, stringEnd(b, m)))
+		ea, eb, eq := equalAt(a, MemberValue(a, keyEnd), b, MemberValue(b, StringEnd(b, m)))
 		if !eq {
 			return 0, 0, false
 		}
-		next = nextItem(b, eb)
+		next = NextItem(b, eb)
 		n++
-		k = nextItem(a, ea)
+		k = NextItem(a, ea)
 	}
 	if inOrder {
 		return k + 1, next + 1, b[next] == '}'
 	}
-	count, end := 0, skipWS(b, j+1)
+	count, end := 0, SkipWS(b, j+1)
 	for b[end] == '"' {
 		count++
-		end = nextItem(b, valueEnd(b, memberValue(b, stringEnd(b, end))))
+		end = NextItem(b, ValueEnd(b, MemberValue(b, StringEnd(b, end))))
 	}
 	return k + 1, end + 1, count == n
 }
 
 // findMember returns the start of the key of b's member named key (decoded), or -1.
 func findMember(b []byte, j int, key []byte) int {
-	for m := skipWS(b, j+1); b[m] == '"'; {
-		keyEnd := stringEnd(b, m)
-		if stringsEqual(key, b[m+1:keyEnd-1]) {
+	for m := SkipWS(b, j+1); b[m] == '"'; {
+		keyEnd := StringEnd(b, m)
+		if StringsEqual(key, b[m+1:keyEnd-1]) {
 			return m
 		}
-		m = nextItem(b, valueEnd(b, memberValue(b, keyEnd)))
+		m = NextItem(b, ValueEnd(b, MemberValue(b, keyEnd)))
 	}
 	return -1
 }
 
 // hashAt hashes the value at v[i] consistently with jsonEqual (equal values hash
 // equally), for uniqueItems over long arrays, and returns the index past it.
-func hashAt(v []byte, i int) (uint64, int) {
+func HashAt(v []byte, i int) (uint64, int) {
 	const prime = 1099511628211
 	h := uint64(14695981039346656037)
 	mix := func(h, x uint64) uint64 { return (h ^ x) * prime }
 	switch c := v[i]; {
 	case c == '"':
-		end := stringEnd(v, i)
+		end := StringEnd(v, i)
 		h = mix(h, 1)
 		body := v[i+1 : end-1]
 		for k := 0; k < len(body); {
 			var r rune
-			r, k = nextRune(body, k)
+			r, k = NextRune(body, k)
 			h = mix(h, uint64(r))
 		}
 		return h, end
-	case isNumberStart(c):
-		end := numberEnd(v, i)
-		x := parseNumber(v[i:end])
+	case IsNumberStart(c):
+		end := NumberEnd(v, i)
+		x := ParseNumber(v[i:end])
 		h = mix(h, 2)
 		if !x.zero {
-			h = mix(mix(h, uint64(x.sign()+2)), uint64(x.point))
+			h = mix(mix(h, uint64(x.Sign()+2)), uint64(x.point))
 			for k := 0; k < x.n; k++ {
-				h = mix(h, uint64(x.sig(k)))
+				h = mix(h, uint64(x.Sig(k)))
 			}
 		}
 		return h, end
 	case c == '[':
 		h = mix(h, 3)
-		k := skipWS(v, i+1)
+		k := SkipWS(v, i+1)
 		for v[k] != ']' {
-			item, end := hashAt(v, k)
+			item, end := HashAt(v, k)
 			h = mix(h, item)
-			k = nextItem(v, end)
+			k = NextItem(v, end)
 		}
 		return h, k + 1
 	case c == '{':
 		var sum uint64 // order-independent
-		k := skipWS(v, i+1)
+		k := SkipWS(v, i+1)
 		for v[k] == '"' {
-			keyEnd := stringEnd(v, k)
-			kh, _ := hashAt(v, k)
-			vh, end := hashAt(v, memberValue(v, keyEnd))
+			keyEnd := StringEnd(v, k)
+			kh, _ := HashAt(v, k)
+			vh, end := HashAt(v, MemberValue(v, keyEnd))
 			sum += mix(kh, vh)
-			k = nextItem(v, end)
+			k = NextItem(v, end)
 		}
 		return mix(mix(h, 4), sum), k + 1
 	}
-	return mix(h, uint64(v[i])), scalarEnd(v, i)
+	return mix(h, uint64(v[i])), ScalarEnd(v, i)
+}
+
+// String decodes raw as encoding/json decodes a JSON string into a Go string; ok is
+// false when raw is not a string.
+func String(raw []byte) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' {
+		return "", false
+	}
+	if inner := raw[1 : len(raw)-1]; !bytes.ContainsAny(inner, "\\\"") && raw[len(raw)-1] == '"' {
+		return string(inner), true // no escapes: the common case, without a decoder
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "", false
+	}
+	return s, true
 }

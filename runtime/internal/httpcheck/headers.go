@@ -1,4 +1,6 @@
-package runtime
+// Package httpcheck holds the checks of an HTTP request that need no server:
+// Origin and Host (guard.go) and the 2026-07-28 header rules (headers.go).
+package httpcheck
 
 import (
 	"bytes"
@@ -10,34 +12,36 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
 // Header names of the Streamable HTTP transport. Go canonicalizes header
 // names, so lookups through http.Header are case-insensitive as the spec requires.
 const (
-	headerProtocolVersion = "Mcp-Protocol-Version"
-	headerMethod          = "Mcp-Method"
-	headerName            = "Mcp-Name"
-	headerSessionID       = "Mcp-Session-Id"
-	headerLastEventID     = "Last-Event-Id"
-	headerParamPrefix     = "Mcp-Param-"
+	HeaderProtocolVersion = "Mcp-Protocol-Version"
+	HeaderMethod          = "Mcp-Method"
+	HeaderName            = "Mcp-Name"
+	HeaderSessionID       = "Mcp-Session-Id"
+	HeaderLastEventID     = "Last-Event-Id"
+	HeaderParamPrefix     = "Mcp-Param-"
 )
 
-// A headerMismatch explains why the request headers disagree with its body;
+// A Mismatch explains why the request headers disagree with its body;
 // it becomes HTTP 400 with JSON-RPC error -32020.
-type headerMismatch struct{ msg string }
+type Mismatch struct{ msg string }
 
-func (e *headerMismatch) Error() string { return "header mismatch: " + e.msg }
+func (e *Mismatch) Error() string { return "header mismatch: " + e.msg }
 
-// mismatchf returns a *headerMismatch with a formatted message.
+// mismatchf returns a *Mismatch with a formatted message.
 func mismatchf(format string, args ...any) error {
-	return &headerMismatch{msg: fmt.Sprintf(format, args...)}
+	return &Mismatch{msg: fmt.Sprintf(format, args...)}
 }
 
-// headerValue returns the value of header name with surrounding whitespace
+// HeaderValue returns the value of header name with surrounding whitespace
 // removed (RFC 9110 §5.5), and whether the header was present. Repeated
 // headers are joined as HTTP does, so a duplicate never silently wins.
-func headerValue(h http.Header, name string) (string, bool) {
+func HeaderValue(h http.Header, name string) (string, bool) {
 	vs := h.Values(name)
 	if len(vs) == 0 {
 		return "", false
@@ -45,11 +49,11 @@ func headerValue(h http.Header, name string) (string, bool) {
 	return strings.TrimSpace(strings.Join(vs, ",")), true
 }
 
-// decodeHeaderValue undoes the "=?base64?…?=" sentinel encoding of Mcp-Name
+// DecodeHeaderValue undoes the "=?base64?…?=" sentinel encoding of Mcp-Name
 // and Mcp-Param-* values. A value without both markers is literal. Invalid
 // Base64 inside the markers, or raw bytes outside visible ASCII, space and
 // tab, are errors.
-func decodeHeaderValue(v string) (string, error) {
+func DecodeHeaderValue(v string) (string, error) {
 	for i := 0; i < len(v); i++ {
 		if c := v[i]; (c < 0x20 && c != '\t') || c > 0x7e {
 			return "", fmt.Errorf("invalid character %q in header value", c)
@@ -78,19 +82,19 @@ func nameParamField(method string) (string, bool) {
 	return "", false
 }
 
-// checkStandardHeaders validates MCP-Protocol-Version, Mcp-Method and Mcp-Name
+// CheckStandard validates MCP-Protocol-Version, Mcp-Method and Mcp-Name
 // of a 2026-07-28 request against its body: method, params and the version
 // its _meta declares.
-func checkStandardHeaders(h http.Header, method string, params json.RawMessage, metaVersion string) error {
-	if v, ok := headerValue(h, headerProtocolVersion); !ok {
-		return mismatchf("missing %s header", headerProtocolVersion)
+func CheckStandard(h http.Header, method string, params json.RawMessage, metaVersion string) error {
+	if v, ok := HeaderValue(h, HeaderProtocolVersion); !ok {
+		return mismatchf("missing %s header", HeaderProtocolVersion)
 	} else if v != metaVersion {
-		return mismatchf("%s header %q does not match _meta protocol version %q", headerProtocolVersion, v, metaVersion)
+		return mismatchf("%s header %q does not match _meta protocol version %q", HeaderProtocolVersion, v, metaVersion)
 	}
-	if v, ok := headerValue(h, headerMethod); !ok {
-		return mismatchf("missing %s header", headerMethod)
+	if v, ok := HeaderValue(h, HeaderMethod); !ok {
+		return mismatchf("missing %s header", HeaderMethod)
 	} else if v != method {
-		return mismatchf("%s header %q does not match body method %q", headerMethod, v, method)
+		return mismatchf("%s header %q does not match body method %q", HeaderMethod, v, method)
 	}
 	field, ok := nameParamField(method)
 	if !ok {
@@ -100,50 +104,50 @@ func checkStandardHeaders(h http.Header, method string, params json.RawMessage, 
 	// field counts, decoded as encoding/json would (anything but a string is "").
 	var want string
 	if len(params) > 0 && params[0] == '{' {
-		eachMember(params, func(key, val []byte) {
+		jsonwire.EachMember(params, func(key, val []byte) {
 			if string(key) != field {
 				return
 			}
 			want = ""
-			if s, ok := rawString(val); ok && utf8.ValidString(s) {
+			if s, ok := jsonwire.String(val); ok && utf8.ValidString(s) {
 				want = s
 			} else {
 				_ = json.Unmarshal(val, &want)
 			}
 		})
 	}
-	raw, ok := headerValue(h, headerName)
+	raw, ok := HeaderValue(h, HeaderName)
 	if !ok {
-		return mismatchf("missing %s header", headerName)
+		return mismatchf("missing %s header", HeaderName)
 	}
-	got, err := decodeHeaderValue(raw)
+	got, err := DecodeHeaderValue(raw)
 	if err != nil {
-		return mismatchf("%s: %v", headerName, err)
+		return mismatchf("%s: %v", HeaderName, err)
 	}
 	if got != want {
-		return mismatchf("%s header %q does not match body %s %q", headerName, got, field, want)
+		return mismatchf("%s header %q does not match body %s %q", HeaderName, got, field, want)
 	}
 	return nil
 }
 
-// A paramHeader is an x-mcp-header annotation of a tool's inputSchema: the
+// A ParamHeader is an x-mcp-header annotation of a tool's inputSchema: the
 // property path inside arguments and the header name suffix.
-type paramHeader struct {
+type ParamHeader struct {
 	path []string
 	name string
 }
 
-// paramHeaders collects the x-mcp-header annotations of an input schema,
+// ParamHeaders collects the x-mcp-header annotations of an input schema,
 // following nested "properties" chains, in a deterministic order.
-func paramHeaders(schema json.RawMessage) []paramHeader {
-	var out []paramHeader
+func ParamHeaders(schema json.RawMessage) []ParamHeader {
+	var out []ParamHeader
 	collectParamHeaders(schema, nil, &out)
 	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
 	return out
 }
 
 // collectParamHeaders appends the annotations under one object schema.
-func collectParamHeaders(schema json.RawMessage, path []string, out *[]paramHeader) {
+func collectParamHeaders(schema json.RawMessage, path []string, out *[]ParamHeader) {
 	var s struct {
 		Properties map[string]json.RawMessage `json:"properties"`
 	}
@@ -156,27 +160,27 @@ func collectParamHeaders(schema json.RawMessage, path []string, out *[]paramHead
 			Header string `json:"x-mcp-header"`
 		}
 		if json.Unmarshal(prop, &ann) == nil && ann.Header != "" {
-			*out = append(*out, paramHeader{path: p, name: ann.Header})
+			*out = append(*out, ParamHeader{path: p, name: ann.Header})
 		}
 		collectParamHeaders(prop, p, out)
 	}
 }
 
-// checkParamHeaders validates the Mcp-Param-* headers of a tools/call against
+// CheckParams validates the Mcp-Param-* headers of a tools/call against
 // the call's arguments: every annotated argument with a non-null value needs
 // its header, decoded and equal to the value (numbers compared numerically).
-func checkParamHeaders(h http.Header, anns []paramHeader, arguments json.RawMessage) error {
+func CheckParams(h http.Header, anns []ParamHeader, arguments json.RawMessage) error {
 	for _, a := range anns {
 		val, ok := lookupPath(arguments, a.path)
 		if !ok {
 			continue
 		}
-		name := headerParamPrefix + a.name
-		raw, present := headerValue(h, name)
+		name := HeaderParamPrefix + a.name
+		raw, present := HeaderValue(h, name)
 		if !present {
 			return mismatchf("missing %s header for argument %s", name, strings.Join(a.path, "."))
 		}
-		got, err := decodeHeaderValue(raw)
+		got, err := DecodeHeaderValue(raw)
 		if err != nil {
 			return mismatchf("%s: %v", name, err)
 		}

@@ -1,0 +1,82 @@
+// Package cli is the command line of runtime.Main: its flags, its usage text
+// and the hint for a person who starts a stdio server in a terminal.
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+)
+
+// Flags are Main's parsed flags.
+type Flags struct {
+	Stdio    bool
+	HTTPAddr string
+	SSE      bool // with -http, also the 2024-11-05 HTTP+SSE transport
+	LogLevel slog.Level
+	Version  bool
+}
+
+// Parse parses Main's flags for the command name; tools lists the tool names
+// that -h prints. It returns flag.ErrHelp after printing the usage for -h.
+func Parse(name string, tools func() []string, args []string, stderr io.Writer) (Flags, error) {
+	var f Flags
+	var level string
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.BoolVar(&f.Stdio, "stdio", false, "serve on stdin/stdout (default)")
+	fs.StringVar(&f.HTTPAddr, "http", "", "serve Streamable HTTP on `addr` at /mcp")
+	fs.BoolVar(&f.SSE, "sse", false, "with -http, also serve the 2024-11-05 HTTP+SSE transport at /sse")
+	fs.StringVar(&level, "log-level", "info", "stderr log `level`: debug, info, warn, error")
+	fs.BoolVar(&f.Version, "version", false, "print the version and exit")
+	fs.Usage = func() { usage(stderr, fs, name, tools()) }
+	if err := fs.Parse(args); err != nil {
+		return f, err
+	}
+	switch {
+	case fs.NArg() > 0:
+		return f, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	case f.Stdio && f.HTTPAddr != "":
+		return f, errors.New("-stdio and -http are exclusive")
+	case f.SSE && f.HTTPAddr == "":
+		return f, errors.New("-sse needs -http")
+	}
+	if err := f.LogLevel.UnmarshalText([]byte(level)); err != nil {
+		return f, fmt.Errorf("-log-level: %w", err)
+	}
+	return f, nil
+}
+
+// usage prints -h: what the command serves, then its flags.
+func usage(w io.Writer, fs *flag.FlagSet, name string, tools []string) {
+	fmt.Fprintf(w, "usage: %s [-stdio | -http addr [-sse]] [-log-level level]\n\n", name)
+	fmt.Fprintf(w, "%s is an MCP server. An MCP client launches it over stdio, or reaches it over\n", name)
+	fmt.Fprintf(w, "Streamable HTTP at http://ADDR/mcp when started with -http ADDR.\n\n")
+	if len(tools) > 0 {
+		fmt.Fprintf(w, "tools: %s\n\n", strings.Join(tools, ", "))
+	}
+	fmt.Fprintln(w, "flags:")
+	fs.PrintDefaults()
+}
+
+// TerminalHint tells a person who started the server in a terminal what it is
+// waiting for.
+func TerminalHint(w io.Writer, name string) {
+	fmt.Fprintf(w, "%s: serving MCP on stdin/stdout, waiting for a client's JSON-RPC messages.\n", name)
+	fmt.Fprintf(w, "%s: an MCP client should start this command; run it with -h for flags, or -http ADDR to serve HTTP. Ctrl-D exits.\n", name)
+}
+
+// IsTerminal reports whether r is a character device such as a terminal. It
+// errs on the side of yes (/dev/null is one too): the hint goes to stderr only.
+func IsTerminal(r io.Reader) bool {
+	f, ok := r.(interface{ Stat() (os.FileInfo, error) })
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
