@@ -330,6 +330,9 @@ func writeReply(w http.ResponseWriter, hdr http.Header, r Reply) {
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if r.Challenge != "" {
+		w.Header().Set("WWW-Authenticate", r.Challenge)
+	}
 	w.WriteHeader(r.HTTPStatus())
 	_, _ = w.Write(r.Body)
 }

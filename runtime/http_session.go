@@ -22,6 +22,7 @@ const maxStandaloneEvents = 256
 // request streams a client may resume with Last-Event-ID.
 type httpSession struct {
 	id         string
+	caller     string // principalID of the caller that opened it (authorize.go)
 	ss         *Session
 	standalone *exchange // stream "0": unsolicited messages and requests
 

@@ -75,7 +75,7 @@ type round struct {
 // args its salient params.
 func (s *Server) openRound(c *call, name string, args json.RawMessage) (*round, *rpcError) {
 	r := &c.rnd // part of the call: no allocation of its own
-	*r = round{binding: roundState{Method: c.msg.Method, Name: name}, args: args, number: 1}
+	*r = round{binding: roundState{Method: c.msg.Method, Name: name, Caller: c.callerID()}, args: args, number: 1}
 	if !c.info.Modern {
 		return r, nil
 	}

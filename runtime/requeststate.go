@@ -63,6 +63,7 @@ type roundState struct {
 	Digest  string                     `json:"d"`
 	Expires int64                      `json:"e"` // Unix seconds
 	Round   int                        `json:"r"`
+	Caller  string                     `json:"p,omitempty"` // principalID of the caller it was sealed for
 	Answers map[string]json.RawMessage `json:"a,omitempty"`
 }
 
@@ -158,7 +159,7 @@ func (sl *stateSealer) open(token string, want *roundState, now time.Time) (*rou
 	if now.Unix() > st.Expires {
 		return nil, ErrStateExpired
 	}
-	if st.Method != want.Method || st.Name != want.Name || st.Digest != want.Digest {
+	if st.Method != want.Method || st.Name != want.Name || st.Digest != want.Digest || st.Caller != want.Caller {
 		return nil, ErrStateMismatch
 	}
 	return st, nil

@@ -167,9 +167,12 @@ func (s *Server) readResource(ctx context.Context, c *call) ([]byte, *rpcError) 
 	if uri == "" {
 		return nil, errorf(CodeInvalidParams, "resources/read: missing uri")
 	}
-	h, mime, vars, ok := s.findResource(uri)
+	h, mime, vars, scopes, ok := s.findResource(uri)
 	if !ok {
 		return nil, notFound(c, uri)
+	}
+	if rerr := s.authorizeStatic(ctx, scopes); rerr != nil {
+		return nil, rerr
 	}
 	r, rerr := s.openRound(c, uri, nil)
 	if rerr != nil {
@@ -195,20 +198,20 @@ func (s *Server) readResource(ctx context.Context, c *call) ([]byte, *rpcError) 
 
 // findResource returns the handler serving uri, the resource's MIME type and
 // the template variables (nil for a direct resource).
-func (s *Server) findResource(uri string) (ResourceHandler, string, map[string]string, bool) {
+func (s *Server) findResource(uri string) (ResourceHandler, string, map[string]string, []string, bool) {
 	if e, ok := s.prims.resources.Load().get(uri); ok {
-		return e.res.Handler, e.res.MIMEType, nil, true
+		return e.res.Handler, e.res.MIMEType, nil, e.res.Scopes, true
 	}
 	tpls := s.prims.templates.Load()
 	if tpls == nil {
-		return nil, "", nil, false
+		return nil, "", nil, nil, false
 	}
 	for _, e := range tpls.list {
 		if vars, ok := e.parsed.Match(uri); ok && e.admits(vars) {
-			return e.tpl.Handler, e.tpl.MIMEType, vars, true
+			return e.tpl.Handler, e.tpl.MIMEType, vars, e.tpl.Scopes, true
 		}
 	}
-	return nil, "", nil, false
+	return nil, "", nil, nil, false
 }
 
 // notFound is the era's error for an unknown resource.
