@@ -31,7 +31,7 @@ type catalogTool struct {
 	Name, Title, Description string
 	Hints                    []string // annotation names, e.g. readOnlyHint
 	Args                     []catalogArg
-	Output                   string // a phrase describing the result, or ""
+	Output                   string   // a phrase describing the result, or ""
 	Scopes                   []string // scope templates, all required
 	ScopeList                []string // every scope the templates can require
 	Confirm                  string   // the consent question, or ""
