@@ -218,7 +218,8 @@ func acceptsStream(r *http.Request) bool {
 	return false
 }
 
-// serveHTTPMain serves Main's -http ADDR flag with the default options.
-func (s *Server) serveHTTPMain(ctx context.Context, addr string) error {
-	return s.ListenAndServe(ctx, addr, nil)
+// serveHTTPMain serves Main's -http ADDR flag with opts (the defaults, plus what
+// a registered MainAuth configured).
+func (s *Server) serveHTTPMain(ctx context.Context, addr string, opts *HTTPOptions) error {
+	return s.ListenAndServe(ctx, addr, opts)
 }

@@ -27,7 +27,11 @@ func serveHTTP(ctx context.Context, addr string, h http.Handler, opts HTTPOption
 // serveListener is serveHTTP on an open listener, which it closes.
 func serveListener(ctx context.Context, ln net.Listener, h http.Handler, opts HTTPOptions, onShutdown func(), log *slog.Logger) error {
 	mux := http.NewServeMux()
-	mux.Handle(opts.Path, h)
+	if opts.Mount != nil {
+		opts.Mount(mux, opts.Path, h)
+	} else {
+		mux.Handle(opts.Path, h)
+	}
 	srv := &http.Server{
 		Handler:           mux,
 		ReadHeaderTimeout: opts.ReadHeaderTimeout,

@@ -60,8 +60,13 @@ func (s *Server) main(ctx context.Context, args []string, stdin io.Reader, stdou
 		fmt.Fprintf(stdout, "%s %s\n", s.info.Name, s.info.Version)
 		return 0
 	}
+	opts, err := configureMainAuth(s, f.httpAddr != "") // mainauth.go
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", s.commandName(), err)
+		return 2
+	}
 	if f.httpAddr != "" {
-		err = s.serveHTTPMain(ctx, f.httpAddr) // http.go
+		err = s.serveHTTPMain(ctx, f.httpAddr, opts) // http.go
 	} else {
 		if isTerminal(stdin) {
 			s.terminalHint(stderr)
@@ -84,6 +89,9 @@ func (s *Server) parseFlags(args []string, stderr io.Writer) (mainFlags, error) 
 	fs.StringVar(&f.httpAddr, "http", "", "serve Streamable HTTP on `addr` at /mcp")
 	fs.StringVar(&f.logLevel, "log-level", "info", "stderr log `level`: debug, info, warn, error")
 	fs.BoolVar(&f.version, "version", false, "print the version and exit")
+	if a := registeredMainAuth(); a != nil {
+		a.Flags(fs)
+	}
 	fs.Usage = func() { s.usage(stderr, fs) }
 	if err := fs.Parse(args); err != nil {
 		return f, err
