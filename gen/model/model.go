@@ -22,6 +22,10 @@ const RuntimePath = "github.com/mcpgen/mcpgen/runtime"
 // validator.
 const FullSchemaPath = RuntimePath + "/fullschema"
 
+// AuthPath is the package a generated server main imports (blank) for its OAuth
+// flags: -auth-issuer, -auth-audience, -auth-introspection (runtime/auth).
+const AuthPath = RuntimePath + "/auth"
+
 // RuntimeAlias is the local name under which generated code imports RuntimePath,
 // so that it never shadows the standard library's runtime package.
 const RuntimeAlias = "mcpruntime"
