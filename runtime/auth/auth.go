@@ -92,6 +92,7 @@ type ResourceServer struct {
 	issuer   *issuerMeta
 	keys     *keySet
 	intro    *introspector
+	verified verifiedCache // JWTs verified recently
 }
 
 // Default values.
@@ -249,10 +250,17 @@ func isToken68(s string) bool {
 // Verify verifies an access token and returns its principal: a JWT (three
 // dot-separated parts) against the JWKS, anything else by introspection.
 func (rs *ResourceServer) Verify(ctx context.Context, token string) (*mcpruntime.Principal, error) {
-	if strings.Count(token, ".") == 2 {
-		return rs.verifyJWT(ctx, token)
+	if strings.Count(token, ".") != 2 {
+		return rs.intro.verify(ctx, token)
 	}
-	return rs.intro.verify(ctx, token)
+	if p := rs.verified.get(token, rs.cfg.Now()); p != nil {
+		return p, nil
+	}
+	p, err := rs.verifyJWT(ctx, token)
+	if err == nil {
+		rs.verified.put(token, p, rs.cfg.Now())
+	}
+	return p, err
 }
 
 // refuse answers a request that is not authenticated.

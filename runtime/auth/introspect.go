@@ -148,7 +148,7 @@ func (in *introspector) ask(ctx context.Context, token string, now time.Time) (i
 // introPrincipal checks an active introspection answer: issuer (when given),
 // audience, validity window.
 func (rs *ResourceServer) introPrincipal(r *introResponse, now time.Time) (*mcpruntime.Principal, error) {
-	if r.Issuer != "" && strings.TrimSuffix(r.Issuer, "/") != strings.TrimSuffix(rs.cfg.Issuer, "/") {
+	if r.Issuer != "" && !sameIssuer(r.Issuer, rs.cfg.Issuer) {
 		return nil, unauthorized("invalid_token", "the access token was issued by another issuer")
 	}
 	if !r.Audience.Contains(rs.cfg.Audience) {

@@ -59,7 +59,7 @@ func (m *issuerMeta) get(ctx context.Context) (jwksURI, introspection string, er
 			errs = append(errs, err)
 			continue
 		}
-		if strings.TrimSuffix(m.doc.Issuer, "/") != iss {
+		if !sameIssuer(m.doc.Issuer, iss) {
 			return "", "", fmt.Errorf("auth: metadata at %s names issuer %q, want %q", u, m.doc.Issuer, m.rs.cfg.Issuer)
 		}
 		m.fetched = true
@@ -157,6 +157,12 @@ func (ks *keySet) fetch(ctx context.Context, now time.Time) error {
 	return nil
 }
 
+// sameIssuer compares issuer identifiers, ignoring one trailing slash (Ory
+// Hydra's metadata and tokens differ there).
+func sameIssuer(a, b string) bool {
+	return a != "" && strings.TrimSuffix(a, "/") == strings.TrimSuffix(b, "/")
+}
+
 // accessClaims are the claims of a JWT access token mcpgen reads (RFC 9068).
 type accessClaims struct {
 	jwt.Claims
@@ -202,9 +208,9 @@ func (rs *ResourceServer) principalOf(c *accessClaims, extra map[string]any) (*m
 	if c.Expiry == nil {
 		return nil, unauthorized("invalid_token", "the access token has no expiry")
 	}
-	err := c.ValidateWithLeeway(jwt.Expected{Issuer: strings.TrimSuffix(rs.cfg.Issuer, "/"), Time: now}, rs.cfg.Leeway)
-	if errors.Is(err, jwt.ErrInvalidIssuer) && c.Issuer == rs.cfg.Issuer {
-		err = c.ValidateWithLeeway(jwt.Expected{Issuer: rs.cfg.Issuer, Time: now}, rs.cfg.Leeway)
+	err := c.ValidateWithLeeway(jwt.Expected{Time: now}, rs.cfg.Leeway)
+	if err == nil && !sameIssuer(c.Issuer, rs.cfg.Issuer) {
+		err = jwt.ErrInvalidIssuer
 	}
 	switch {
 	case errors.Is(err, jwt.ErrExpired):
