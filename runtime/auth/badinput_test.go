@@ -39,13 +39,12 @@ func TestBadCredentials(t *testing.T) {
 		"aud": []string{"https://elsewhere.example/mcp"}, "exp": time.Now().Add(time.Hour).Unix()}
 
 	type badAuth struct {
-		name    string
-		auth    []string // Authorization header values
-		query   string
-		status  int
-		www     string // exact WWW-Authenticate
-		body    string // exact body
-		noCheck bool
+		name   string
+		auth   []string // Authorization header values
+		query  string
+		status int
+		www    string // exact WWW-Authenticate
+		body   string // exact body
 	}
 	cases := []badAuth{
 		{name: "missing Authorization", status: 401, www: meta,
