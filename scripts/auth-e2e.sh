@@ -62,6 +62,10 @@ DSN=memory SECRETS_SYSTEM=mcpgen-auth-e2e-system-secret-000 URLS_SELF_ISSUER=$is
   "$hydra" serve all --dev --sqa-opt-out >"$work/hydra.log" 2>&1 &
 pids+=($!)
 waitfor "http://127.0.0.1:$adm/health/ready"
+# Hydra makes its signing keys on first use, which takes seconds: warm it up so the
+# clients' first discovery does not race key generation.
+curl -fsS -o /dev/null "$issuer/.well-known/openid-configuration"
+curl -fsS -o /dev/null "$issuer/.well-known/jwks.json"
 
 # client NAME STRATEGY SCOPE: creates a client-credentials client, prints "id secret".
 client() {
@@ -74,6 +78,8 @@ client() {
 read -r jwt_id jwt_secret < <(client e2e-jwt jwt "incident:create:P1 incident:create:P2")
 read -r opq_id opq_secret < <(client e2e-opaque opaque "incident:create:P1 incident:create:P2")
 read -r low_id low_secret < <(client e2e-p2-only jwt "incident:create:P2")
+# One token of each kind, so both access-token key sets exist before the clients come.
+curl -fsS -o /dev/null -u "$jwt_id:$jwt_secret" -d grant_type=client_credentials -d "audience=$audience" "$issuer/oauth2/token"
 
 # --- the generated incidents server behind the resource server ---
 go build -o "$work/incidents-server" ./examples/incidents/cmd/incidents-server
@@ -98,16 +104,18 @@ run() { # LABEL PLAN
     fails=$((fails + 1))
   fi
 }
-plan() { # SDK MODE ID SECRET SEVERITY EXPECT
-  printf '{"sdk":"%s","mode":"%s","url":"%s","clientId":"%s","clientSecret":"%s","audience":"%s","severity":"%s","expect":"%s"}' \
-    "$1" "$2" "$audience" "$3" "$4" "$audience" "$5" "$6"
+plan() { # SDK MODE ID SECRET SEVERITY EXPECT [SCOPE]
+  printf '{"sdk":"%s","mode":"%s","url":"%s","issuer":"%s","clientId":"%s","clientSecret":"%s","audience":"%s","severity":"%s","expect":"%s"%s}' \
+    "$1" "$2" "$audience" "$issuer" "$3" "$4" "$audience" "$5" "$6" "${7:+,\"scope\":\"$7\"}"
 }
 run "2.x client, 2026-07-28, JWT token" "$(plan client 2026-07-28 "$jwt_id" "$jwt_secret" P1 opened)"
 run "2.x client, 2026-07-28, opaque token" "$(plan client 2026-07-28 "$opq_id" "$opq_secret" P2 opened)"
 run "2.x client, 2025-11-25, JWT token" "$(plan client legacy "$jwt_id" "$jwt_secret" P1 opened)"
-run "1.x sdk, 2025-11-25, opaque token" "$(plan sdk legacy "$opq_id" "$opq_secret" P1 opened)"
-run "2.x client, 2026-07-28, P2-only token opening a P1" "$(plan client 2026-07-28 "$low_id" "$low_secret" P1 forbidden)"
-run "1.x sdk, 2025-11-25, P2-only token opening a P1" "$(plan sdk legacy "$low_id" "$low_secret" P1 forbidden)"
+# The 1.x SDK's ClientCredentialsProvider asks for no scope by itself (not even the
+# challenged one when it steps up): the client asks for the scopes it is configured for.
+run "1.x sdk, 2025-11-25, opaque token" "$(plan sdk legacy "$opq_id" "$opq_secret" P1 opened "incident:create:P1 incident:create:P2")"
+run "2.x client, 2026-07-28, P2-only client opening a P1" "$(plan client 2026-07-28 "$low_id" "$low_secret" P1 forbidden incident:create:P2)"
+run "1.x sdk, 2025-11-25, P2-only client opening a P1" "$(plan sdk legacy "$low_id" "$low_secret" P1 forbidden incident:create:P2)"
 
 if [ "$fails" -ne 0 ]; then
   echo "--- server log" >&2; tail -50 "$work/server.log" >&2

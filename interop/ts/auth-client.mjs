@@ -7,8 +7,10 @@
 //   sdk            "client" (@modelcontextprotocol/client 2.x) or "sdk" (@modelcontextprotocol/sdk 1.x)
 //   mode           for sdk "client": "2026-07-28" (pinned) or "legacy"
 //   url            the MCP endpoint
+//   issuer         the authorization server the credentials may be sent to
 //   clientId, clientSecret, audience   the OAuth client; audience is sent with the
 //                  token request (Ory Hydra sets aud from it, not from RFC 8707 resource)
+//   scope          if set, the scope every token request asks for (else the SDK's choice)
 //   severity       of the ticket to open
 //   expect         "opened" (a ticket) or "forbidden" (the call fails for lack of scope)
 //
@@ -30,7 +32,13 @@ async function tracedFetch(input, init) {
   const headers = new Headers(init?.headers ?? {});
   if (headers.has('authorization') && headers.get('authorization').startsWith('Bearer ')) seenAuth.add(new URL(url).origin + new URL(url).pathname);
   const resp = await fetch(input, init);
-  out.http.push({ method, url, status: resp.status, bearer: headers.has('authorization') && headers.get('authorization').startsWith('Bearer ') });
+  const entry = { method, url, status: resp.status, bearer: headers.has('authorization') && headers.get('authorization').startsWith('Bearer ') };
+  if (resp.headers.has('www-authenticate')) entry.challenge = resp.headers.get('www-authenticate');
+  if (url.includes('/oauth2/token')) {
+    entry.requested = new URLSearchParams(String(init?.body ?? '')).get('scope');
+    if (resp.ok) entry.granted = (await resp.clone().json()).scope;
+  }
+  out.http.push(entry);
   return resp;
 }
 
@@ -65,12 +73,16 @@ async function main() {
   // The SDK's client-credentials provider, plus the audience parameter Hydra reads.
   class Provider extends Base {
     prepareTokenRequest(scope) {
-      const params = super.prepareTokenRequest(scope);
+      // plan.scope: ask for exactly these (a client allowed less than the server's
+      // scopes_supported); else what the SDK chose.
+      const params = super.prepareTokenRequest(plan.scope ?? scope);
       params.set('audience', plan.audience);
       return params;
     }
   }
-  const provider = new Provider({ clientId: plan.clientId, clientSecret: plan.clientSecret });
+  // expectedIssuer: the client's credentials go to this authorization server only,
+  // whatever the protected resource metadata says.
+  const provider = new Provider({ clientId: plan.clientId, clientSecret: plan.clientSecret, expectedIssuer: plan.issuer });
   await client.connect(transport(provider));
   out.protocolVersion = client.getNegotiatedProtocolVersion?.() ?? undefined;
   const tools = await client.listTools();
