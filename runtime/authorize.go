@@ -111,11 +111,21 @@ func grants(p *Principal, required []string, implies func(granted, required stri
 		return len(required) == 0
 	}
 	for _, r := range required {
-		if !slices.ContainsFunc(p.Scopes, func(g string) bool { return implies(g, r) }) {
+		if !holds(p.Scopes, r, implies) {
 			return false
 		}
 	}
 	return true
+}
+
+// holds reports whether some granted scope implies required.
+func holds(granted []string, required string, implies func(granted, required string) bool) bool {
+	for _, g := range granted {
+		if implies(g, required) {
+			return true
+		}
+	}
+	return false
 }
 
 // implies returns the server's scope hierarchy.
@@ -178,17 +188,21 @@ func compileScopes(scopes []string, inputSchema json.RawMessage) ([]scopeTemplat
 // cannot be part of a scope (not a string, or a space or quote in it) is an error.
 func requiredScopes(ts []scopeTemplate, args json.RawMessage) ([]string, error) {
 	out := make([]string, 0, len(ts))
-	var values map[string]string
+	var values []fieldValue // the top-level string members the templates name
+	scanned := false
 	for _, t := range ts {
 		if t.fields == 0 {
 			out = append(out, t.raw)
 			continue
 		}
-		if values == nil {
-			values = map[string]string{}
+		if !scanned {
+			scanned = true
 			eachMember(args, func(key, val []byte) {
+				if !namedField(ts, key) {
+					return
+				}
 				if s, ok := rawString(val); ok {
-					values[string(key)] = s
+					values = append(values, fieldValue{string(key), s})
 				}
 			})
 		}
@@ -198,7 +212,7 @@ func requiredScopes(ts []scopeTemplate, args json.RawMessage) ([]string, error) 
 				sb.WriteString(p)
 				continue
 			}
-			v, ok := values[p]
+			v, ok := lookupField(values, p)
 			if !ok || v == "" || strings.ContainsAny(v, " \t\r\n\"\\{}") || !isPrintableASCII(v) {
 				return nil, fmt.Errorf("argument %s cannot be part of scope %s", p, t.raw)
 			}
@@ -207,6 +221,31 @@ func requiredScopes(ts []scopeTemplate, args json.RawMessage) ([]string, error) 
 		out = append(out, sb.String())
 	}
 	return out, nil
+}
+
+// A fieldValue is a top-level string argument named in a scope template.
+type fieldValue struct{ name, value string }
+
+// namedField reports whether some template names the member key.
+func namedField(ts []scopeTemplate, key []byte) bool {
+	for _, t := range ts {
+		for i := 1; i < len(t.parts); i += 2 {
+			if t.parts[i] == string(key) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// lookupField returns the value of the named argument.
+func lookupField(values []fieldValue, name string) (string, bool) {
+	for _, v := range values {
+		if v.name == name {
+			return v.value, true
+		}
+	}
+	return "", false
 }
 
 // isPrintableASCII reports whether s is printable ASCII.
@@ -373,12 +412,12 @@ func principalID(p *Principal) string {
 	return p.Subject + "\x00" + p.ClientID
 }
 
-// callerID is the principalID of the call's caller.
-func (c *call) callerID() string {
+// caller is the principal of the call.
+func (c *call) caller() *Principal {
 	if c.ctx.Context == nil {
-		return ""
+		return nil
 	}
-	return principalID(PrincipalFrom(c.ctx.Context))
+	return PrincipalFrom(c.ctx.Context)
 }
 
 // deniedScope returns the refusal RequireScope recorded, or nil.

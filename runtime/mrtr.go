@@ -59,6 +59,7 @@ type round struct {
 	binding roundState                 // method, name and digest (see bound) the state is bound to
 	args    json.RawMessage            // the salient params binding.Digest covers
 	number  int                        // 1 for a first request, then state's round + 1
+	caller  *Principal                 // who asks: binding.Caller is its principalID (authorize.go)
 	answers map[string]json.RawMessage // from the state and inputResponses
 	fromSt  map[string]bool            // answers that came sealed (already validated)
 
@@ -75,7 +76,7 @@ type round struct {
 // args its salient params.
 func (s *Server) openRound(c *call, name string, args json.RawMessage) (*round, *rpcError) {
 	r := &c.rnd // part of the call: no allocation of its own
-	*r = round{binding: roundState{Method: c.msg.Method, Name: name, Caller: c.callerID()}, args: args, number: 1}
+	*r = round{binding: roundState{Method: c.msg.Method, Name: name}, args: args, number: 1, caller: c.caller()}
 	if !c.info.Modern {
 		return r, nil
 	}
@@ -105,6 +106,7 @@ func (s *Server) openRound(c *call, name string, args json.RawMessage) (*round, 
 func (r *round) bound() *roundState {
 	if r.binding.Digest == "" {
 		r.binding.Digest = argsDigest(r.args)
+		r.binding.Caller = principalID(r.caller)
 	}
 	return &r.binding
 }

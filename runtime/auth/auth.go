@@ -93,6 +93,9 @@ type ResourceServer struct {
 	keys     *keySet
 	intro    *introspector
 	verified verifiedCache // JWTs verified recently
+	// challengeFn is scopeChallenge as a value, made once (a method value per
+	// request would allocate).
+	challengeFn func(required []string) string
 }
 
 // Default values.
@@ -150,6 +153,7 @@ func New(s *mcpruntime.Server, cfg Config) (*ResourceServer, error) {
 	rs.issuer = &issuerMeta{rs: rs}
 	rs.keys = &keySet{rs: rs}
 	rs.intro = newIntrospector(rs)
+	rs.challengeFn = rs.scopeChallenge
 	return rs, nil
 }
 
@@ -184,7 +188,7 @@ func (rs *ResourceServer) Middleware(next http.Handler) http.Handler {
 			return
 		}
 		ctx := mcpruntime.WithPrincipal(r.Context(), p)
-		ctx = mcpruntime.WithScopeChallenge(ctx, rs.scopeChallenge)
+		ctx = mcpruntime.WithScopeChallenge(ctx, rs.challengeFn)
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }
@@ -211,7 +215,7 @@ func badRequest(format string, args ...any) *authError {
 // authenticate reads and verifies the request's bearer token (RFC 6750 2.1: the
 // Authorization header only; a token in the query is refused).
 func (rs *ResourceServer) authenticate(r *http.Request) (*mcpruntime.Principal, error) {
-	if r.URL.Query().Has("access_token") {
+	if r.URL.RawQuery != "" && r.URL.Query().Has("access_token") {
 		return nil, badRequest("access tokens are accepted in the Authorization header only")
 	}
 	vals := r.Header.Values("Authorization")
@@ -234,13 +238,18 @@ func (rs *ResourceServer) authenticate(r *http.Request) (*mcpruntime.Principal, 
 	return rs.Verify(r.Context(), token)
 }
 
+// token68 marks the bytes of the RFC 6750 b64token syntax.
+var token68 = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-._~+/=", byte(c)) >= 0
+	}
+	return t
+}()
+
 // isToken68 reports whether s has the RFC 6750 b64token syntax.
 func isToken68(s string) bool {
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
-			strings.IndexByte("-._~+/=", c) >= 0
-		if !ok {
+		if !token68[s[i]] {
 			return false
 		}
 	}

@@ -2,6 +2,7 @@ package auth
 
 import (
 	"crypto/sha256"
+	"io"
 	"sync"
 	"time"
 
@@ -31,7 +32,7 @@ type verifiedEntry struct {
 
 // get returns the principal of a token verified before, or nil.
 func (c *verifiedCache) get(token string, now time.Time) *mcpruntime.Principal {
-	key := sha256.Sum256([]byte(token))
+	key := digest(token)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.m[key]
@@ -43,6 +44,14 @@ func (c *verifiedCache) get(token string, now time.Time) *mcpruntime.Principal {
 		return nil
 	}
 	return e.p
+}
+
+// digest is the SHA-256 of a token, the cache key (the token is not kept).
+func digest(token string) (key [32]byte) {
+	h := sha256.New()
+	_, _ = io.WriteString(h, token)
+	h.Sum(key[:0])
+	return key
 }
 
 // put remembers a verified token.
@@ -63,5 +72,5 @@ func (c *verifiedCache) put(token string, p *mcpruntime.Principal, now time.Time
 			}
 		}
 	}
-	c.m[sha256.Sum256([]byte(token))] = verifiedEntry{p: p, until: until}
+	c.m[digest(token)] = verifiedEntry{p: p, until: until}
 }
