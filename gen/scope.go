@@ -51,10 +51,11 @@ func valueOff(args string, off, i int) int {
 	return off + i
 }
 
-// A scopePart is a literal or a {field} of a scope template.
+// A scopePart is a literal or a {field} (or {field|lower}) of a scope template.
 type scopePart struct {
 	lit, field string
-	off        int // offset within the scope template text
+	lower      bool // {field|lower}: the value in lower case
+	off        int  // offset within the scope template text
 }
 
 // parseScope splits one scope template into parts, or reports what is wrong and
@@ -70,11 +71,14 @@ func parseScope(s string) ([]scopePart, int, string) {
 			if end < 0 {
 				return nil, i, "unclosed { in scope"
 			}
-			name := s[i+1 : i+end]
+			name, mod, hasMod := strings.Cut(s[i+1:i+end], "|")
 			if !isFieldName(name) {
-				return nil, i, fmt.Sprintf("{%s} is not a field name (letters, digits, _)", name)
+				return nil, i, fmt.Sprintf("{%s} is not a field name (letters, digits, _)", s[i+1:i+end])
 			}
-			parts = append(parts, scopePart{field: name, off: i})
+			if hasMod && mod != "lower" {
+				return nil, i, fmt.Sprintf("{%s}: the only modifier is |lower", s[i+1:i+end])
+			}
+			parts = append(parts, scopePart{field: name, lower: hasMod, off: i})
 			i += end + 1
 		case c == '}':
 			return nil, i, "unexpected } in scope"
@@ -190,7 +194,12 @@ func expandScope(sc string, props inputProps) ([]string, string, int) {
 			}
 			values = vals
 			if vals == nil { // a free string: the runtime substitutes it
-				values = []string{"{" + p.field + "}"}
+				values = []string{"{" + p.field + map[bool]string{true: "|lower"}[p.lower] + "}"}
+			} else if p.lower {
+				values = make([]string, len(vals))
+				for i, v := range vals {
+					values[i] = strings.ToLower(v)
+				}
 			}
 		}
 		next := make([]string, 0, len(alts)*len(values))

@@ -140,6 +140,7 @@ func (s *Server) implies() func(granted, required string) bool {
 type scopeTemplate struct {
 	raw    string
 	parts  []string // literal, field, literal, field, ... (even: literal)
+	lower  []bool   // per field: {field|lower}, the value in lower case
 	fields int
 }
 
@@ -168,11 +169,15 @@ func compileScopes(scopes []string, inputSchema json.RawMessage) ([]scopeTemplat
 			if end < 0 {
 				return nil, fmt.Errorf("scope %q: unclosed {", raw)
 			}
-			field := rest[open+1 : open+end]
+			field, mod, hasMod := strings.Cut(rest[open+1:open+end], "|")
+			if hasMod && mod != "lower" {
+				return nil, fmt.Errorf("scope %q: unknown modifier |%s (only |lower)", raw, mod)
+			}
 			if _, ok := sch.Properties[field]; !ok || !slices.Contains(sch.Required, field) {
 				return nil, fmt.Errorf("scope %q: {%s} is not a required top-level input field", raw, field)
 			}
 			t.parts = append(t.parts, rest[:open], field)
+			t.lower = append(t.lower, hasMod)
 			t.fields++
 			rest = rest[open+end+1:]
 		}
@@ -215,6 +220,9 @@ func requiredScopes(ts []scopeTemplate, args json.RawMessage) ([]string, error) 
 			v, ok := lookupField(values, p)
 			if !ok || v == "" || strings.ContainsAny(v, " \t\r\n\"\\{}") || !isPrintableASCII(v) {
 				return nil, fmt.Errorf("argument %s cannot be part of scope %s", p, t.raw)
+			}
+			if t.lower[i/2] {
+				v = strings.ToLower(v)
 			}
 			sb.WriteString(v)
 		}
@@ -358,6 +366,9 @@ func expandScopes(ts []scopeTemplate, inputSchema json.RawMessage) (map[string][
 			var next []string
 			for _, c := range cur {
 				for _, v := range vals {
+					if t.lower[i/2] {
+						v = strings.ToLower(v)
+					}
 					next = append(next, c+v)
 				}
 			}

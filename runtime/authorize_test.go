@@ -440,3 +440,29 @@ func TestCompileScopesRefusesBadTemplates(t *testing.T) {
 		}
 	}
 }
+
+// TestScopeLowerModifier: {field|lower} puts the value in lower case, at call time
+// and in ScopesSupported.
+func TestScopeLowerModifier(t *testing.T) {
+	var runs atomic.Int32
+	tl := incidentTool(&runs)
+	tl.Confirm = ""
+	tl.InputSchema = json.RawMessage(strings.Replace(incidentSchema, `"enum":["p1","p2"]`, `"enum":["P1","P2"]`, 1))
+	tl.Scopes = []string{"incident:create:{severity|lower}"}
+	s := newTestServer(t, &Options{StdioPrincipal: &Principal{Subject: "a", Scopes: []string{"incident:create:p1"}}}, tl)
+	if got, want := s.ScopesSupported(), []string{"incident:create:p1", "incident:create:p2"}; !slices.Equal(got, want) {
+		t.Errorf("ScopesSupported = %v, want %v", got, want)
+	}
+	c := serveInMemory(t, s)
+	for sev, ok := range map[string]bool{"P1": true, "P2": false} {
+		resp, _ := c.await(c.request("tools/call", map[string]any{"_meta": modernMeta(), "name": "create_incident",
+			"arguments": map[string]any{"severity": sev, "title": "t"}}))
+		res, _ := callResultOf(t, resp)
+		if res.IsError == ok || !ok && !strings.Contains(res.Content[0].Text, "incident:create:p2") {
+			t.Errorf("severity %s: %+v", sev, res)
+		}
+	}
+	if _, err := compileScopes([]string{"x:{severity|upper}"}, json.RawMessage(incidentSchema)); err == nil {
+		t.Error("compileScopes accepted |upper")
+	}
+}

@@ -75,9 +75,9 @@ client() {
   curl -fsS -X POST -H 'Content-Type: application/json' -d "$body" "http://127.0.0.1:$adm/admin/clients" |
     python3 -c 'import json,sys; c=json.load(sys.stdin); print(c["client_id"], c["client_secret"])'
 }
-read -r jwt_id jwt_secret < <(client e2e-jwt jwt "incident:create:P1 incident:create:P2")
-read -r opq_id opq_secret < <(client e2e-opaque opaque "incident:create:P1 incident:create:P2")
-read -r low_id low_secret < <(client e2e-p2-only jwt "incident:create:P2")
+read -r jwt_id jwt_secret < <(client e2e-jwt jwt "incident:create:p1 incident:create:p2")
+read -r opq_id opq_secret < <(client e2e-opaque opaque "incident:create:p1 incident:create:p2")
+read -r low_id low_secret < <(client e2e-p2-only jwt "incident:create:p2")
 # One token of each kind, so both access-token key sets exist before the clients come.
 curl -fsS -o /dev/null -u "$jwt_id:$jwt_secret" -d grant_type=client_credentials -d "audience=$audience" "$issuer/oauth2/token"
 
@@ -113,9 +113,9 @@ run "2.x client, 2026-07-28, opaque token" "$(plan client 2026-07-28 "$opq_id" "
 run "2.x client, 2025-11-25, JWT token" "$(plan client legacy "$jwt_id" "$jwt_secret" P1 opened)"
 # The 1.x SDK's ClientCredentialsProvider asks for no scope by itself (not even the
 # challenged one when it steps up): the client asks for the scopes it is configured for.
-run "1.x sdk, 2025-11-25, opaque token" "$(plan sdk legacy "$opq_id" "$opq_secret" P1 opened "incident:create:P1 incident:create:P2")"
-run "2.x client, 2026-07-28, P2-only client opening a P1" "$(plan client 2026-07-28 "$low_id" "$low_secret" P1 forbidden incident:create:P2)"
-run "1.x sdk, 2025-11-25, P2-only client opening a P1" "$(plan sdk legacy "$low_id" "$low_secret" P1 forbidden incident:create:P2)"
+run "1.x sdk, 2025-11-25, opaque token" "$(plan sdk legacy "$opq_id" "$opq_secret" P1 opened "incident:create:p1 incident:create:p2")"
+run "2.x client, 2026-07-28, P2-only client opening a P1" "$(plan client 2026-07-28 "$low_id" "$low_secret" P1 forbidden incident:create:p2)"
+run "1.x sdk, 2025-11-25, P2-only client opening a P1" "$(plan sdk legacy "$low_id" "$low_secret" P1 forbidden incident:create:p2)"
 
 if [ "$fails" -ne 0 ]; then
   echo "--- server log" >&2; tail -50 "$work/server.log" >&2

@@ -132,8 +132,8 @@ func TestTicketNeedsScopeAndConsent(t *testing.T) {
 		answer map[string]any
 		want   string
 	}{
-		{[]string{"incident:create:P2"}, yes, "forbidden: insufficient scope: this request needs incident:create:P1"},
-		{[]string{"incident:create:P1"}, map[string]any{"action": "decline"}, "not_confirmed: "},
+		{[]string{"incident:create:p2"}, yes, "forbidden: insufficient scope: this request needs incident:create:p1"},
+		{[]string{"incident:create:p1"}, map[string]any{"action": "decline"}, "not_confirmed: "},
 		{[]string{"incident:create"}, yes, "INC-0001"},
 	} {
 		resp := createTicket(t, s, tt.scopes, tt.answer)
@@ -145,7 +145,7 @@ func TestTicketNeedsScopeAndConsent(t *testing.T) {
 
 func TestTicketResource(t *testing.T) {
 	s := newServer()
-	resp := createTicket(t, s, []string{"incident:create:P1"}, map[string]any{"action": "accept", "content": map[string]any{"confirm": true}})
+	resp := createTicket(t, s, []string{"incident:create:p1"}, map[string]any{"action": "accept", "content": map[string]any{"confirm": true}})
 	if !strings.Contains(string(resp["result"]), "INC-0001") {
 		t.Fatalf("create ticket: got %s %s", resp["result"], resp["error"])
 	}
