@@ -61,6 +61,7 @@ type toolSpec struct {
 	strict                                       string // "", "none" or "openai"
 	input                                        string // input=FILE.json, relative to the package directory
 	inputOff                                     int    // offset of the input argument within args
+	auth                                         authSpec
 }
 
 // A token of a directive's arguments.
@@ -108,7 +109,7 @@ func isFlag(word string) bool {
 }
 
 // toolArgsUsage lists the accepted arguments, for error messages.
-const toolArgsUsage = `want [NAME] [title="..."] [readonly] [destructive] [idempotent] [openworld] [strict=openai|none] [input=FILE.json]`
+const toolArgsUsage = `want [NAME] [title="..."] [readonly] [destructive] [idempotent] [openworld] [strict=openai|none] [input=FILE.json] [scope="..."] [confirm="..."]`
 
 // setStrict records strict=openai|none, returning a message for another value.
 func (s *toolSpec) setStrict(t argToken) string {
@@ -146,6 +147,8 @@ func (s *toolSpec) set(key string, t argToken) string {
 		return s.setStrict(t)
 	case key == "input" && t.hasVal && t.val != "":
 		s.input, s.inputOff = t.val, t.off
+	case key == "scope" || key == "confirm":
+		return s.auth.set(key, t)
 	case key == "name" || key == "title" || key == "input":
 		return fmt.Sprintf("%s needs a value: %s=\"...\"", key, key)
 	default:

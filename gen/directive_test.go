@@ -29,10 +29,13 @@ func TestParseToolArgs(t *testing.T) {
 		{`=x`, toolSpec{}, []string{"missing key before ="}},
 		{`x title`, toolSpec{name: "x"}, []string{"title needs a value"}},
 		{`title="\q"`, toolSpec{}, []string{"bad quoted value"}},
+		{`x scope="a:b c:{d}" confirm="Do {d}?"`, toolSpec{name: "x", auth: authSpec{scope: "a:b c:{d}", hasScope: true, scopeOff: 8,
+			confirm: "Do {d}?", hasConfirm: true, confirmOff: 28}}, nil},
+		{`x scope= confirm`, toolSpec{name: "x"}, []string{"scope needs a value", "confirm needs a value"}},
 	}
 	for _, tt := range tests {
 		got, errs := parseToolArgs(tt.args)
-		if diff := cmp.Diff(tt.want, got, cmp.AllowUnexported(toolSpec{})); diff != "" {
+		if diff := cmp.Diff(tt.want, got, cmp.AllowUnexported(toolSpec{}, authSpec{})); diff != "" {
 			t.Errorf("parseToolArgs(%q) spec mismatch (-want +got):\n%s", tt.args, diff)
 		}
 		if len(errs) != len(tt.errs) {

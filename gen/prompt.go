@@ -19,7 +19,7 @@ const promptShapes = "func(context.Context) (T, error) or func(context.Context, 
 	"of string fields and T []mcpruntime.PromptMessage, *mcpruntime.PromptResult or string"
 
 // promptArgsUsage lists the accepted directive arguments.
-const promptArgsUsage = `want //mcp:prompt [NAME] [title="..."]`
+const promptArgsUsage = `want //mcp:prompt [NAME] [title="..."] [scope="..."]`
 
 // prompt analyzes one //mcp:prompt handler and adds it to s.
 func (a *analyzer) prompt(s *pkgScan, d *ast.FuncDecl, dir *directive, comps map[string]*completeSpec) {
@@ -54,9 +54,19 @@ func (a *analyzer) promptArgs(p *model.Prompt, dir *directive, label string) {
 	for _, e := range errs {
 		a.errorf(dir.pos+token.Pos(dir.off+e.off), "%s: %s", label, e.msg)
 	}
+	var auth authSpec
+	defer func() {
+		if auth.hasScope {
+			p.Scopes = a.staticScopes(auth, dir.args, dir.pos+token.Pos(dir.off), label)
+		}
+	}()
 	for i, t := range toks {
 		pos := dir.pos + token.Pos(dir.off+t.off)
 		switch {
+		case t.key == "scope" && !auth.hasScope:
+			if msg := auth.set("scope", t); msg != "" {
+				a.errorf(pos, "%s: %s", label, msg)
+			}
 		case i == 0 && !t.hasVal:
 			p.Name = t.key
 			if msg := checkToolName(t.key); msg != "" {

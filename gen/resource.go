@@ -16,7 +16,7 @@ const resourceShapes = "func(context.Context, <one parameter per URI variable>) 
 	"mcpruntime.ResourceContents, []mcpruntime.ResourceContents or *mcpruntime.ResourceResult"
 
 // resourceArgsUsage lists the accepted directive arguments.
-const resourceArgsUsage = `want //mcp:resource URI [name=NAME] [title="..."] [mime=TYPE]`
+const resourceArgsUsage = `want //mcp:resource URI [name=NAME] [title="..."] [mime=TYPE] [scope="..."]`
 
 // resource analyzes one //mcp:resource handler and adds it to s.
 func (a *analyzer) resource(s *pkgScan, d *ast.FuncDecl, dir *directive, comps map[string]*completeSpec) {
@@ -62,10 +62,20 @@ func (a *analyzer) resourceArgs(r *model.Resource, dir *directive, label string)
 	for _, e := range errs {
 		a.errorf(dir.pos+token.Pos(off+e.off), "%s: %s", label, e.msg)
 	}
+	var auth authSpec
 	for _, t := range toks {
-		if msg := setResourceArg(r, t); msg != "" {
+		msg := ""
+		if t.key == "scope" && !auth.hasScope {
+			msg = auth.set("scope", t)
+		} else {
+			msg = setResourceArg(r, t)
+		}
+		if msg != "" {
 			a.errorf(dir.pos+token.Pos(off+t.off), "%s: %s", label, msg)
 		}
+	}
+	if auth.hasScope {
+		r.Scopes = a.staticScopes(auth, rest, dir.pos+token.Pos(off), label)
 	}
 	return tpl
 }

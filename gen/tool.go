@@ -23,7 +23,7 @@ func (a *analyzer) tool(s *pkgScan, d *ast.FuncDecl, dir *directive) {
 	}
 	label := "mcp:tool " + funcName(d)
 	t := &model.Tool{Func: d.Name.Name, Pos: a.fset.Position(d.Pos())}
-	in := a.toolArgs(t, dir, label)
+	in, auth := a.toolArgs(t, dir, label)
 	if t.Name == "" {
 		t.Name = snakeCase(d.Name.Name)
 		if msg := checkToolName(t.Name); msg != "" {
@@ -38,13 +38,15 @@ func (a *analyzer) tool(s *pkgScan, d *ast.FuncDecl, dir *directive) {
 	if !a.receiver(s, t, d, sig, label) || !a.shape(s, t, d, sig, label, in) {
 		return
 	}
+	a.toolAuth(t, auth, dir, label)
 	s.fnames[filepath.Base(t.Pos.Filename)] = true
 	s.mp.Tools = append(s.mp.Tools, t)
 }
 
 // toolArgs parses the directive's arguments into t; it returns the input=
-// file, if any, with the position of the argument.
-func (a *analyzer) toolArgs(t *model.Tool, dir *directive, label string) inputFile {
+// file, if any, with the position of the argument, and the scope= and confirm=
+// arguments (checked once the input schema is known).
+func (a *analyzer) toolArgs(t *model.Tool, dir *directive, label string) (inputFile, authSpec) {
 	spec, errs := parseToolArgs(dir.args)
 	for _, e := range errs {
 		a.errorf(dir.pos+token.Pos(dir.off+e.off), "%s: %s", label, e.msg)
@@ -59,9 +61,9 @@ func (a *analyzer) toolArgs(t *model.Tool, dir *directive, label string) inputFi
 	t.Idempotent, t.OpenWorld = spec.idempotent, spec.openWorld
 	t.Strict = spec.strict // resolved against Config.Strict by profileInput
 	if spec.input == "" {
-		return inputFile{}
+		return inputFile{}, spec.auth
 	}
-	return inputFile{name: spec.input, pos: dir.pos + token.Pos(dir.off+spec.inputOff)}
+	return inputFile{name: spec.input, pos: dir.pos + token.Pos(dir.off+spec.inputOff)}, spec.auth
 }
 
 // receiver records the receiver of a method handler; it reports false when

@@ -84,6 +84,7 @@ type call struct {
 	aborted      bool // cancelled by the client: no reply at all
 	stopped      bool // cancelled (session closed) before it began
 	wake         chan struct{}
+	denied       *scopeDenial // RequireScope refused with a challenge (authorize.go)
 	lastProgress float64
 	sentProgress bool
 }

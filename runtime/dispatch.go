@@ -17,6 +17,8 @@ type rpcError struct {
 	msg  string
 	data any
 	meta bool // a missing or malformed required _meta field (HTTP 400)
+	// challenge is the WWW-Authenticate value of a 403 insufficient_scope (authorize.go).
+	challenge string
 }
 
 // errorf returns an rpcError with a formatted message.
@@ -34,7 +36,7 @@ func metaErrorf(format string, args ...any) *rpcError {
 // reply encodes e as the reply to the request with the given id.
 func (e *rpcError) reply(id json.RawMessage, era Era) Reply {
 	r := errorReply(id, e.code, e.msg, e.data)
-	r.MetaError, r.Era = e.meta, era
+	r.MetaError, r.Era, r.Challenge = e.meta, era, e.challenge
 	return r
 }
 

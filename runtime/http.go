@@ -275,10 +275,10 @@ func acceptsStream(r *http.Request) bool {
 	return false
 }
 
-// serveHTTPMain serves Main's -http ADDR flag with the default options; sse adds
-// the 2024-11-05 HTTP+SSE transport (-sse).
-func (s *Server) serveHTTPMain(ctx context.Context, addr string, sse bool) error {
-	return s.ListenAndServe(ctx, addr, &HTTPOptions{LegacySSE: sse})
+// serveHTTPMain serves Main's -http ADDR flag with opts (the defaults, plus what
+// a registered MainAuth configured).
+func (s *Server) serveHTTPMain(ctx context.Context, addr string, opts *HTTPOptions) error {
+	return s.ListenAndServe(ctx, addr, opts)
 }
 
 // writeReply writes a JSON reply, or 202 Accepted when there is nothing to say.
@@ -288,7 +288,7 @@ func writeReply(w http.ResponseWriter, hdr http.Header, r Reply) {
 
 // streamReply is r as an exchange carries it.
 func streamReply(r Reply) httpstream.Reply {
-	return httpstream.Reply{Body: r.Body, Status: r.HTTPStatus()}
+	return httpstream.Reply{Body: r.Body, Status: r.HTTPStatus(), Challenge: r.Challenge}
 }
 
 // An exchangeReplier hands a request's reply to its exchange; it implements replier.

@@ -37,6 +37,10 @@ func (h *httpHandler) serveLegacy(w http.ResponseWriter, r *http.Request, m *Mes
 		httpError(w, http.StatusNotFound, m.ID, CodeInvalidRequest, "unknown or terminated session")
 		return
 	}
+	if !hs.boundTo(r) {
+		httpError(w, http.StatusForbidden, m.ID, CodeInvalidRequest, sessionOtherCaller)
+		return
+	}
 	if !sessionVersionOK(w, r, hs, m.ID) {
 		return
 	}
@@ -63,6 +67,7 @@ func (h *httpHandler) initialize(w http.ResponseWriter, r *http.Request, m *Mess
 		writeReply(w, nil, reply)
 		return
 	}
+	hs.caller = principalID(PrincipalFrom(r.Context()))
 	h.sessions.add(hs)
 	writeReply(w, http.Header{httpcheck.HeaderSessionID: {hs.id}}, reply)
 }
@@ -156,6 +161,10 @@ func (h *httpHandler) sessionFor(w http.ResponseWriter, r *http.Request) (*httpS
 	hs, ok := h.sessions.get(id)
 	if !ok {
 		httpError(w, http.StatusNotFound, nil, CodeInvalidRequest, "unknown or terminated session")
+		return nil, false
+	}
+	if !hs.boundTo(r) {
+		httpError(w, http.StatusForbidden, nil, CodeInvalidRequest, sessionOtherCaller)
 		return nil, false
 	}
 	return hs, sessionVersionOK(w, r, hs, nil)

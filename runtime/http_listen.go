@@ -30,8 +30,18 @@ func serveHTTP(ctx context.Context, addr string, h http.Handler, opts HTTPOption
 
 // serveListener is serveHTTP on an open listener, which it closes.
 func serveListener(ctx context.Context, ln net.Listener, h http.Handler, opts HTTPOptions, onShutdown func(), log *slog.Logger) error {
-	mux, ok := h.(*http.ServeMux) // already routed (HTTPOptions.LegacySSE)
-	if !ok {
+	mux, routed := h.(*http.ServeMux) // already routed (HTTPOptions.LegacySSE)
+	switch {
+	case routed && opts.Mount != nil:
+		// Every path of the routed mux (/mcp, /sse, /message) behind Mount's
+		// authentication; Mount's own, more specific paths (metadata) win.
+		mux = http.NewServeMux()
+		opts.Mount(mux, "/", h)
+	case routed:
+	case opts.Mount != nil:
+		mux = http.NewServeMux()
+		opts.Mount(mux, opts.Path, h)
+	default:
 		mux = http.NewServeMux()
 		mux.Handle(opts.Path, h)
 	}

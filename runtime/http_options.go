@@ -3,6 +3,7 @@ package runtime
 // http_options.go: HTTPOptions and their defaults.
 
 import (
+	"net/http"
 	"time"
 )
 
@@ -60,6 +61,11 @@ type HTTPOptions struct {
 	// accepted. "*" accepts any host. Set it when the server is reached under
 	// a real name, e.g. behind a reverse proxy.
 	AllowedHosts []string
+
+	// Mount, when set, mounts the MCP handler on ListenAndServe's mux in place of
+	// mux.Handle(Path, mcp): runtime/auth puts bearer authentication in front of it
+	// and serves the protected resource metadata beside it.
+	Mount func(mux *http.ServeMux, path string, mcp http.Handler)
 
 	// MaxBodyBytes bounds a POST body (default 4 MiB); larger bodies get 413.
 	MaxBodyBytes int64

@@ -303,3 +303,39 @@ func BenchmarkPostMediaType(b *testing.B) {
 		})
 	}
 }
+
+// TestLegacySSEBoundToCaller: the stream's handlers run as the caller that
+// opened it, so a POST to its message endpoint by another caller is refused
+// (403) and never reaches the session; the opener's own POST is served.
+func TestLegacySSEBoundToCaller(t *testing.T) {
+	h := newHTTPHandler(revisionServer(t), (&HTTPOptions{LegacySSE: true}).withDefaults())
+	routed := h.withLegacySSE()
+	// A stand-in for runtime/auth's middleware: the caller is named by a header.
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if sub := r.Header.Get("X-Test-Subject"); sub != "" {
+			r = r.WithContext(WithPrincipal(r.Context(), &Principal{Subject: sub}))
+		}
+		routed.ServeHTTP(w, r)
+	}))
+	t.Cleanup(func() { h.endStreams(); ts.Close() })
+	p := dialSSE(t, ts.URL) // opened anonymously
+	post := func(sub string) int {
+		req, _ := http.NewRequest(http.MethodPost, ts.URL+p.endpoint, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+		req.Header.Set("Content-Type", "application/json")
+		if sub != "" {
+			req.Header.Set("X-Test-Subject", sub)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if got := post("mallory"); got != http.StatusForbidden {
+		t.Errorf("POST by another caller: %d, want 403", got)
+	}
+	if got := post(""); got != http.StatusAccepted {
+		t.Errorf("POST by the opener: %d, want 202", got)
+	}
+}

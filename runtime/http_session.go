@@ -32,6 +32,7 @@ const maxStandaloneEvents = 256
 type httpSession struct {
 	id         string
 	peer       string // the client's address, for MaxSessionsPerPeer
+	caller     string // principalID of the caller that opened it (authorize.go)
 	ss         *Session
 	standalone *httpstream.Exchange // stream "0": unsolicited messages and requests
 

@@ -36,10 +36,11 @@ type legacySSE struct {
 
 // An sseConn is one HTTP+SSE session: its event stream and its Session.
 type sseConn struct {
-	id   string
-	sess *Session
-	ctx  context.Context // ends with the stream: cancels the session's handlers
-	end  context.CancelFunc
+	id     string
+	caller string // principalID of the caller that opened the stream (authorize.go)
+	sess   *Session
+	ctx    context.Context // ends with the stream: cancels the session's handlers
+	end    context.CancelFunc
 
 	mu       sync.Mutex // serializes writes to sw
 	sw       *httpstream.SSEWriter
@@ -94,7 +95,7 @@ func (l *legacySSE) serveStream(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusNotAcceptable, nil, CodeInvalidRequest, "GET needs Accept: text/event-stream")
 		return
 	}
-	c := &sseConn{id: newSessionID()}
+	c := &sseConn{id: newSessionID(), caller: principalID(PrincipalFrom(r.Context()))}
 	c.ctx, c.end = context.WithCancel(context.WithoutCancel(r.Context()))
 	defer c.end()
 	c.sess = l.h.srv.NewSession(c)
@@ -177,6 +178,12 @@ func (l *legacySSE) servePost(w http.ResponseWriter, r *http.Request) {
 	l.mu.Unlock()
 	if c == nil {
 		httpError(w, http.StatusNotFound, nil, CodeInvalidRequest, "unknown or terminated session")
+		return
+	}
+	if c.caller != principalID(PrincipalFrom(r.Context())) {
+		// The stream's handlers run as the caller that opened it: another
+		// caller may not post into it (confused deputy).
+		httpError(w, http.StatusForbidden, nil, CodeInvalidRequest, sessionOtherCaller)
 		return
 	}
 	body, ok := l.h.readBody(w, r)

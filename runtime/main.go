@@ -45,7 +45,11 @@ func Main(s *Server) int {
 // main is Main with its environment passed in.
 func (s *Server) main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	name := s.commandName()
-	f, err := cli.Parse(name, s.toolNames, args, stderr)
+	var extra func(*flag.FlagSet)
+	if a := registeredMainAuth(); a != nil {
+		extra = a.Flags
+	}
+	f, err := cli.Parse(name, s.toolNames, args, stderr, extra)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
@@ -60,8 +64,17 @@ func (s *Server) main(ctx context.Context, args []string, stdin io.Reader, stdou
 		fmt.Fprintf(stdout, "%s %s\n", s.info.Name, s.info.Version)
 		return 0
 	}
+	opts, err := configureMainAuth(s, f.HTTPAddr != "") // mainauth.go
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", s.commandName(), err)
+		return 2
+	}
 	if f.HTTPAddr != "" {
-		err = s.serveHTTPMain(ctx, f.HTTPAddr, f.SSE) // http.go
+		if opts == nil {
+			opts = &HTTPOptions{}
+		}
+		opts.LegacySSE = f.SSE
+		err = s.serveHTTPMain(ctx, f.HTTPAddr, opts) // http.go
 	} else {
 		if cli.IsTerminal(stdin) {
 			cli.TerminalHint(stderr, name)

@@ -88,6 +88,7 @@ type round struct {
 	binding seal.State                 // method, name and digest (see bound) the state is bound to
 	args    json.RawMessage            // the salient params binding.Digest covers
 	number  int                        // 1 for a first request, then state's round + 1
+	caller  *Principal                 // who asks: binding.Caller is its principalID (authorize.go)
 	answers map[string]json.RawMessage // from the state and inputResponses
 	fromSt  map[string]bool            // answers that came sealed (already validated)
 
@@ -104,7 +105,7 @@ type round struct {
 // args its salient params.
 func (s *Server) openRound(c *call, name string, args json.RawMessage) (*round, *rpcError) {
 	r := &c.round // part of the call: no allocation of its own
-	*r = round{binding: seal.State{Method: c.msg.Method, Name: name}, args: args, number: 1}
+	*r = round{binding: seal.State{Method: c.msg.Method, Name: name}, args: args, number: 1, caller: c.caller()}
 	if !c.info.Modern {
 		return r, nil
 	}
@@ -134,6 +135,7 @@ func (s *Server) openRound(c *call, name string, args json.RawMessage) (*round, 
 func (r *round) bound() *seal.State {
 	if r.binding.Digest == "" {
 		r.binding.Digest = seal.ArgsDigest(r.args)
+		r.binding.Caller = principalID(r.caller)
 	}
 	return &r.binding
 }

@@ -23,11 +23,22 @@ type Principal struct {
 	Expiry time.Time
 	// Claims are selected further claims (e.g. "tenant"); never the token itself.
 	Claims map[string]any
+
+	every bool // holds every scope (UnrestrictedPrincipal)
 }
 
-// HasScope reports whether p was granted scope exactly.
+// UnrestrictedPrincipal returns a principal that holds every scope: the default
+// of stdio, where the process runs with the user's own authority.
+func UnrestrictedPrincipal(subject string) *Principal {
+	return &Principal{Subject: subject, every: true}
+}
+
+// Unrestricted reports whether p holds every scope.
+func (p *Principal) Unrestricted() bool { return p != nil && p.every }
+
+// HasScope reports whether p was granted scope exactly (or holds every scope).
 func (p *Principal) HasScope(scope string) bool {
-	return p != nil && slices.Contains(p.Scopes, scope)
+	return p != nil && (p.every || slices.Contains(p.Scopes, scope))
 }
 
 type principalKey struct{}

@@ -28,6 +28,8 @@ type Prompt struct {
 	// Arguments are the prompt's arguments, in order. The runtime rejects a
 	// prompts/get that lacks a required one or names an unknown one.
 	Arguments []PromptArgument
+	// Scopes are the OAuth scopes a request needs, all of them (authorize.go).
+	Scopes []string
 	// Handler renders the prompt.
 	Handler PromptHandler
 }

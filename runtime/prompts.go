@@ -107,6 +107,9 @@ func (s *Server) getPrompt(ctx context.Context, c *call) ([]byte, *rpcError) {
 	if !ok {
 		return nil, errorf(CodeInvalidParams, "Unknown prompt: %s", name)
 	}
+	if rerr := s.authorizeStatic(ctx, e.prompt.Scopes); rerr != nil {
+		return nil, rerr
+	}
 	args, rerr := promptArguments(e.prompt, c.msg.params.Arguments)
 	if rerr != nil {
 		return nil, rerr

@@ -35,6 +35,10 @@ type toolEntry struct {
 
 	hdrOnce sync.Once
 	hdrs    []httpcheck.ParamHeader // x-mcp-header annotations of the input schema
+
+	scopes    []scopeTemplate     // Tool.Scopes compiled (authorize.go)
+	scopeAlts map[string][]string // per template, every scope it can require (enum fields), nil if open
+	scopeList []string            // every concrete scope the tool can require
 }
 
 // paramHeaders returns the tool's x-mcp-header annotations, read from its input
@@ -198,6 +202,10 @@ func newToolEntry(t *Tool) (*toolEntry, error) {
 	if err != nil {
 		return nil, err
 	}
+	if e.scopes, err = compileScopes(t.Scopes, t.InputSchema); err != nil {
+		return nil, fmt.Errorf("tool %q: %w", t.Name, err)
+	}
+	e.scopeAlts, e.scopeList = expandScopes(e.scopes, t.InputSchema)
 	if e.input.full, err = schemaMode(t.InputSchema); err != nil {
 		return nil, fmt.Errorf("tool %q: input schema: %w", t.Name, err)
 	}

@@ -30,6 +30,8 @@ type Resource struct {
 	// MIMEType is the media type of its contents, if known. Contents without a
 	// MIME type of their own get this one.
 	MIMEType string
+	// Scopes are the OAuth scopes a request needs, all of them (authorize.go).
+	Scopes []string
 	// Handler reads the resource.
 	Handler ResourceHandler
 }
@@ -70,6 +72,8 @@ type ResourceTemplate struct {
 	// with a ref/resource), by variable name; variables with neither Values
 	// nor Complete get no suggestions.
 	Complete map[string]Completer
+	// Scopes are the OAuth scopes a request needs, all of them (authorize.go).
+	Scopes []string
 	// Handler reads a matching URI; ResourceRequest.Vars holds the decoded
 	// variables.
 	Handler ResourceHandler

@@ -175,9 +175,12 @@ func (s *Server) readResource(ctx context.Context, c *call) ([]byte, *rpcError) 
 	if uri == "" {
 		return nil, errorf(CodeInvalidParams, "resources/read: missing uri")
 	}
-	h, mime, vals, ok := s.findResource(uri)
+	h, mime, vals, scopes, ok := s.findResource(uri)
 	if !ok {
 		return nil, notFound(c, uri)
+	}
+	if rerr := s.authorizeStatic(ctx, scopes); rerr != nil {
+		return nil, rerr
 	}
 	req := &ResourceRequest{URI: uri}
 	if vals != nil {
@@ -206,15 +209,16 @@ func (s *Server) readResource(ctx context.Context, c *call) ([]byte, *rpcError) 
 }
 
 // findResource returns the handler serving uri, the resource's MIME type and
-// the template variables (nil for a direct resource). A direct resource wins;
-// among templates that match, the most specific does (see moreSpecific).
-func (s *Server) findResource(uri string) (ResourceHandler, string, *uritemplate.Values, bool) {
+// the template variables (nil for a direct resource) and the scopes it needs.
+// A direct resource wins; among templates that match, the most specific does
+// (see moreSpecific).
+func (s *Server) findResource(uri string) (ResourceHandler, string, *uritemplate.Values, []string, bool) {
 	if e, ok := s.prims.resources.Load().Get(uri); ok {
-		return e.res.Handler, e.res.MIMEType, nil, true
+		return e.res.Handler, e.res.MIMEType, nil, e.res.Scopes, true
 	}
 	tpls := s.prims.templates.Load()
 	if tpls == nil {
-		return nil, "", nil, false
+		return nil, "", nil, nil, false
 	}
 	var best *templateEntry
 	var bestVals uritemplate.Values
@@ -227,9 +231,9 @@ func (s *Server) findResource(uri string) (ResourceHandler, string, *uritemplate
 		}
 	}
 	if best == nil {
-		return nil, "", nil, false
+		return nil, "", nil, nil, false
 	}
-	return best.tpl.Handler, best.tpl.MIMEType, &bestVals, true
+	return best.tpl.Handler, best.tpl.MIMEType, &bestVals, best.tpl.Scopes, true
 }
 
 // moreSpecific reports whether e routes before o when both match a URI: the

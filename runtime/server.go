@@ -71,6 +71,19 @@ type Options struct {
 	InputTimeout time.Duration
 	// MaxInputRounds bounds the input_required rounds of one request; 0 means 10.
 	MaxInputRounds int
+	// StdioPrincipal is the caller of every stdio request (the process runs with the
+	// user's own authority, so there is no OAuth on stdio). Nil means one holding
+	// every scope (UnrestrictedPrincipal("stdio")); set one to narrow a server's
+	// powers, e.g. from the environment.
+	StdioPrincipal *Principal
+	// ScopeImplies is the scope hierarchy: whether a granted scope satisfies a
+	// required one. Nil means ScopeImplies (a scope implies those extending it
+	// after a ':').
+	ScopeImplies func(granted, required string) bool
+	// HideUnauthorized lists only the tools the caller holds the scopes for (some
+	// value of each {field}); such lists vary by caller, so 2026-07-28 results say
+	// cacheScope "private". False lists every tool: callers step up when they call.
+	HideUnauthorized bool
 }
 
 // A Server holds the registered tools and serves them over any transport. Its methods

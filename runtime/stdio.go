@@ -48,7 +48,7 @@ func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error
 		queue: make(chan struct{}, queueFactor*s.opts.MaxConcurrentRequests),
 	}
 	c.sess = s.NewSession(c)
-	return c.serve(ctx)
+	return c.serve(s.stdioContext(ctx))
 }
 
 // maxIdleWorkers bounds the goroutines a stdio connection keeps parked for reuse.

@@ -37,6 +37,15 @@ type Tool struct {
 	// LegacyWrap, when set, wraps structured output as {LegacyWrap: value} for
 	// 2025-11-25 clients, whose structuredContent must be an object.
 	LegacyWrap string
+	// Scopes are the OAuth scopes a call needs, all of them (authorize.go). A
+	// {field} in a scope is replaced by the call's value of that top-level string
+	// argument: "incident:create:{severity}". The check runs after the arguments
+	// are validated and before the handler; a broader granted scope implies the
+	// narrower ones it prefixes (Options.ScopeImplies).
+	Scopes []string
+	// Confirm, when set, is the question the user must accept before the handler
+	// runs (consent.go), {field} filled with the call's arguments.
+	Confirm string
 	// Handler runs the tool.
 	Handler ToolHandler
 }

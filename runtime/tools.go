@@ -22,7 +22,7 @@ import (
 var errPanic = errors.New("tool handler panicked")
 
 // listTools answers tools/list: one page of tools in registration order.
-func (s *Server) listTools(_ context.Context, c *call) ([]byte, *rpcError) {
+func (s *Server) listTools(ctx context.Context, c *call) ([]byte, *rpcError) {
 	set := s.tools.Load()
 	start := 0
 	if cur := c.msg.params.Cursor; cur != nil {
@@ -34,10 +34,15 @@ func (s *Server) listTools(_ context.Context, c *call) ([]byte, *rpcError) {
 	end := min(start+s.opts.PageSize, len(set.list))
 	b := make([]byte, 0, 256)
 	b = append(b, `{"tools":[`...)
-	for i, e := range set.list[start:end] {
-		if i > 0 {
+	n := 0
+	for _, e := range set.list[start:end] {
+		if s.opts.HideUnauthorized && !s.mayList(ctx, e) {
+			continue
+		}
+		if n > 0 {
 			b = append(b, ',')
 		}
+		n++
 		b = append(b, e.description(c.info.Modern)...)
 	}
 	b = append(b, ']')
@@ -48,7 +53,7 @@ func (s *Server) listTools(_ context.Context, c *call) ([]byte, *rpcError) {
 	if c.info.Modern {
 		b = append(b, `,"ttlMs":`...)
 		b = strconv.AppendInt(b, s.ttlMs, 10)
-		b = append(b, `,"cacheScope":"public"`...)
+		b = append(b, listCacheScope(s.opts.HideUnauthorized)...)
 	}
 	return s.modernResult(c, append(b, '}')), nil
 }
@@ -113,6 +118,9 @@ func (s *Server) runTool(ctx context.Context, c *call, e *toolEntry, args json.R
 	if msg != "" {
 		return errorResult(msg), nil
 	}
+	if err := s.gate(ctx, e, args); err != nil { // authorize.go, consent.go
+		return gateFailed(err)
+	}
 	c.toolReq = ToolRequest{Name: e.tool.Name, Arguments: args, closed: e.input.closed}
 	res, err := s.invoke(ctx, c, e.tool, &c.toolReq)
 	switch {
@@ -126,6 +134,9 @@ func (s *Server) runTool(ctx context.Context, c *call, e *toolEntry, args json.R
 		s.logger.Error("tool returned no result", "tool", e.tool.Name, "err", ErrNilResult)
 		return nil, errorf(CodeInternalError, "internal error: tool %s returned no result", e.tool.Name)
 	case err != nil:
+		if d := c.deniedScope(); d != nil && errors.Is(err, d) {
+			return nil, d.rpc() // RequireScope over HTTP with runtime/auth: 403
+		}
 		return errorResult(err.Error()), nil
 	}
 	return res, nil

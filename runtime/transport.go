@@ -43,6 +43,9 @@ type Reply struct {
 	MetaError bool
 	// Era is the era the message was served under.
 	Era Era
+	// Challenge, when set, is the WWW-Authenticate value of a request refused for
+	// insufficient scope: HTTP answers 403 with it (authorize.go).
+	Challenge string
 }
 
 // HTTPStatus returns the HTTP status a Streamable HTTP transport answers r with: 400
@@ -50,6 +53,8 @@ type Reply struct {
 // 404 for -32601 under 2026-07-28; 200 otherwise (application errors included).
 func (r Reply) HTTPStatus() int {
 	switch {
+	case r.Challenge != "":
+		return 403
 	case r.MetaError:
 		return 400
 	case r.Code == CodeMethodNotFound && r.Era == EraModern:

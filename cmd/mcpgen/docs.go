@@ -31,7 +31,10 @@ type catalogTool struct {
 	Name, Title, Description string
 	Hints                    []string // annotation names, e.g. readOnlyHint
 	Args                     []catalogArg
-	Output                   string // a phrase describing the result, or ""
+	Output                   string   // a phrase describing the result, or ""
+	Scopes                   []string // scope templates, all required
+	ScopeList                []string // every scope the templates can require
+	Confirm                  string   // the consent question, or ""
 }
 
 // A catalogArg is one row of a tool's argument table.
@@ -90,7 +93,8 @@ func renderCatalog(prog *model.Program) ([]byte, error) {
 
 // toolEntry describes one tool for the catalog.
 func toolEntry(t *model.Tool) (catalogTool, error) {
-	ct := catalogTool{Name: t.Name, Title: t.Title, Description: cell(t.Description, false)}
+	ct := catalogTool{Name: t.Name, Title: t.Title, Description: cell(t.Description, false),
+		Scopes: t.Scopes, ScopeList: t.ScopeList, Confirm: t.Confirm}
 	for _, h := range []struct {
 		on   bool
 		name string

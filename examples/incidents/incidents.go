@@ -142,8 +142,10 @@ func NewDesk() *Desk { return &Desk{} }
 
 // CreateIncidentTicket opens an incident ticket and returns its receipt. It
 // refuses evidence it does not know, so a ticket always cites real observations.
+// The caller needs the scope of the severity (incident:create:p1 for a P1, or
+// the broader incident:create), and the user confirms before the ticket opens.
 //
-//mcp:tool create_incident_ticket
+//mcp:tool create_incident_ticket destructive scope="incident:create:{severity|lower}" confirm="Open a {severity} incident titled {title}?"
 func (d *Desk) CreateIncidentTicket(ctx context.Context, in TicketInput) (Receipt, error) {
 	for _, id := range in.EvidenceIDs {
 		if !knownEvidence(id) {

@@ -86,10 +86,66 @@ func TestTicketNeedsKnownEvidence(t *testing.T) {
 	}
 }
 
+// createTicket opens a P1 ticket as a caller holding scopes, answering the
+// consent question with answer (nil: the client cannot elicit). It returns the
+// final response.
+func createTicket(t *testing.T, s *mcpruntime.Server, scopes []string, answer map[string]any) map[string]json.RawMessage {
+	t.Helper()
+	ctx := mcpruntime.WithPrincipal(context.Background(), &mcpruntime.Principal{Subject: "oncall", Scopes: scopes})
+	params := map[string]any{"name": "create_incident_ticket", "arguments": map[string]any{
+		"title": "Payments timeouts", "severity": "P1", "evidence_ids": []string{"status-payments-0001"}}}
+	caps := map[string]any{"elicitation": map[string]any{}}
+	for round := 0; round < 3; round++ {
+		params["_meta"] = map[string]any{"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+			"io.modelcontextprotocol/clientCapabilities": caps}
+		raw, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params})
+		var resp map[string]json.RawMessage
+		if err := json.Unmarshal(s.HandleRaw(ctx, raw, nil, nil).Body, &resp); err != nil {
+			t.Fatal(err)
+		}
+		var ir struct {
+			ResultType    string                     `json:"resultType"`
+			InputRequests map[string]json.RawMessage `json:"inputRequests"`
+			RequestState  string                     `json:"requestState"`
+		}
+		_ = json.Unmarshal(resp["result"], &ir)
+		if ir.ResultType != "input_required" {
+			return resp
+		}
+		if !strings.Contains(string(ir.InputRequests["mcpgen.confirm"]), "Open a P1 incident titled Payments timeouts?") {
+			t.Fatalf("consent question: %s", resp["result"])
+		}
+		params["inputResponses"] = map[string]any{"mcpgen.confirm": answer}
+		params["requestState"] = ir.RequestState
+	}
+	t.Fatal("too many rounds")
+	return nil
+}
+
+// TestTicketNeedsScopeAndConsent: a ticket opens only for a caller with the
+// severity's scope whose user confirms.
+func TestTicketNeedsScopeAndConsent(t *testing.T) {
+	s := newServer()
+	yes := map[string]any{"action": "accept", "content": map[string]any{"confirm": true}}
+	for _, tt := range []struct {
+		scopes []string
+		answer map[string]any
+		want   string
+	}{
+		{[]string{"incident:create:p2"}, yes, "forbidden: insufficient scope: this request needs incident:create:p1"},
+		{[]string{"incident:create:p1"}, map[string]any{"action": "decline"}, "not_confirmed: "},
+		{[]string{"incident:create"}, yes, "INC-0001"},
+	} {
+		resp := createTicket(t, s, tt.scopes, tt.answer)
+		if !strings.Contains(string(resp["result"]), tt.want) {
+			t.Errorf("scopes %v, answer %v: got %s %s, want %q", tt.scopes, tt.answer, resp["result"], resp["error"], tt.want)
+		}
+	}
+}
+
 func TestTicketResource(t *testing.T) {
 	s := newServer()
-	resp := call(t, s, "tools/call", map[string]any{"name": "create_incident_ticket", "arguments": map[string]any{
-		"title": "Payments timeouts", "severity": "P1", "evidence_ids": []string{"status-payments-0001"}}})
+	resp := createTicket(t, s, []string{"incident:create:p1"}, map[string]any{"action": "accept", "content": map[string]any{"confirm": true}})
 	if !strings.Contains(string(resp["result"]), "INC-0001") {
 		t.Fatalf("create ticket: got %s %s", resp["result"], resp["error"])
 	}

@@ -290,9 +290,12 @@ func RegisterMCP(s *mcpruntime.Server, desk *Desk) {
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:         "create_incident_ticket",
-		Description:  "CreateIncidentTicket opens an incident ticket and returns its receipt. It\nrefuses evidence it does not know, so a ticket always cites real observations.",
+		Description:  "CreateIncidentTicket opens an incident ticket and returns its receipt. It\nrefuses evidence it does not know, so a ticket always cites real observations.\nThe caller needs the scope of the severity (incident:create:p1 for a P1, or\nthe broader incident:create), and the user confirms before the ticket opens.",
+		Annotations:  &mcpruntime.ToolAnnotations{DestructiveHint: true},
 		InputSchema:  mcpDeskCreateIncidentTicketInputSchema,
 		OutputSchema: mcpDeskCreateIncidentTicketOutputSchema,
+		Scopes:       []string{"incident:create:{severity|lower}"},
+		Confirm:      "Open a {severity} incident titled {title}?",
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
 			var in TicketInput
 			if err := req.Decode(&in); err != nil {

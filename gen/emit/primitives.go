@@ -70,6 +70,9 @@ func resourceFields(r *model.Resource) jen.Code {
 	if r.MIMEType != "" {
 		fs = append(fs, field("MIMEType", jen.Lit(r.MIMEType)))
 	}
+	if len(r.Scopes) > 0 {
+		fs = append(fs, field("Scopes", stringsLit(r.Scopes)))
+	}
 	return fields(append(fs, field("Handler", resourceAdapter(r)))...)
 }
 
@@ -93,6 +96,9 @@ func templateFields(r *model.Resource) jen.Code {
 	}
 	if comps != nil {
 		fs = append(fs, field("Complete", jen.Map(jen.String()).Add(rt("Completer")).Add(fields(comps...))))
+	}
+	if len(r.Scopes) > 0 {
+		fs = append(fs, field("Scopes", stringsLit(r.Scopes)))
 	}
 	return fields(append(fs, field("Handler", resourceAdapter(r)))...)
 }
@@ -225,6 +231,9 @@ func promptFields(pr *model.Prompt) jen.Code {
 			args[i] = promptArg(a)
 		}
 		fs = append(fs, field("Arguments", jen.Index().Add(rt("PromptArgument")).Add(fields(args...))))
+	}
+	if len(pr.Scopes) > 0 {
+		fs = append(fs, field("Scopes", stringsLit(pr.Scopes)))
 	}
 	return fields(append(fs, field("Handler", promptAdapter(pr)))...)
 }

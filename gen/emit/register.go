@@ -56,6 +56,12 @@ func toolFields(t *model.Tool) jen.Code {
 	if t.LegacyWrap != "" {
 		fs = append(fs, field("LegacyWrap", jen.Lit(t.LegacyWrap)))
 	}
+	if len(t.Scopes) > 0 {
+		fs = append(fs, field("Scopes", stringsLit(t.Scopes)))
+	}
+	if t.Confirm != "" {
+		fs = append(fs, field("Confirm", jen.Lit(t.Confirm)))
+	}
 	fs = append(fs, field("Handler", adapter(t)))
 	return fields(fs...)
 }

@@ -22,6 +22,7 @@ func Server(s *model.Server) ([]byte, error) {
 	for _, p := range s.Packages {
 		importName(f, p.Path, p.Name)
 	}
+	f.Anon(model.AuthPath) // -auth-issuer, -auth-audience: OAuth over -http
 	f.Func().Id("main").Params().BlockFunc(func(g *jen.Group) {
 		g.Id("s").Op(":=").Add(rt("NewServer")).Call(
 			rt("Implementation").Values(field("Name", jen.Lit(s.Name)), field("Version", jen.Lit("dev"))),

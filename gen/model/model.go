@@ -22,6 +22,10 @@ const RuntimePath = "github.com/mcpgen/mcpgen/runtime"
 // validator.
 const FullSchemaPath = RuntimePath + "/fullschema"
 
+// AuthPath is the package a generated server main imports (blank) for its OAuth
+// flags: -auth-issuer, -auth-audience, -auth-introspection (runtime/auth).
+const AuthPath = RuntimePath + "/auth"
+
 // RuntimeAlias is the local name under which generated code imports RuntimePath,
 // so that it never shadows the standard library's runtime package.
 const RuntimeAlias = "mcpruntime"
@@ -174,6 +178,15 @@ type Tool struct {
 	// property required, optional ones nullable: null decodes as absent),
 	// empty for the precise schema.
 	Strict string `json:",omitempty"`
+	// Scopes are the scope templates of scope="...", all required; a {field}
+	// is replaced by the call's value of that top-level input field.
+	Scopes []string `json:",omitempty"`
+	// ScopeList is every scope Scopes can require, enum fields expanded
+	// (sorted); a {field} of a free string stays a template.
+	ScopeList []string `json:",omitempty"`
+	// Confirm is the consent question of confirm="...": the runtime asks the
+	// user before the handler runs, {field} filled with the arguments.
+	Confirm string `json:",omitempty"`
 
 	Pos token.Position
 }

@@ -51,7 +51,9 @@ type Resource struct {
 	// Out is the handler's result type besides error.
 	Out      *Type
 	Contents ContentsKind
-	Pos      token.Position
+	// Scopes are the scopes of scope="...", all required to read it.
+	Scopes []string `json:",omitempty"`
+	Pos    token.Position
 }
 
 // ParseKind says how a template variable's string becomes the parameter.
@@ -141,7 +143,9 @@ type Prompt struct {
 	Args []*PromptArg `json:",omitempty"`
 	Out  *Type
 	Kind PromptOut
-	Pos  token.Position
+	// Scopes are the scopes of scope="...", all required to get it.
+	Scopes []string `json:",omitempty"`
+	Pos    token.Position
 }
 
 // A PromptArg is one prompt argument: a field of the arguments struct.

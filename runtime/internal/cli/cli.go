@@ -22,8 +22,9 @@ type Flags struct {
 }
 
 // Parse parses Main's flags for the command name; tools lists the tool names
-// that -h prints. It returns flag.ErrHelp after printing the usage for -h.
-func Parse(name string, tools func() []string, args []string, stderr io.Writer) (Flags, error) {
+// that -h prints; extra, when not nil, defines further flags (e.g. the OAuth
+// flags of runtime/auth). It returns flag.ErrHelp after printing the usage for -h.
+func Parse(name string, tools func() []string, args []string, stderr io.Writer, extra func(*flag.FlagSet)) (Flags, error) {
 	var f Flags
 	var level string
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
@@ -33,6 +34,9 @@ func Parse(name string, tools func() []string, args []string, stderr io.Writer) 
 	fs.BoolVar(&f.SSE, "sse", false, "with -http, also serve the 2024-11-05 HTTP+SSE transport at /sse")
 	fs.StringVar(&level, "log-level", "info", "stderr log `level`: debug, info, warn, error")
 	fs.BoolVar(&f.Version, "version", false, "print the version and exit")
+	if extra != nil {
+		extra(fs)
+	}
 	fs.Usage = func() { usage(stderr, fs, name, tools()) }
 	if err := fs.Parse(args); err != nil {
 		return f, err

@@ -28,6 +28,8 @@ var (
 type Reply struct {
 	Body   []byte
 	Status int
+	// Challenge, when set, is sent as WWW-Authenticate (a 403 for insufficient scope).
+	Challenge string
 }
 
 // An Exchange carries the messages of one stream to the HTTP response (or, for
@@ -357,6 +359,9 @@ func WriteReply(w http.ResponseWriter, hdr http.Header, r Reply) {
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if r.Challenge != "" {
+		w.Header().Set("WWW-Authenticate", r.Challenge)
+	}
 	w.WriteHeader(r.Status)
 	_, _ = w.Write(r.Body)
 }

@@ -64,6 +64,7 @@ type State struct {
 	Digest  string                     `json:"d"`
 	Expires int64                      `json:"e"` // Unix seconds
 	Round   int                        `json:"r"`
+	Caller  string                     `json:"p,omitempty"` // principalID of the caller it was sealed for
 	Answers map[string]json.RawMessage `json:"a,omitempty"`
 }
 
@@ -159,7 +160,7 @@ func (sl *Sealer) Open(token string, want *State, now time.Time) (*State, error)
 	if now.Unix() > st.Expires {
 		return nil, ErrExpired
 	}
-	if st.Method != want.Method || st.Name != want.Name || st.Digest != want.Digest {
+	if st.Method != want.Method || st.Name != want.Name || st.Digest != want.Digest || st.Caller != want.Caller {
 		return nil, ErrMismatch
 	}
 	return st, nil

@@ -6,9 +6,11 @@
 package main
 
 import (
+	"os"
+
 	"github.com/mcpgen/mcpgen/examples/policy"
 	mcpruntime "github.com/mcpgen/mcpgen/runtime"
-	"os"
+	_ "github.com/mcpgen/mcpgen/runtime/auth"
 )
 
 func main() {

@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# OAuth end to end with real parts: Ory Hydra v2 (in memory) issues client-credentials
+# tokens, examples/incidents serves behind -auth-issuer/-auth-audience, and the official
+# TypeScript SDK clients (2.x pinned to 2026-07-28, 2.x legacy and 1.x on 2025-11-25)
+# go through 401 -> protected resource metadata -> AS metadata -> token -> call, with the
+# consent question answered. JWT tokens for one client, opaque (introspected) for another,
+# and a client without the P1 scope that must get 403 insufficient_scope.
+#
+# usage: scripts/auth-e2e.sh
+# env:   MCPGEN_TOOLS_HOME  cache of the Hydra binary (default ~/.cache/mcpgen-tools)
+# Hydra is built once from scripts/hydra/go.mod (a tools module pinning v2.3.0, with
+# the sqlite tag its in-memory mode needs; cgo) and reused while that file is unchanged.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH=/usr/local/go/bin:$PATH
+die() { echo "auth-e2e: $*" >&2; exit 1; }
+
+# --- Hydra, built once ---
+tools=${MCPGEN_TOOLS_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/mcpgen-tools}
+mkdir -p "$tools"
+key=$(cat scripts/hydra/go.mod scripts/hydra/go.sum | sha256sum | cut -c1-12)
+hydra=$tools/hydra-$key
+if [ ! -x "$hydra" ]; then
+  echo "auth-e2e: building Ory Hydra (once; cached as $hydra)" >&2
+  start=$(date +%s)
+  (cd scripts/hydra && CGO_ENABLED=1 go build -tags sqlite,sqlite_omit_load_extension -o "$hydra.tmp" github.com/ory/hydra/v2)
+  mv "$hydra.tmp" "$hydra"
+  echo "auth-e2e: Hydra built in $(( $(date +%s) - start )) s" >&2
+fi
+
+# --- the TypeScript clients (interop/run.sh installs and caches them) ---
+eval "$(interop/run.sh -env | sed 's/^/export /')"
+node=$MCPGEN_INTEROP_NODE
+
+work=$(mktemp -d)
+# The script resolves its imports from the node_modules beside it.
+mkdir "$work/ts"
+cp interop/ts/auth-client.mjs "$work/ts/"
+ln -s "$MCPGEN_INTEROP_NODE_MODULES" "$work/ts/node_modules"
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+freeport() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+waitfor() { # URL: up to 30 s
+  for _ in $(seq 1 150); do curl -fsS -o /dev/null "$1" 2>/dev/null && return 0; sleep 0.2; done
+  die "$1 did not come up"
+}
+
+pub=$(freeport) adm=$(freeport) mcp=$(freeport)
+issuer=http://127.0.0.1:$pub
+audience=http://127.0.0.1:$mcp/mcp
+
+# --- Hydra in memory ---
+DSN=memory SECRETS_SYSTEM=mcpgen-auth-e2e-system-secret-000 URLS_SELF_ISSUER=$issuer \
+  SERVE_PUBLIC_PORT=$pub SERVE_PUBLIC_HOST=127.0.0.1 SERVE_ADMIN_PORT=$adm SERVE_ADMIN_HOST=127.0.0.1 \
+  STRATEGIES_ACCESS_TOKEN=opaque LOG_LEVEL=warn \
+  "$hydra" serve all --dev --sqa-opt-out >"$work/hydra.log" 2>&1 &
+pids+=($!)
+waitfor "http://127.0.0.1:$adm/health/ready"
+# Hydra makes its signing keys on first use, which takes seconds: warm it up so the
+# clients' first discovery does not race key generation.
+curl -fsS -o /dev/null "$issuer/.well-known/openid-configuration"
+curl -fsS -o /dev/null "$issuer/.well-known/jwks.json"
+
+# client NAME STRATEGY SCOPE: creates a client-credentials client, prints "id secret".
+client() {
+  local body
+  body=$(printf '{"client_name":"%s","client_secret":"%s-secret-0123456789","grant_types":["client_credentials"],"token_endpoint_auth_method":"client_secret_basic","scope":"%s","audience":["%s"],"access_token_strategy":"%s"}' \
+    "$1" "$1" "$3" "$audience" "$2")
+  curl -fsS -X POST -H 'Content-Type: application/json' -d "$body" "http://127.0.0.1:$adm/admin/clients" |
+    python3 -c 'import json,sys; c=json.load(sys.stdin); print(c["client_id"], c["client_secret"])'
+}
+read -r jwt_id jwt_secret < <(client e2e-jwt jwt "incident:create:p1 incident:create:p2")
+read -r opq_id opq_secret < <(client e2e-opaque opaque "incident:create:p1 incident:create:p2")
+read -r low_id low_secret < <(client e2e-p2-only jwt "incident:create:p2")
+# One token of each kind, so both access-token key sets exist before the clients come.
+curl -fsS -o /dev/null -u "$jwt_id:$jwt_secret" -d grant_type=client_credentials -d "audience=$audience" "$issuer/oauth2/token"
+
+# --- the generated incidents server behind the resource server ---
+go build -o "$work/incidents-server" ./examples/incidents/cmd/incidents-server
+"$work/incidents-server" -http "127.0.0.1:$mcp" -auth-issuer "$issuer" -auth-audience "$audience" \
+  -auth-introspection "http://127.0.0.1:$adm/admin/oauth2/introspect" -log-level warn >"$work/server.log" 2>&1 &
+pids+=($!)
+waitfor "http://127.0.0.1:$mcp/.well-known/oauth-protected-resource/mcp"
+
+# Unauthenticated: 401 with the metadata URL.
+hdr=$(curl -sS -o /dev/null -D - -X POST -H 'Content-Type: application/json' -d '{}' "$audience" | tr -d '\r' | grep -i '^www-authenticate:' || true)
+[ "$hdr" = "WWW-Authenticate: Bearer resource_metadata=\"http://127.0.0.1:$mcp/.well-known/oauth-protected-resource/mcp\"" ] ||
+  [ "$hdr" = "Www-Authenticate: Bearer resource_metadata=\"http://127.0.0.1:$mcp/.well-known/oauth-protected-resource/mcp\"" ] ||
+  die "unauthenticated POST: got '$hdr'"
+
+fails=0
+run() { # LABEL PLAN
+  local out
+  if out=$(cd "$work/ts" && "$node" auth-client.mjs "$2"); then
+    echo "auth-e2e: ok   $1: $(echo "$out" | python3 -c 'import json,sys; o=json.load(sys.stdin); print(o.get("protocolVersion"), [h["status"] for h in o["http"]])')"
+  else
+    echo "auth-e2e: FAIL $1: $out" >&2
+    fails=$((fails + 1))
+  fi
+}
+plan() { # SDK MODE ID SECRET SEVERITY EXPECT [SCOPE]
+  printf '{"sdk":"%s","mode":"%s","url":"%s","issuer":"%s","clientId":"%s","clientSecret":"%s","audience":"%s","severity":"%s","expect":"%s"%s}' \
+    "$1" "$2" "$audience" "$issuer" "$3" "$4" "$audience" "$5" "$6" "${7:+,\"scope\":\"$7\"}"
+}
+run "2.x client, 2026-07-28, JWT token" "$(plan client 2026-07-28 "$jwt_id" "$jwt_secret" P1 opened)"
+run "2.x client, 2026-07-28, opaque token" "$(plan client 2026-07-28 "$opq_id" "$opq_secret" P2 opened)"
+run "2.x client, 2025-11-25, JWT token" "$(plan client legacy "$jwt_id" "$jwt_secret" P1 opened)"
+# The 1.x SDK's ClientCredentialsProvider asks for no scope by itself (not even the
+# challenged one when it steps up): the client asks for the scopes it is configured for.
+run "1.x sdk, 2025-11-25, opaque token" "$(plan sdk legacy "$opq_id" "$opq_secret" P1 opened "incident:create:p1 incident:create:p2")"
+run "2.x client, 2026-07-28, P2-only client opening a P1" "$(plan client 2026-07-28 "$low_id" "$low_secret" P1 forbidden incident:create:p2)"
+run "1.x sdk, 2025-11-25, P2-only client opening a P1" "$(plan sdk legacy "$low_id" "$low_secret" P1 forbidden incident:create:p2)"
+
+if [ "$fails" -ne 0 ]; then
+  echo "--- server log" >&2; tail -50 "$work/server.log" >&2
+  echo "--- hydra log" >&2; tail -50 "$work/hydra.log" >&2
+  die "$fails run(s) failed"
+fi
+# The server never logs a token.
+if grep -Eq 'ory_at_|eyJ[A-Za-z0-9_-]{10,}\.' "$work/server.log"; then die "the server log contains a token"; fi
+echo "auth-e2e: all runs passed"
