@@ -59,6 +59,7 @@ type call struct {
 	toolReq  ToolRequest // tools/call's request
 	asideRes *ToolResult // invokeAside's outcome
 	asideErr error
+	fx       *callEffects // writes and audited calls (effects.go); nil otherwise
 
 	// async, when set, receives the reply instead of the caller of run, and lets
 	// a tools/call handler that overruns its deadline be abandoned without a

@@ -28,6 +28,8 @@ type toolEntry struct {
 	input      lazySchema
 	output     lazySchema
 
+	fx *toolEffects // nil for a readonly tool (effects.go)
+
 	hdrOnce sync.Once
 	hdrs    []paramHeader // x-mcp-header annotations of the input schema
 }
@@ -173,6 +175,9 @@ func newToolEntry(t *Tool) (*toolEntry, error) {
 	e, err := buildToolEntry(t)
 	if err != nil {
 		return nil, err
+	}
+	if e.fx, err = newToolEffects(t); err != nil {
+		return nil, fmt.Errorf("tool %q: %w", t.Name, err)
 	}
 	if e.input.full, err = schemaMode(t.InputSchema); err != nil {
 		return nil, fmt.Errorf("tool %q: input schema: %w", t.Name, err)
