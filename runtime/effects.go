@@ -84,6 +84,7 @@ type callEffects struct {
 	status      string // ReportStatus
 	receiptID   string // the receipt's action id
 	idempotency string // fresh, replayed, conflict, in_progress, outcome_unknown, reconciled
+	errCode     string // the isError result's code ("error" for a plain error)
 }
 
 // applyEffectDefaults fills the effect options' zero values.

@@ -11,6 +11,8 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+
+	"github.com/mcpgen/mcpgen/runtime/store"
 )
 
 // Main runs s as a command: it parses os.Args[1:], serves until stdin ends (stdio) or
@@ -19,6 +21,9 @@ import (
 //	-stdio            serve newline-delimited JSON on stdin/stdout (the default)
 //	-http ADDR        serve Streamable HTTP on ADDR at path /mcp
 //	-log-level LEVEL  debug, info, warn or error (stderr logs; default info)
+//	-store URL        the idempotency store: memory (default) or redis://host:port/db
+//	                  (needs runtime/store/redisstore linked in; env MCP_STORE)
+//	-audit            one JSON audit record per request on stderr (env MCP_AUDIT=1)
 //	-version          print the server's name and version and exit
 //
 // SIGINT and SIGTERM stop reading, let in-flight requests finish within
@@ -44,6 +49,8 @@ type mainFlags struct {
 	httpAddr string
 	logLevel string
 	version  bool
+	store    string
+	audit    bool
 }
 
 // main is Main with its environment passed in.
@@ -60,6 +67,12 @@ func (s *Server) main(ctx context.Context, args []string, stdin io.Reader, stdou
 		fmt.Fprintf(stdout, "%s %s\n", s.info.Name, s.info.Version)
 		return 0
 	}
+	closeStore, err := s.applyEffectFlags(ctx, f, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", s.commandName(), err)
+		return 1
+	}
+	defer closeStore()
 	if f.httpAddr != "" {
 		err = s.serveHTTPMain(ctx, f.httpAddr) // http.go
 	} else {
@@ -84,6 +97,8 @@ func (s *Server) parseFlags(args []string, stderr io.Writer) (mainFlags, error) 
 	fs.StringVar(&f.httpAddr, "http", "", "serve Streamable HTTP on `addr` at /mcp")
 	fs.StringVar(&f.logLevel, "log-level", "info", "stderr log `level`: debug, info, warn, error")
 	fs.BoolVar(&f.version, "version", false, "print the version and exit")
+	fs.StringVar(&f.store, "store", os.Getenv("MCP_STORE"), "idempotency store `URL`: memory or redis://host:port/db (env MCP_STORE)")
+	fs.BoolVar(&f.audit, "audit", os.Getenv("MCP_AUDIT") == "1", "write one JSON audit record per request to stderr (env MCP_AUDIT=1)")
 	fs.Usage = func() { s.usage(stderr, fs) }
 	if err := fs.Parse(args); err != nil {
 		return f, err
@@ -102,6 +117,23 @@ func (s *Server) parseFlags(args []string, stderr io.Writer) (mainFlags, error) 
 		s.logLevel.Set(level)
 	}
 	return f, nil
+}
+
+// applyEffectFlags opens the -store and turns on -audit; the returned function
+// closes the store.
+func (s *Server) applyEffectFlags(ctx context.Context, f mainFlags, stderr io.Writer) (func(), error) {
+	if f.audit {
+		s.audit = slog.New(slog.NewJSONHandler(stderr, nil))
+	}
+	if f.store == "" || f.store == "memory" {
+		return func() {}, nil
+	}
+	st, err := store.Open(ctx, f.store)
+	if err != nil {
+		return nil, fmt.Errorf("-store: %w", err)
+	}
+	s.SetStore(st)
+	return func() { st.Close() }, nil
 }
 
 // commandName names the program in messages.

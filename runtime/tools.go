@@ -78,6 +78,9 @@ func (s *Server) callTool(ctx context.Context, c *call) ([]byte, *rpcError) {
 	}
 	c.tool = e
 	res, rerr := s.runTool(withRound(ctx, r), c, e, args)
+	if c.fx != nil {
+		c.fx.noteResult(res)
+	}
 	if rerr == errAbandonedRPC {
 		return nil, nil // the deadline answered (overdue)
 	}
