@@ -16,8 +16,17 @@ import (
 func newServer() *mcpruntime.Server {
 	s := mcpruntime.NewServer(mcpruntime.Implementation{Name: "incidents", Version: "test"},
 		&mcpruntime.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	RegisterMCP(s, NewDesk())
+	RegisterMCP(s, mustDesk())
 	return s
+}
+
+// mustDesk returns a new desk.
+func mustDesk() *Desk {
+	d, err := NewDesk()
+	if err != nil {
+		panic(err)
+	}
+	return d
 }
 
 // call sends one 2026-07-28 request and returns its response body.
@@ -73,7 +82,7 @@ func TestTriagePrompt(t *testing.T) {
 }
 
 func TestTicketNeedsKnownEvidence(t *testing.T) {
-	d := NewDesk()
+	d := mustDesk()
 	if _, err := d.CreateIncidentTicket(context.Background(), TicketInput{Title: "x", Severity: P1, EvidenceIDs: []string{"made-up"}}); err == nil {
 		t.Error("ticket with made-up evidence: got no error")
 	}
@@ -89,7 +98,8 @@ func TestTicketNeedsKnownEvidence(t *testing.T) {
 func TestTicketResource(t *testing.T) {
 	s := newServer()
 	resp := call(t, s, "tools/call", map[string]any{"name": "create_incident_ticket", "arguments": map[string]any{
-		"title": "Payments timeouts", "severity": "P1", "evidence_ids": []string{"status-payments-0001"}}})
+		"title": "Payments timeouts", "severity": "P1", "evidence_ids": []string{"status-payments-0001"},
+		"idempotency_key": "key-00000001"}})
 	if !strings.Contains(string(resp["result"]), "INC-0001") {
 		t.Fatalf("create ticket: got %s %s", resp["result"], resp["error"])
 	}

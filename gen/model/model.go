@@ -171,6 +171,12 @@ type Tool struct {
 	// property required, optional ones nullable: null decodes as absent),
 	// empty for the precise schema.
 	Strict string `json:",omitempty"`
+	// IdempotencyKey is the JSON name of the top-level input field tagged
+	// `mcp:"idempotency_key"`; empty when none.
+	IdempotencyKey string `json:",omitempty"`
+	// ExternalID is the JSON name of the top-level output field tagged
+	// `mcp:"external_id"` (the receipt's external id); empty when none.
+	ExternalID string `json:",omitempty"`
 
 	Pos token.Position
 }
