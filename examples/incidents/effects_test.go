@@ -60,7 +60,7 @@ type callResult struct {
 		Text string `json:"text"`
 	} `json:"content"`
 	Meta struct {
-		Receipt *mcpruntime.Receipt    `json:"dev.mcpgen/receipt"`
+		Receipt *mcpruntime.Receipt   `json:"dev.mcpgen/receipt"`
 		Error   *mcpruntime.ToolError `json:"dev.mcpgen/error"`
 	} `json:"_meta"`
 }

@@ -152,7 +152,7 @@ type Desk struct {
 	tickets []TicketInput
 	down    atomic.Bool
 	journal *os.File
-	crash   bool // INCIDENTS_CRASH_AFTER_COMMIT=1: die right after storing a ticket (fault tests)
+	crash   bool   // INCIDENTS_CRASH_AFTER_COMMIT=1: die right after storing a ticket (fault tests)
 	pause   func() // tests: runs before a ticket is stored
 }
 
