@@ -75,7 +75,8 @@ func panicError(e *toolEntry) *ToolError {
 
 // timeoutError is the ToolError of a call cut off at Options.CallTimeout. A
 // readonly tool, or a write called with an idempotency key, may be retried.
-func (s *Server) timeoutError(e *toolEntry) *ToolError {
-	return &ToolError{Code: ErrCodeTimeout, Retryable: e.fx == nil || e.fx.keyName != "",
+func (s *Server) timeoutError(c *call, e *toolEntry) *ToolError {
+	keyed := c.fx != nil && c.fx.idempotency != ""
+	return &ToolError{Code: ErrCodeTimeout, Retryable: e.fx == nil || keyed,
 		Message: fmt.Sprintf("tool %s did not finish within %v", e.tool.Name, s.opts.CallTimeout)}
 }

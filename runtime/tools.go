@@ -125,7 +125,7 @@ func (s *Server) runTool(ctx context.Context, c *call, e *toolEntry, args json.R
 	case errors.Is(err, errPanic):
 		return toolErrorResult(e, panicError(e)), nil
 	case errors.Is(err, errCallTimeout):
-		return s.timeoutResult(e), nil
+		return s.timeoutResult(c, e), nil
 	case errors.Is(err, ErrNilResult) || err == nil && res == nil:
 		s.logger.Error("tool returned no result", "tool", e.tool.Name, "err", ErrNilResult)
 		return nil, errorf(CodeInternalError, "internal error: tool %s returned no result", e.tool.Name)
@@ -136,8 +136,8 @@ func (s *Server) runTool(ctx context.Context, c *call, e *toolEntry, args json.R
 }
 
 // timeoutResult is the isError result of a call cut off at Options.CallTimeout.
-func (s *Server) timeoutResult(e *toolEntry) *ToolResult {
-	return toolErrorResult(e, s.timeoutError(e))
+func (s *Server) timeoutResult(c *call, e *toolEntry) *ToolResult {
+	return toolErrorResult(e, s.timeoutError(c, e))
 }
 
 // errorResult is an isError result with one text block.
@@ -206,7 +206,7 @@ func (c *call) overdue() {
 	}
 	s := c.srv
 	s.logger.Error("tool call timed out; handler abandoned", "tool", c.tool.tool.Name, "timeout", s.opts.CallTimeout)
-	result, rerr := s.toolReply(c, c.tool, c.round, s.timeoutResult(c.tool), nil)
+	result, rerr := s.toolReply(c, c.tool, c.round, s.timeoutResult(c, c.tool), nil)
 	c.deliver(s.conclude(c, result, rerr))
 }
 
