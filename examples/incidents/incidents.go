@@ -20,6 +20,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	mcpruntime "github.com/mcpgen/mcpgen/runtime"
 )
@@ -152,8 +153,9 @@ type Desk struct {
 	tickets []TicketInput
 	down    atomic.Bool
 	journal *os.File
-	crash   bool   // INCIDENTS_CRASH_AFTER_COMMIT=1: die right after storing a ticket (fault tests)
-	pause   func() // tests: runs before a ticket is stored
+	crash   bool          // INCIDENTS_CRASH_AFTER_COMMIT=1: die right after storing a ticket (fault tests)
+	delay   time.Duration // INCIDENTS_DELAY: a slow ticket system answers this long after storing (chaos tests)
+	pause   func()        // tests: runs before a ticket is stored
 }
 
 // NewDesk returns an empty incident desk.
@@ -161,6 +163,12 @@ type Desk struct {
 //mcp:constructor
 func NewDesk() (*Desk, error) {
 	d := &Desk{crash: os.Getenv("INCIDENTS_CRASH_AFTER_COMMIT") == "1"}
+	if v := os.Getenv("INCIDENTS_DELAY"); v != "" {
+		var err error
+		if d.delay, err = time.ParseDuration(v); err != nil {
+			return nil, fmt.Errorf("INCIDENTS_DELAY: %w", err)
+		}
+	}
 	if path := os.Getenv("INCIDENTS_JOURNAL"); path != "" {
 		f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 		if err != nil {
@@ -209,6 +217,7 @@ func (d *Desk) CreateIncidentTicket(ctx context.Context, in TicketInput) (Receip
 	if d.crash {
 		os.Exit(3) // the ticket exists, no reply goes out, nothing is recorded
 	}
+	time.Sleep(d.delay)
 	if srv := mcpruntime.ServerFrom(ctx); srv != nil {
 		srv.ResourceUpdated(fmt.Sprintf("incidents://%d", n)) // subscribers to incidents:// hear of it
 	}
