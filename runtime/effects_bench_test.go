@@ -1,3 +1,5 @@
+//go:build unix
+
 package runtime
 
 import (
@@ -5,7 +7,9 @@ import (
 	"encoding/json"
 	"os"
 	"strconv"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/store"
 	"github.com/mcpgen/mcpgen/runtime/store/redisstore"
@@ -81,10 +85,21 @@ func BenchmarkWriteCall(b *testing.B) {
 			}
 			b.ReportAllocs()
 			i := 0
+			cpu0 := processCPU()
 			for b.Loop() {
 				s.HandleRaw(context.Background(), msg(i), nil, nil)
 				i++
 			}
+			b.ReportMetric(float64(processCPU()-cpu0)/float64(b.N), "cpu-ns/op")
 		})
 	}
+}
+
+// processCPU is the CPU time the process used so far (user and system; GC included).
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
