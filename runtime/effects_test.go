@@ -284,3 +284,20 @@ func (b *syncBuffer) String() string {
 	defer b.mu.Unlock()
 	return b.b.String()
 }
+
+// TestReplayEscapes: text, structured content and _meta holding <, > and &
+// replay byte for byte (encoding/json would escape them; the first answer does
+// not).
+func TestReplayEscapes(t *testing.T) {
+	var runs atomic.Int32
+	tool := writeTool(&runs, func(context.Context) (*ToolResult, error) {
+		return &ToolResult{Content: []Content{Text("a<b>&c"), Image([]byte{1, 2}, "image/png")},
+			StructuredContent: json.RawMessage("{\"v\": \"<x&y>\",\n \"n\": 1.50}"), Meta: map[string]any{"z": "<&>", "a": 1}}, nil
+	})
+	s := effectServer(&Options{}, tool)
+	first := callWith(t, context.Background(), s, "write", `{"note":"x","key":"esc"}`)
+	again := callWith(t, context.Background(), s, "write", `{"note":"x","key":"esc"}`)
+	if !bytes.Equal(first, again) || runs.Load() != 1 {
+		t.Fatalf("replay:\n%s\nwant\n%s", again, first)
+	}
+}

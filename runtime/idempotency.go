@@ -27,6 +27,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -171,9 +172,7 @@ func (s *Server) ledgerFailed(c *call, e *toolEntry, err error) (*ToolResult, er
 
 // runningRecord is the claim of a call about to run.
 func (s *Server) runningRecord(args, action string) []byte {
-	b, _ := json.Marshal(ledgerRecord{State: stateRunning, Args: args, Action: action,
-		Lease: time.Now().Add(s.opts.IdempotencyLease).UnixMilli()})
-	return b
+	return appendRecord(make([]byte, 0, 160), stateRunning, args, action, time.Now().Add(s.opts.IdempotencyLease).UnixMilli(), nil)
 }
 
 // runClaimed runs the handler under the claim mine and records its outcome.
@@ -226,13 +225,10 @@ func (s *Server) callReconcile(ctx context.Context, e *toolEntry, req *ToolReque
 func (s *Server) recordDone(sctx context.Context, c *call, e *toolEntry, lk string, cur []byte, res *ToolResult) *ToolResult {
 	stored, err := encodeStored(res)
 	if err == nil {
-		var done []byte
-		done, err = json.Marshal(ledgerRecord{State: stateDone, Args: c.fx.argsDigest, Action: c.fx.receiptID, Result: stored})
-		if err == nil {
-			var ok bool
-			if ok, err = s.store.CompareAndSet(sctx, lk, cur, done, s.opts.IdempotencyRetention); err == nil && !ok {
-				err = errors.New("the claim was taken over (its lease lapsed)")
-			}
+		done := appendRecord(make([]byte, 0, 128+len(stored)), stateDone, c.fx.argsDigest, c.fx.receiptID, 0, stored)
+		var ok bool
+		if ok, err = s.store.CompareAndSet(sctx, lk, cur, done, s.opts.IdempotencyRetention); err == nil && !ok {
+			err = errors.New("the claim was taken over (its lease lapsed)")
 		}
 	}
 	if err != nil {
@@ -304,27 +300,82 @@ func (l *leaseKeeper) stop() []byte {
 	return l.cur
 }
 
-// encodeStored encodes a successful result for the ledger.
+// encodeStored encodes a successful result for the ledger. Each piece is encoded
+// as encodeToolResult encodes it (text blocks with appendJSONString, structured
+// content compacted as is), so that the replay has the first answer's bytes.
 func encodeStored(res *ToolResult) (json.RawMessage, error) {
-	st := storedResult{Structured: res.StructuredContent}
-	for _, block := range res.Content {
-		b, err := json.Marshal(block)
-		if err != nil {
-			return nil, err
+	b := make([]byte, 0, 256)
+	b = append(b, `{"content":[`...)
+	for i, block := range res.Content {
+		if i > 0 {
+			b = append(b, ',')
 		}
-		st.Content = append(st.Content, b)
-	}
-	if len(res.Meta) > 0 {
-		st.Meta = make(map[string]json.RawMessage, len(res.Meta))
-		for k, v := range res.Meta {
-			b, err := json.Marshal(v)
+		switch {
+		case block.raw != nil:
+			b = append(b, block.raw...)
+		case block.Type == contentText && block.Meta == nil:
+			b = append(b, `{"type":"text","text":`...)
+			b = append(appendJSONString(b, block.Text), '}')
+		default:
+			enc, err := json.Marshal(block)
 			if err != nil {
 				return nil, err
 			}
-			st.Meta[k] = b
+			b = append(b, enc...)
 		}
 	}
-	return json.Marshal(st)
+	b = append(b, ']')
+	if res.StructuredContent != nil {
+		sc, err := compactJSON(res.StructuredContent, validJSON(res.StructuredContent))
+		if err != nil {
+			return nil, err
+		}
+		b = append(append(b, `,"structured":`...), sc...)
+	}
+	if len(res.Meta) > 0 {
+		keys := make([]string, 0, len(res.Meta))
+		for k := range res.Meta {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		b = append(b, `,"meta":{`...)
+		for i, k := range keys {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(appendJSONString(b, k), ':')
+			if raw, ok := res.Meta[k].(json.RawMessage); ok {
+				b = append(b, raw...)
+				continue
+			}
+			enc, err := json.Marshal(res.Meta[k])
+			if err != nil {
+				return nil, err
+			}
+			b = append(b, enc...)
+		}
+		b = append(b, '}')
+	}
+	return append(b, '}'), nil
+}
+
+// appendRecord appends a ledger record (the JSON of ledgerRecord, built by hand:
+// records are written on every keyed call).
+func appendRecord(b []byte, state, args, action string, lease int64, result []byte) []byte {
+	b = append(b, `{"state":"`...)
+	b = append(b, state...)
+	b = append(b, `","args":"`...)
+	b = append(b, args...)
+	b = append(b, `","action":"`...)
+	b = append(b, action...)
+	b = append(b, '"')
+	if lease != 0 {
+		b = strconv.AppendInt(append(b, `,"lease":`...), lease, 10)
+	}
+	if result != nil {
+		b = append(append(b, `,"result":`...), result...)
+	}
+	return append(b, '}')
 }
 
 // decodeStored rebuilds a stored result; encoded, it has the bytes of the first.

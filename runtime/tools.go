@@ -309,6 +309,10 @@ func appendContent(b []byte, content []Content, sc json.RawMessage) ([]byte, err
 		if i > 0 {
 			b = append(b, ',')
 		}
+		if block.raw != nil { // replayed from the idempotency ledger
+			b = append(b, block.raw...)
+			continue
+		}
 		if block.Type == contentText && block.Meta == nil {
 			b = append(b, `{"type":"text","text":`...)
 			b = append(appendJSONString(b, block.Text), '}')
