@@ -147,7 +147,7 @@ func (s *Server) commandName() string {
 // usage prints -h: what the command serves, then its flags.
 func (s *Server) usage(w io.Writer, fs *flag.FlagSet) {
 	name := s.commandName()
-	fmt.Fprintf(w, "usage: %s [-stdio | -http addr] [-log-level level]\n\n", name)
+	fmt.Fprintf(w, "usage: %s [-stdio | -http addr] [-log-level level] [-store url] [-audit]\n\n", name)
 	fmt.Fprintf(w, "%s is an MCP server. An MCP client launches it over stdio, or reaches it over\n", name)
 	fmt.Fprintf(w, "Streamable HTTP at http://ADDR/mcp when started with -http ADDR.\n\n")
 	if names := s.toolNames(); len(names) > 0 {
