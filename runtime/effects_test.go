@@ -79,7 +79,7 @@ func TestToolErrorShapes(t *testing.T) {
 	res := callWith(t, context.Background(), s, "write", `{"note":"x"}`)
 	// No outputSchema: structuredContent carries the error object too.
 	if !strings.Contains(string(res), `"structuredContent":{"error":{"code":"record_not_found","message":"no such record","retryable":false}}`) ||
-		!strings.Contains(string(res), `"isError":true`) || !strings.Contains(string(res), `"text":"record_not_found: no such record"`) {
+		!strings.Contains(string(res), `"isError":true`) || !strings.Contains(string(res), `"text":"no such record"`) {
 		t.Errorf("coded error: got %s", res)
 	}
 	if strings.Contains(string(res), MetaReceipt) {

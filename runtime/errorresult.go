@@ -1,7 +1,7 @@
 package runtime
 
 // errorresult.go: how a ToolError reaches the client. An isError result with one
-// text block ("code: message", for the model), the error object in the result's
+// text block (the message, for the model: as before codes existed), the error object in the result's
 // _meta under "dev.mcpgen/error" (always: no client validates _meta), and
 // structuredContent {"error": {code, message, retryable[, details]}} when the tool
 // declares no outputSchema. A tool with an outputSchema gets no structuredContent
@@ -33,7 +33,7 @@ func toolErrorResult(e *toolEntry, te *ToolError) *ToolResult {
 			Error *ToolError `json:"error"`
 		}{&ToolError{Code: te.Code, Message: te.Message, Retryable: te.Retryable}})
 	}
-	res := &ToolResult{Content: []Content{Text(te.Error())}, IsError: true,
+	res := &ToolResult{Content: []Content{Text(te.Message)}, IsError: true,
 		Meta: map[string]any{MetaError: json.RawMessage(obj[len(`{"error":`) : len(obj)-1])}}
 	if e.tool.OutputSchema == nil {
 		res.StructuredContent = obj
