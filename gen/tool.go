@@ -117,6 +117,17 @@ func (a *analyzer) shape(s *pkgScan, t *model.Tool, d *ast.FuncDecl, sig *types.
 	if sig.Results().Len() == 2 {
 		ok = a.output(s, t, sig.Results().At(0), label) && ok
 	}
+	if ok {
+		var in, out types.Type
+		var inPos, outPos token.Pos
+		if sig.Params().Len() == 2 && file.name == "" {
+			in, inPos = sig.Params().At(1).Type(), sig.Params().At(1).Pos()
+		}
+		if sig.Results().Len() == 2 {
+			out, outPos = sig.Results().At(0).Type(), d.Pos()
+		}
+		a.effects(t, in, out, inPos, outPos, label)
+	}
 	return ok
 }
 

@@ -373,8 +373,10 @@ func checkConversation(t *testing.T, example, rev string, c *conversation) {
 			if !res.IsError {
 				t.Errorf("%s: isError is false, want true: %s", label, got.Result)
 			}
-			if len(res.StructuredContent) > 0 {
-				t.Errorf("%s: an isError result carries structuredContent: %s", label, got.Result)
+			// Only a coded error of a tool without an outputSchema carries
+			// structuredContent: {"error": {code, message, retryable}}.
+			if len(res.StructuredContent) > 0 && (len(tools[want.Name].OutputSchema) > 0 || !isErrorObject(res.StructuredContent)) {
+				t.Errorf("%s: an isError result carries structuredContent other than an error object, or despite an outputSchema: %s", label, got.Result)
 			}
 		case ok:
 			if res.IsError {
@@ -608,4 +610,16 @@ func mustJSON(v any) string {
 		return fmt.Sprint(v)
 	}
 	return string(b)
+}
+
+// isErrorObject reports whether sc is the runtime's {"error": {code, message, retryable}}.
+func isErrorObject(sc json.RawMessage) bool {
+	var v struct {
+		Error *struct {
+			Code      string `json:"code"`
+			Message   string `json:"message"`
+			Retryable *bool  `json:"retryable"`
+		} `json:"error"`
+	}
+	return json.Unmarshal(sc, &v) == nil && v.Error != nil && v.Error.Code != "" && v.Error.Message != "" && v.Error.Retryable != nil
 }

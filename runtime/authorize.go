@@ -288,7 +288,7 @@ func (s *Server) authorizeTool(ctx context.Context, e *toolEntry, args json.RawM
 // (authorization, consent) into the call's outcome: a 403 challenge, an isError
 // result, or a round outcome (input_required, missing capability) that closeRound
 // answers.
-func gateFailed(err error) (*ToolResult, *rpcError) {
+func gateFailed(e *toolEntry, err error) (*ToolResult, *rpcError) {
 	var d *scopeDenial
 	if errors.As(err, &d) {
 		if d.challenge != "" {
@@ -296,7 +296,7 @@ func gateFailed(err error) (*ToolResult, *rpcError) {
 		}
 		err = d.toolError()
 	}
-	return errorResult(err.Error()), nil
+	return handlerErrorResult(e, err), nil // a *ToolError: forbidden, not_confirmed
 }
 
 // authorizeStatic checks the scopes of a resource or prompt request.

@@ -79,11 +79,11 @@ func TestScopeConsentMatrix(t *testing.T) {
 							t.Errorf("result = %+v, want opened", res)
 						}
 					case !hasScope:
-						if !res.IsError || !strings.HasPrefix(res.Content[0].Text, "forbidden: insufficient scope: this request needs incident:create:p1") {
+						if !res.IsError || res.errorCode() != ErrCodeForbidden || !strings.HasPrefix(res.Content[0].Text, "insufficient scope: this request needs incident:create:p1") {
 							t.Errorf("result = %+v, want forbidden naming incident:create:p1", res)
 						}
 					default:
-						if !res.IsError || !strings.HasPrefix(res.Content[0].Text, "not_confirmed: ") {
+						if !res.IsError || res.errorCode() != ErrCodeNotConfirmed || !strings.HasPrefix(res.Content[0].Text, "not confirmed: ") {
 							t.Errorf("result = %+v, want not_confirmed", res)
 						}
 					}
@@ -179,7 +179,7 @@ func TestConsentCancelAndUnticked(t *testing.T) {
 	} {
 		res, _ := callResultOf(t, callIncident(c, true, elicitCaps, map[string]any{
 			"inputResponses": map[string]any{confirmKey: answer}, "requestState": ir.RequestState}))
-		if !res.IsError || !strings.HasPrefix(res.Content[0].Text, "not_confirmed: ") {
+		if !res.IsError || res.errorCode() != ErrCodeNotConfirmed || !strings.HasPrefix(res.Content[0].Text, "not confirmed: ") {
 			t.Errorf("answer %v: result = %+v, want not_confirmed", answer, res)
 		}
 	}
@@ -270,7 +270,10 @@ func TestRequireScope(t *testing.T) {
 		res.decodeResult(t, &r)
 		want := "approved"
 		if scopes[0] != "payments" {
-			want = "forbidden: insufficient scope: this request needs payments:approve payments:read"
+			want = "insufficient scope: this request needs payments:approve payments:read"
+			if r.errorCode() != ErrCodeForbidden {
+				t.Errorf("scopes %v: error code %q, want forbidden", scopes, r.errorCode())
+			}
 		}
 		if r.Content[0].Text != want {
 			t.Errorf("scopes %v: %q, want %q", scopes, r.Content[0].Text, want)
@@ -467,4 +470,16 @@ func TestScopeLowerModifier(t *testing.T) {
 	if _, err := compileScopes([]string{"x:{severity|upper}"}, json.RawMessage(incidentSchema)); err == nil {
 		t.Error("compileScopes accepted |upper")
 	}
+}
+
+// errorCode is the code of the structured error an isError result carries in
+// structuredContent ("" when none).
+func (r callResult) errorCode() string {
+	var v struct {
+		Error struct {
+			Code string `json:"code"`
+		} `json:"error"`
+	}
+	_ = json.Unmarshal(r.StructuredContent, &v)
+	return v.Error.Code
 }

@@ -36,6 +36,8 @@ type Content struct {
 	Size                          int64
 	// Meta is the block's _meta, if any.
 	Meta map[string]any
+
+	raw json.RawMessage // an encoded block replayed from the idempotency ledger
 }
 
 // ResourceContents is the body of an embedded resource: text, or a blob when Blob is
@@ -91,6 +93,9 @@ type wireContent struct {
 
 // MarshalJSON encodes c as the ContentBlock of its Type.
 func (c Content) MarshalJSON() ([]byte, error) {
+	if c.raw != nil {
+		return c.raw, nil
+	}
 	w := wireContent{Type: c.Type, Meta: c.Meta}
 	switch c.Type {
 	case contentImage, contentAudio:

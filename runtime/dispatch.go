@@ -100,6 +100,9 @@ func lookupPrimitiveMethod(name string) (methodInfo, bool) {
 func (s *Server) request(ctx context.Context, m *Message, sess *Session, out Sink) Reply {
 	c, rerr := s.prepare(m, sess, out)
 	if rerr != nil {
+		if s.audit != nil {
+			s.auditRejected(m, rerr)
+		}
 		return rerr.reply(m.ID, m.Era)
 	}
 	return s.run(ctx, c)
@@ -112,6 +115,9 @@ func (s *Server) request(ctx context.Context, m *Message, sess *Session, out Sin
 func (s *Server) handleAsync(ctx context.Context, m *Message, sess *Session, out Sink, done replier) {
 	c, rerr := s.prepare(m, sess, out)
 	if rerr != nil {
+		if s.audit != nil {
+			s.auditRejected(m, rerr)
+		}
 		done.answer(rerr.reply(m.ID, m.Era))
 		return
 	}
@@ -130,6 +136,7 @@ func (s *Server) prepare(m *Message, sess *Session, out Sink) (*call, *rpcError)
 	if sess != nil && !sess.track(c) {
 		return nil, errorf(CodeInvalidRequest, "request id %s is already in flight", m.ID)
 	}
+	s.auditStart(c)
 	return c, nil
 }
 
@@ -170,6 +177,15 @@ func (s *Server) conclude(c *call, result []byte, rerr *rpcError) Reply {
 		c.cancel()
 	}
 	c.drop()
+	r := concludedReply(c, result, rerr, aborted)
+	if s.audit != nil {
+		s.auditCall(c, r, aborted)
+	}
+	return r
+}
+
+// concludedReply builds a concluded call's reply.
+func concludedReply(c *call, result []byte, rerr *rpcError, aborted bool) Reply {
 	m := c.msg
 	switch {
 	case aborted:

@@ -124,6 +124,7 @@ func (h *httpHandler) shutdown(ctx context.Context) error {
 
 // ServeHTTP implements http.Handler.
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	r = h.anonymous(r)
 	if !httpcheck.HostAllowed(r.Host, h.opts.AllowedHosts) {
 		httpError(w, http.StatusForbidden, nil, CodeInvalidRequest, "forbidden: host not allowed")
 		return
@@ -295,3 +296,11 @@ func streamReply(r Reply) httpstream.Reply {
 type exchangeReplier struct{ x *httpstream.Exchange }
 
 func (e exchangeReplier) answer(r Reply) { e.x.Finish(streamReply(r)) }
+
+// anonymous gives a request without a principal HTTPOptions.AnonymousPrincipal.
+func (h *httpHandler) anonymous(r *http.Request) *http.Request {
+	if p := h.opts.AnonymousPrincipal; p != nil && PrincipalFrom(r.Context()) == nil {
+		return r.WithContext(WithPrincipal(r.Context(), p))
+	}
+	return r
+}

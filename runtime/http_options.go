@@ -111,6 +111,13 @@ type HTTPOptions struct {
 	// -32603 "server busy: too many requests in flight". 2025-11-25 requests are
 	// bounded per session by the server's Options.MaxConcurrentRequests instead.
 	MaxStatelessRequests int
+	// AnonymousPrincipal is the caller of requests that carry no principal: no
+	// authentication middleware (runtime/auth) stands in front of the handler.
+	// Nil (the default) leaves them anonymous, so tools, resources and prompts
+	// with scope="..." refuse them. Set it only where the network itself decides
+	// who may connect (a private network, tests); Main sets it from the
+	// MCP_ANONYMOUS_SCOPES environment variable when no -auth-issuer is given.
+	AnonymousPrincipal *Principal
 	// SSERetry is the reconnection delay sent in the priming event of legacy
 	// SSE streams (default 500ms).
 	SSERetry time.Duration

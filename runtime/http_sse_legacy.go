@@ -66,6 +66,7 @@ func newLegacySSE(h *httpHandler) *legacySSE {
 // ServeHTTP routes the stream and the message endpoint, after the same Host and
 // Origin checks as Streamable HTTP.
 func (l *legacySSE) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	r = l.h.anonymous(r)
 	if !httpcheck.HostAllowed(r.Host, l.h.opts.AllowedHosts) {
 		httpError(w, http.StatusForbidden, nil, CodeInvalidRequest, "forbidden: host not allowed")
 		return

@@ -9,11 +9,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/cli"
+	"github.com/mcpgen/mcpgen/runtime/store"
 )
 
 // Main runs s as a command: it parses os.Args[1:], serves until stdin ends (stdio) or
@@ -23,6 +26,9 @@ import (
 //	-http ADDR        serve Streamable HTTP on ADDR at path /mcp
 //	-sse              with -http, also serve the 2024-11-05 HTTP+SSE transport at /sse
 //	-log-level LEVEL  debug, info, warn or error (stderr logs; default info)
+//	-store URL        the idempotency store: memory (default) or redis://host:port/db
+//	                  (needs runtime/store/redisstore linked in; env MCP_STORE)
+//	-audit            one JSON audit record per request on stderr (env MCP_AUDIT=1)
 //	-version          print the server's name and version and exit
 //
 // SIGINT and SIGTERM stop reading, let in-flight requests finish within
@@ -41,6 +47,11 @@ func Main(s *Server) int {
 	}()
 	return s.main(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 }
+
+// AnonymousScopesEnv names the environment variable whose space-separated scopes
+// Main grants to HTTP callers that present no token, when no -auth-issuer is
+// given (HTTPOptions.AnonymousPrincipal): for private networks and tests only.
+const AnonymousScopesEnv = "MCP_ANONYMOUS_SCOPES"
 
 // main is Main with its environment passed in.
 func (s *Server) main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -64,6 +75,12 @@ func (s *Server) main(ctx context.Context, args []string, stdin io.Reader, stdou
 		fmt.Fprintf(stdout, "%s %s\n", s.info.Name, s.info.Version)
 		return 0
 	}
+	closeStore, err := s.applyEffectFlags(ctx, f, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", s.commandName(), err)
+		return 1
+	}
+	defer closeStore()
 	opts, err := configureMainAuth(s, f.HTTPAddr != "") // mainauth.go
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", s.commandName(), err)
@@ -74,6 +91,9 @@ func (s *Server) main(ctx context.Context, args []string, stdin io.Reader, stdou
 			opts = &HTTPOptions{}
 		}
 		opts.LegacySSE = f.SSE
+		if scopes := strings.Fields(os.Getenv(AnonymousScopesEnv)); len(scopes) > 0 && opts.Mount == nil {
+			opts.AnonymousPrincipal = &Principal{Subject: "anonymous", Scopes: scopes}
+		}
 		err = s.serveHTTPMain(ctx, f.HTTPAddr, opts) // http.go
 	} else {
 		if cli.IsTerminal(stdin) {
@@ -86,6 +106,23 @@ func (s *Server) main(ctx context.Context, args []string, stdin io.Reader, stdou
 		return 1
 	}
 	return 0
+}
+
+// applyEffectFlags opens the -store and turns on -audit; the returned function
+// closes the store.
+func (s *Server) applyEffectFlags(ctx context.Context, f cli.Flags, stderr io.Writer) (func(), error) {
+	if f.Audit {
+		s.audit = slog.New(slog.NewJSONHandler(stderr, nil))
+	}
+	if f.Store == "" || f.Store == "memory" {
+		return func() {}, nil
+	}
+	st, err := store.Open(ctx, f.Store)
+	if err != nil {
+		return nil, fmt.Errorf("-store: %w", err)
+	}
+	s.SetStore(st)
+	return func() { st.Close() }, nil
 }
 
 // commandName names the program in messages.

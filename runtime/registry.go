@@ -33,6 +33,8 @@ type toolEntry struct {
 	input      lazySchema
 	output     lazySchema
 
+	fx *toolEffects // nil for a readonly tool (effects.go)
+
 	hdrOnce sync.Once
 	hdrs    []httpcheck.ParamHeader // x-mcp-header annotations of the input schema
 
@@ -206,6 +208,9 @@ func newToolEntry(t *Tool) (*toolEntry, error) {
 		return nil, fmt.Errorf("tool %q: %w", t.Name, err)
 	}
 	e.scopeAlts, e.scopeList = expandScopes(e.scopes, t.InputSchema)
+	if e.fx, err = newToolEffects(t); err != nil {
+		return nil, fmt.Errorf("tool %q: %w", t.Name, err)
+	}
 	if e.input.full, err = schemaMode(t.InputSchema); err != nil {
 		return nil, fmt.Errorf("tool %q: input schema: %w", t.Name, err)
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/seal"
+	"github.com/mcpgen/mcpgen/runtime/store"
 )
 
 // Defaults for the zero values of Options.
@@ -84,6 +85,27 @@ type Options struct {
 	// value of each {field}); such lists vary by caller, so 2026-07-28 results say
 	// cacheScope "private". False lists every tool: callers step up when they call.
 	HideUnauthorized bool
+
+	// Store holds the idempotency ledger of tools that take an idempotency key
+	// (effects.go, idempotency.go). Nil means a new in-memory store; replicas
+	// behind a load balancer need a shared one (runtime/store/redisstore; Main's
+	// -store flag).
+	Store store.Store
+	// IdempotencyRetention is how long a call's idempotency key and result are
+	// kept; 0 means 24 hours.
+	IdempotencyRetention time.Duration
+	// IdempotencyWait bounds how long a repeat of a call that is still running
+	// waits for its result before it is answered in_progress; 0 means 10 seconds.
+	IdempotencyWait time.Duration
+	// IdempotencyLease is how long a running call's claim on its key lasts
+	// without renewal; the runtime renews it while the handler runs. A claim
+	// left to lapse (its process died, or its handler was abandoned at
+	// CallTimeout) makes a repeat outcome_unknown; 0 means 5 seconds.
+	IdempotencyLease time.Duration
+	// Audit, when set, receives one record per request (audit.go): ids, digests,
+	// outcome and durations, never arguments or tokens. Nil (the default) means
+	// no audit trail; Main's -audit flag sets a JSON logger on stderr.
+	Audit *slog.Logger
 }
 
 // A Server holds the registered tools and serves them over any transport. Its methods
@@ -107,6 +129,9 @@ type Server struct {
 	// prims holds resources, templates, prompts and change subscriptions
 	// (primitives.go).
 	prims primitives
+
+	store store.Store  // the idempotency ledger (Options.Store)
+	audit *slog.Logger // Options.Audit; nil: no audit records
 }
 
 // NewServer returns a server that identifies itself as info. opts may be nil.
@@ -148,6 +173,7 @@ func (s *Server) applyDefaults() {
 	if o.MaxInputRounds <= 0 {
 		o.MaxInputRounds = defaultMaxInputRounds
 	}
+	s.applyEffectDefaults() // effects.go
 	switch {
 	case o.CacheTTL == 0:
 		s.ttlMs = defaultCacheTTL.Milliseconds()

@@ -48,6 +48,23 @@ type Tool struct {
 	Confirm string
 	// Handler runs the tool.
 	Handler ToolHandler
+
+	// IdempotencyKey is the name of the top-level string argument that carries
+	// the caller's idempotency key (the generator sets it for the input field
+	// tagged `mcp:"idempotency_key"`); "" when the tool takes none. Only tools
+	// that are not readonly use it (effects.go).
+	IdempotencyKey string
+	// ExternalID is the name of the top-level member of the structured output
+	// that holds the id of what a write created (the generator sets it for the
+	// output field tagged `mcp:"external_id"`); it goes into the receipt.
+	// ReportExternalID sets it from the handler instead.
+	ExternalID string
+	// Reconcile, when set, looks up the outcome of an earlier call with the
+	// same idempotency key and arguments whose process died before it recorded
+	// its result. It returns that call's result (a receipt is built for it), or
+	// nil and no error when the earlier call had no effect (the handler then
+	// runs), or an error when it cannot tell (the caller gets outcome_unknown).
+	Reconcile ToolHandler
 }
 
 // ToolAnnotations are hints about a tool's behaviour. Each hint is sent only when true,
@@ -107,6 +124,8 @@ type ToolResult struct {
 	IsError bool
 	// Meta is the result's _meta.
 	Meta map[string]any
+
+	toolErr *ToolError // set when the runtime built the result from a ToolError
 }
 
 // Structured returns a result whose StructuredContent is v encoded as JSON. The runtime

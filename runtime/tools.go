@@ -89,6 +89,9 @@ func (s *Server) callTool(ctx context.Context, c *call) ([]byte, *rpcError) {
 	}
 	c.tool = e
 	res, rerr := s.runTool(withRound(ctx, r), c, e, args)
+	if c.fx != nil {
+		c.fx.noteResult(res)
+	}
 	if rerr == errAbandonedRPC {
 		return nil, nil // the deadline answered (overdue)
 	}
@@ -109,27 +112,34 @@ func (s *Server) toolReply(c *call, e *toolEntry, r *round, res *ToolResult, rer
 
 // runTool validates the arguments and runs the handler. Invalid arguments, handler
 // errors and panics become isError results; a nil result is an internal error.
+// A tool that is not readonly runs through invokeWrite (effects.go): idempotency
+// key, receipt.
 func (s *Server) runTool(ctx context.Context, c *call, e *toolEntry, args json.RawMessage) (*ToolResult, *rpcError) {
-	msg, err := e.checkArgs(args)
+	fails, err := e.input.failures(args)
 	if err != nil {
 		s.logger.Error("input schema unusable", "tool", e.tool.Name, "err", err)
 		return nil, errorf(CodeInternalError, "internal error: tool %s has an unusable input schema", e.tool.Name)
 	}
-	if msg != "" {
-		return errorResult(msg), nil
+	if fails != nil {
+		return toolErrorResult(e, e.invalidArgumentsError(fails)), nil
 	}
 	if err := s.gate(ctx, e, args); err != nil { // authorize.go, consent.go
-		return gateFailed(err)
+		return gateFailed(e, err)
 	}
 	c.toolReq = ToolRequest{Name: e.tool.Name, Arguments: args, closed: e.input.closed}
-	res, err := s.invoke(ctx, c, e.tool, &c.toolReq)
+	var res *ToolResult
+	if e.fx != nil || c.fx != nil {
+		res, err = s.invokeWrite(ctx, c, e, &c.toolReq)
+	} else {
+		res, err = s.invoke(ctx, c, e.tool, &c.toolReq)
+	}
 	switch {
 	case errors.Is(err, errAbandoned):
 		return nil, errAbandonedRPC
 	case errors.Is(err, errPanic):
-		return errorResult(fmt.Sprintf("internal error in tool %s", e.tool.Name)), nil
+		return toolErrorResult(e, panicError(e)), nil
 	case errors.Is(err, errCallTimeout):
-		return s.timeoutResult(e), nil
+		return s.timeoutResult(c, e), nil
 	case errors.Is(err, ErrNilResult) || err == nil && res == nil:
 		s.logger.Error("tool returned no result", "tool", e.tool.Name, "err", ErrNilResult)
 		return nil, errorf(CodeInternalError, "internal error: tool %s returned no result", e.tool.Name)
@@ -137,14 +147,14 @@ func (s *Server) runTool(ctx context.Context, c *call, e *toolEntry, args json.R
 		if d := c.deniedScope(); d != nil && errors.Is(err, d) {
 			return nil, d.rpc() // RequireScope over HTTP with runtime/auth: 403
 		}
-		return errorResult(err.Error()), nil
+		return handlerErrorResult(e, err), nil
 	}
 	return res, nil
 }
 
 // timeoutResult is the isError result of a call cut off at Options.CallTimeout.
-func (s *Server) timeoutResult(e *toolEntry) *ToolResult {
-	return errorResult(fmt.Sprintf("tool %s did not finish within %v", e.tool.Name, s.opts.CallTimeout))
+func (s *Server) timeoutResult(c *call, e *toolEntry) *ToolResult {
+	return toolErrorResult(e, s.timeoutError(c, e))
 }
 
 // errorResult is an isError result with one text block.
@@ -259,7 +269,7 @@ func (c *call) overdue() {
 	}
 	s := c.srv
 	s.logger.Error("tool call timed out; handler abandoned", "tool", c.tool.tool.Name, "timeout", s.opts.CallTimeout)
-	result, rerr := s.toolReply(c, c.tool, &c.round, s.timeoutResult(c.tool), nil)
+	result, rerr := s.toolReply(c, c.tool, &c.round, s.timeoutResult(c, c.tool), nil)
 	c.deliver(s.conclude(c, result, rerr))
 }
 
@@ -279,11 +289,14 @@ func (s *Server) invokeNow(ctx context.Context, t *Tool, req *ToolRequest) (res 
 // the CallToolResult for the request's era.
 func (s *Server) encodeToolResult(c *call, e *toolEntry, res *ToolResult) ([]byte, *rpcError) {
 	var sc json.RawMessage
-	if !res.IsError && res.StructuredContent != nil {
+	switch {
+	case !res.IsError && res.StructuredContent != nil:
 		var rerr *rpcError
 		if sc, rerr = s.structured(c, e, res.StructuredContent); rerr != nil {
 			return nil, rerr
 		}
+	case res.toolErr != nil:
+		sc = res.StructuredContent // {"error": ...}, only when the tool has no outputSchema
 	}
 	meta, err := s.resultMeta(c, res.Meta)
 	if err != nil {
@@ -322,6 +335,10 @@ func appendContent(b []byte, content []Content, sc json.RawMessage) ([]byte, err
 	for i, block := range content {
 		if i > 0 {
 			b = append(b, ',')
+		}
+		if block.raw != nil { // replayed from the idempotency ledger
+			b = append(b, block.raw...)
+			continue
 		}
 		if block.Type == contentText && block.Meta == nil {
 			b = append(b, `{"type":"text","text":`...)

@@ -16,8 +16,11 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	mcpruntime "github.com/mcpgen/mcpgen/runtime"
 )
@@ -118,27 +121,67 @@ type TicketInput struct {
 	Severity Severity `json:"severity"`
 	// EvidenceIDs cite the status snapshots and deployments that justify it.
 	EvidenceIDs []string `json:"evidence_ids" jsonschema:"minItems=1"`
+	// IdempotencyKey identifies this ticket request.
+	IdempotencyKey string `json:"idempotency_key" jsonschema:"minLength=8,maxLength=128" mcp:"idempotency_key"`
 }
 
 // A Receipt proves that a ticket was created: the desk, not the model, fills it.
+// The runtime adds its own execution receipt to the result's _meta
+// ("dev.mcpgen/receipt"), with TicketID as the external id.
 type Receipt struct {
 	// TicketID is the created ticket, e.g. INC-0001.
-	TicketID string `json:"ticket_id"`
+	TicketID string `json:"ticket_id" mcp:"external_id"`
 	// Status is "committed" once the ticket is stored.
 	Status string `json:"status"`
 }
 
-// A Desk is the incident desk: it stores the tickets created in this process.
+// Error codes of the desk (the runtime's own are in mcpruntime.ErrCode*).
+const (
+	// CodeTemporaryUnavailable: the ticket system is down; retry later with the
+	// same idempotency key.
+	CodeTemporaryUnavailable = "temporary_unavailable"
+	// CodeRecordNotFound: an evidence id names nothing; retrying will not help.
+	CodeRecordNotFound = "record_not_found"
+)
+
+// A Desk is the incident desk: it stores the tickets created in this process
+// and, when the environment names a journal (INCIDENTS_JOURNAL), appends each
+// ticket to it as a JSON line (replicas sharing the file count side effects).
 type Desk struct {
 	// mu guards tickets.
 	mu      sync.Mutex
 	tickets []TicketInput
+	down    atomic.Bool
+	journal *os.File
+	crash   bool          // INCIDENTS_CRASH_AFTER_COMMIT=1: die right after storing a ticket (fault tests)
+	delay   time.Duration // INCIDENTS_DELAY: a slow ticket system answers this long after storing (chaos tests)
+	pause   func()        // tests: runs before a ticket is stored
 }
 
 // NewDesk returns an empty incident desk.
 //
 //mcp:constructor
-func NewDesk() *Desk { return &Desk{} }
+func NewDesk() (*Desk, error) {
+	d := &Desk{crash: os.Getenv("INCIDENTS_CRASH_AFTER_COMMIT") == "1"}
+	if v := os.Getenv("INCIDENTS_DELAY"); v != "" {
+		var err error
+		if d.delay, err = time.ParseDuration(v); err != nil {
+			return nil, fmt.Errorf("INCIDENTS_DELAY: %w", err)
+		}
+	}
+	if path := os.Getenv("INCIDENTS_JOURNAL"); path != "" {
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+		if err != nil {
+			return nil, err
+		}
+		d.journal = f
+	}
+	return d, nil
+}
+
+// SetAvailable switches the ticket system on or off (off: every create fails
+// with temporary_unavailable).
+func (d *Desk) SetAvailable(up bool) { d.down.Store(!up) }
 
 // CreateIncidentTicket opens an incident ticket and returns its receipt. It
 // refuses evidence it does not know, so a ticket always cites real observations.
@@ -147,19 +190,47 @@ func NewDesk() *Desk { return &Desk{} }
 //
 //mcp:tool create_incident_ticket destructive scope="incident:create:{severity|lower}" confirm="Open a {severity} incident titled {title}?"
 func (d *Desk) CreateIncidentTicket(ctx context.Context, in TicketInput) (Receipt, error) {
+	if d.down.Load() {
+		return Receipt{}, &mcpruntime.ToolError{Code: CodeTemporaryUnavailable, Retryable: true,
+			Message: "the ticket system is temporarily unavailable; retry later with the same idempotency key"}
+	}
 	for _, id := range in.EvidenceIDs {
 		if !knownEvidence(id) {
-			return Receipt{}, fmt.Errorf("unknown evidence id %q: cite ids returned by get_service_status or list_deployments", id)
+			return Receipt{}, &mcpruntime.ToolError{Code: CodeRecordNotFound,
+				Message: fmt.Sprintf("unknown evidence id %q: cite ids returned by get_service_status or list_deployments", id)}
 		}
+	}
+	if d.pause != nil {
+		d.pause()
 	}
 	d.mu.Lock()
 	d.tickets = append(d.tickets, in)
 	n := len(d.tickets)
+	id := fmt.Sprintf("INC-%04d", n)
+	if d.journal != nil { // ids unique across the replicas sharing the journal
+		id = fmt.Sprintf("INC-%d-%04d", os.Getpid(), n)
+		line, _ := json.Marshal(map[string]string{"ticket_id": id, "idempotency_key": in.IdempotencyKey})
+		if _, err := d.journal.Write(append(line, '\n')); err != nil {
+			d.mu.Unlock()
+			return Receipt{}, err
+		}
+	}
 	d.mu.Unlock()
+	if d.crash {
+		os.Exit(3) // the ticket exists, no reply goes out, nothing is recorded
+	}
+	time.Sleep(d.delay)
 	if srv := mcpruntime.ServerFrom(ctx); srv != nil {
 		srv.ResourceUpdated(fmt.Sprintf("incidents://%d", n)) // subscribers to incidents:// hear of it
 	}
-	return Receipt{TicketID: fmt.Sprintf("INC-%04d", n), Status: "committed"}, nil
+	return Receipt{TicketID: id, Status: "committed"}, nil
+}
+
+// Tickets returns how many tickets the desk created (side effects, for tests).
+func (d *Desk) Tickets() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return len(d.tickets)
 }
 
 // Ticket is one incident ticket created by this desk, as JSON.

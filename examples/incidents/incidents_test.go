@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	mcpruntime "github.com/mcpgen/mcpgen/runtime"
@@ -16,8 +17,17 @@ import (
 func newServer() *mcpruntime.Server {
 	s := mcpruntime.NewServer(mcpruntime.Implementation{Name: "incidents", Version: "test"},
 		&mcpruntime.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	RegisterMCP(s, NewDesk())
+	RegisterMCP(s, mustDesk())
 	return s
+}
+
+// mustDesk returns a new desk.
+func mustDesk() *Desk {
+	d, err := NewDesk()
+	if err != nil {
+		panic(err)
+	}
+	return d
 }
 
 // call sends one 2026-07-28 request and returns its response body.
@@ -73,7 +83,7 @@ func TestTriagePrompt(t *testing.T) {
 }
 
 func TestTicketNeedsKnownEvidence(t *testing.T) {
-	d := NewDesk()
+	d := mustDesk()
 	if _, err := d.CreateIncidentTicket(context.Background(), TicketInput{Title: "x", Severity: P1, EvidenceIDs: []string{"made-up"}}); err == nil {
 		t.Error("ticket with made-up evidence: got no error")
 	}
@@ -89,11 +99,15 @@ func TestTicketNeedsKnownEvidence(t *testing.T) {
 // createTicket opens a P1 ticket as a caller holding scopes, answering the
 // consent question with answer (nil: the client cannot elicit). It returns the
 // final response.
+// keySeq numbers the idempotency keys of createTicket: each call is a new write.
+var keySeq atomic.Int64
+
 func createTicket(t *testing.T, s *mcpruntime.Server, scopes []string, answer map[string]any) map[string]json.RawMessage {
 	t.Helper()
 	ctx := mcpruntime.WithPrincipal(context.Background(), &mcpruntime.Principal{Subject: "oncall", Scopes: scopes})
 	params := map[string]any{"name": "create_incident_ticket", "arguments": map[string]any{
-		"title": "Payments timeouts", "severity": "P1", "evidence_ids": []string{"status-payments-0001"}}}
+		"title": "Payments timeouts", "severity": "P1", "evidence_ids": []string{"status-payments-0001"},
+		"idempotency_key": fmt.Sprintf("key-%08d", keySeq.Add(1))}}
 	caps := map[string]any{"elicitation": map[string]any{}}
 	for round := 0; round < 3; round++ {
 		params["_meta"] = map[string]any{"io.modelcontextprotocol/protocolVersion": "2026-07-28",
@@ -132,8 +146,8 @@ func TestTicketNeedsScopeAndConsent(t *testing.T) {
 		answer map[string]any
 		want   string
 	}{
-		{[]string{"incident:create:p2"}, yes, "forbidden: insufficient scope: this request needs incident:create:p1"},
-		{[]string{"incident:create:p1"}, map[string]any{"action": "decline"}, "not_confirmed: "},
+		{[]string{"incident:create:p2"}, yes, `"code":"forbidden","message":"insufficient scope: this request needs incident:create:p1"`},
+		{[]string{"incident:create:p1"}, map[string]any{"action": "decline"}, `"code":"not_confirmed"`},
 		{[]string{"incident:create"}, yes, "INC-0001"},
 	} {
 		resp := createTicket(t, s, tt.scopes, tt.answer)

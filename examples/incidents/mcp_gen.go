@@ -218,17 +218,24 @@ var mcpDeskCreateIncidentTicketInputSchema = json.RawMessage(`{
           "type": "null"
         }
       ]
+    },
+    "idempotency_key": {
+      "description": "IdempotencyKey identifies this ticket request. Idempotency key: a new unique value (e.g. a UUID) for each new action; when retrying the same action, send the same value with the same arguments: the server then returns the first call's result instead of acting twice.",
+      "type": "string",
+      "minLength": 8,
+      "maxLength": 128
     }
   },
   "required": [
     "title",
     "severity",
-    "evidence_ids"
+    "evidence_ids",
+    "idempotency_key"
   ],
   "additionalProperties": false
 }`)
 var mcpDeskCreateIncidentTicketOutputSchema = json.RawMessage(`{
-  "description": "A Receipt proves that a ticket was created: the desk, not the model, fills it.",
+  "description": "A Receipt proves that a ticket was created: the desk, not the model, fills it.\nThe runtime adds its own execution receipt to the result's _meta\n(\"dev.mcpgen/receipt\"), with TicketID as the external id.",
   "type": "object",
   "properties": {
     "ticket_id": {
@@ -307,6 +314,8 @@ func RegisterMCP(s *mcpruntime.Server, desk *Desk) {
 			}
 			return mcpruntime.Structured(out)
 		},
+		IdempotencyKey: "idempotency_key",
+		ExternalID:     "ticket_id",
 	})
 	s.AddResourceTemplate(&mcpruntime.ResourceTemplate{
 		URITemplate: "incidents://{number}",

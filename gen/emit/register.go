@@ -63,6 +63,12 @@ func toolFields(t *model.Tool) jen.Code {
 		fs = append(fs, field("Confirm", jen.Lit(t.Confirm)))
 	}
 	fs = append(fs, field("Handler", adapter(t)))
+	if t.IdempotencyKey != "" {
+		fs = append(fs, field("IdempotencyKey", jen.Lit(t.IdempotencyKey)))
+	}
+	if t.ExternalID != "" {
+		fs = append(fs, field("ExternalID", jen.Lit(t.ExternalID)))
+	}
 	return fields(fs...)
 }
 

@@ -23,6 +23,9 @@ func Server(s *model.Server) ([]byte, error) {
 		importName(f, p.Path, p.Name)
 	}
 	f.Anon(model.AuthPath) // -auth-issuer, -auth-audience: OAuth over -http
+	if takesIdempotencyKeys(s) { // -store redis://... for replicas sharing one ledger
+		f.Anon(model.RuntimePath + "/store/redisstore")
+	}
 	f.Func().Id("main").Params().BlockFunc(func(g *jen.Group) {
 		g.Id("s").Op(":=").Add(rt("NewServer")).Call(
 			rt("Implementation").Values(field("Name", jen.Lit(s.Name)), field("Version", jen.Lit("dev"))),
@@ -39,6 +42,18 @@ func Server(s *model.Server) ([]byte, error) {
 	})
 	out, _, err := render(f, nil)
 	return out, err
+}
+
+// takesIdempotencyKeys reports whether a tool served takes an idempotency key.
+func takesIdempotencyKeys(s *model.Server) bool {
+	for _, p := range s.Packages {
+		for _, t := range p.Tools {
+			if t.IdempotencyKey != "" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // register obtains p's receivers and calls p.RegisterMCP.

@@ -187,6 +187,12 @@ type Tool struct {
 	// Confirm is the consent question of confirm="...": the runtime asks the
 	// user before the handler runs, {field} filled with the arguments.
 	Confirm string `json:",omitempty"`
+	// IdempotencyKey is the JSON name of the top-level input field tagged
+	// `mcp:"idempotency_key"`; empty when none.
+	IdempotencyKey string `json:",omitempty"`
+	// ExternalID is the JSON name of the top-level output field tagged
+	// `mcp:"external_id"` (the receipt's external id); empty when none.
+	ExternalID string `json:",omitempty"`
 
 	Pos token.Position
 }

@@ -39,8 +39,8 @@ func goPath(f *jsonField) string {
 func (r *run) field(f *jsonField, parent where) (*jsonschema.Schema, bool) {
 	v := f.last()
 	w := where{path: parent.path + "." + goPath(f), pos: v.Pos(), addr: parent.addr || f.viaPointer}
-	var header string
-	w.anyOK, header = r.mcpTag(f, w)
+	var header, effect string
+	w.anyOK, header, effect = r.mcpTag(f, w)
 	if r.mode == modeInput && f.viaUnexportedPointer {
 		r.errorf(w, "the field is promoted through an embedded pointer to an unexported struct type, which encoding/json cannot allocate when decoding: export the type or embed it without a pointer")
 	}
@@ -59,6 +59,9 @@ func (r *run) field(f *jsonField, parent where) (*jsonschema.Schema, bool) {
 	if header != "" && r.mode == modeInput {
 		s = r.headerField(s, header, w)
 	}
+	if effect != "" {
+		s = r.effectField(s, f, effect, w)
+	}
 	if r.mode == modeOutput {
 		return s, !f.viaPointer && !f.omitZero && !(f.omitEmpty && emptiable(f.typ))
 	}
@@ -71,30 +74,70 @@ func (r *run) field(f *jsonField, parent where) (*jsonschema.Schema, bool) {
 }
 
 // mcpTag reads the `mcp:"..."` struct tag: comma-separated options "any"
-// (the field takes any JSON value) and "header=NAME" (the input property
-// carries "x-mcp-header": NAME). It reports whether the field opts in to any
-// JSON value, and the header name ("" when none).
-func (r *run) mcpTag(f *jsonField, w where) (anyOK bool, header string) {
+// (the field takes any JSON value), "header=NAME" (the input property
+// carries "x-mcp-header": NAME), "idempotency_key" (a write's idempotency key)
+// and "external_id" (the output field a write's receipt takes its external id
+// from). It reports whether the field opts in to any JSON value, the header name
+// ("" when none) and the effect option ("" when none).
+func (r *run) mcpTag(f *jsonField, w where) (anyOK bool, header, effect string) {
 	tag, ok := f.tag.Lookup("mcp")
 	if !ok {
-		return false, ""
+		return false, "", ""
 	}
 	for _, opt := range strings.Split(tag, ",") {
 		switch name, isHeader := strings.CutPrefix(opt, "header="); {
 		case opt == "any":
 			anyOK = true
+		case opt == TagIdempotencyKey || opt == TagExternalID:
+			effect = opt
 		case isHeader && name == "":
 			r.errorf(w, "mcp tag: header= needs a name: an x-mcp-header value must not be empty")
 		case isHeader:
 			header = name
 		default:
-			r.errorf(w, "unknown mcp tag option %q: the options are `mcp:\"any\"` and `mcp:\"header=NAME\"`", opt)
+			r.errorf(w, "unknown mcp tag option %q: the options are `mcp:\"any\"`, `mcp:\"header=NAME\"`, `mcp:\"idempotency_key\"` and `mcp:\"external_id\"`", opt)
 		}
 	}
 	if anyOK && !containsAny(f.typ) {
 		r.errorf(w, "`mcp:\"any\"` has no effect: the field's type holds no any, interface{} or json.RawMessage")
 	}
-	return anyOK, header
+	return anyOK, header, effect
+}
+
+// The mcp tag options of writes.
+const (
+	TagIdempotencyKey = "idempotency_key"
+	TagExternalID     = "external_id"
+)
+
+// IdempotencyKeyDescription is appended to the description of an input field
+// tagged `mcp:"idempotency_key"`.
+const IdempotencyKeyDescription = "Idempotency key: a new unique value (e.g. a UUID) for each new action; " +
+	"when retrying the same action, send the same value with the same arguments: the server then " +
+	"returns the first call's result instead of acting twice."
+
+// effectField checks a field tagged idempotency_key (a string input field) or
+// external_id (a string or integer output field) and describes an idempotency key.
+func (r *run) effectField(s *jsonschema.Schema, f *jsonField, effect string, w where) *jsonschema.Schema {
+	basic, _ := types.Unalias(f.typ).Underlying().(*types.Basic)
+	switch {
+	case effect == TagIdempotencyKey && r.mode != modeInput:
+		r.errorf(w, "`mcp:\"idempotency_key\"` belongs on a field of the tool's input struct")
+	case effect == TagExternalID && r.mode != modeOutput:
+		r.errorf(w, "`mcp:\"external_id\"` belongs on a field of the tool's result struct")
+	case effect == TagIdempotencyKey && (basic == nil || basic.Info()&types.IsString == 0):
+		r.errorf(w, "`mcp:\"idempotency_key\"` needs a string field, got %s", f.typ)
+	case effect == TagExternalID && (basic == nil || basic.Info()&(types.IsString|types.IsInteger) == 0):
+		r.errorf(w, "`mcp:\"external_id\"` needs a string or integer field, got %s", f.typ)
+	case effect == TagIdempotencyKey:
+		c := *s
+		if c.Description != "" {
+			c.Description += " "
+		}
+		c.Description += IdempotencyKeyDescription
+		return &c
+	}
+	return s
 }
 
 // containsAny reports whether t is, or has as elements (through pointers,

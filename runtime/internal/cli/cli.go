@@ -19,6 +19,8 @@ type Flags struct {
 	SSE      bool // with -http, also the 2024-11-05 HTTP+SSE transport
 	LogLevel slog.Level
 	Version  bool
+	Store    string // -store: memory or redis://host:port/db (env MCP_STORE)
+	Audit    bool   // -audit: one JSON audit record per request on stderr (env MCP_AUDIT=1)
 }
 
 // Parse parses Main's flags for the command name; tools lists the tool names
@@ -34,6 +36,8 @@ func Parse(name string, tools func() []string, args []string, stderr io.Writer, 
 	fs.BoolVar(&f.SSE, "sse", false, "with -http, also serve the 2024-11-05 HTTP+SSE transport at /sse")
 	fs.StringVar(&level, "log-level", "info", "stderr log `level`: debug, info, warn, error")
 	fs.BoolVar(&f.Version, "version", false, "print the version and exit")
+	fs.StringVar(&f.Store, "store", os.Getenv("MCP_STORE"), "idempotency store `URL`: memory or redis://host:port/db (env MCP_STORE)")
+	fs.BoolVar(&f.Audit, "audit", os.Getenv("MCP_AUDIT") == "1", "write one JSON audit record per request to stderr (env MCP_AUDIT=1)")
 	if extra != nil {
 		extra(fs)
 	}
@@ -57,7 +61,7 @@ func Parse(name string, tools func() []string, args []string, stderr io.Writer, 
 
 // usage prints -h: what the command serves, then its flags.
 func usage(w io.Writer, fs *flag.FlagSet, name string, tools []string) {
-	fmt.Fprintf(w, "usage: %s [-stdio | -http addr [-sse]] [-log-level level]\n\n", name)
+	fmt.Fprintf(w, "usage: %s [-stdio | -http addr [-sse]] [-log-level level] [-store url] [-audit]\n\n", name)
 	fmt.Fprintf(w, "%s is an MCP server. An MCP client launches it over stdio, or reaches it over\n", name)
 	fmt.Fprintf(w, "Streamable HTTP at http://ADDR/mcp when started with -http ADDR.\n\n")
 	if len(tools) > 0 {

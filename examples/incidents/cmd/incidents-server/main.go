@@ -6,16 +6,22 @@
 package main
 
 import (
+	"fmt"
 	"os"
 
 	"github.com/mcpgen/mcpgen/examples/incidents"
 	mcpruntime "github.com/mcpgen/mcpgen/runtime"
 	_ "github.com/mcpgen/mcpgen/runtime/auth"
+	_ "github.com/mcpgen/mcpgen/runtime/store/redisstore"
 )
 
 func main() {
 	s := mcpruntime.NewServer(mcpruntime.Implementation{Name: "incidents", Version: "dev"}, nil)
-	desk := incidents.NewDesk()
+	desk, err := incidents.NewDesk()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "incidents.NewDesk: %v\n", err)
+		os.Exit(1)
+	}
 	incidents.RegisterMCP(s, desk)
 	os.Exit(mcpruntime.Main(s))
 }

@@ -1,0 +1,175 @@
+package incidents
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpgen/mcpgen/examples/incidents/incidentsclient"
+	"github.com/mcpgen/mcpgen/runtime/store/redisstore"
+)
+
+// testRedis returns the Redis URL CI gives in MCPGEN_TEST_REDIS; the test is
+// skipped when it is unset and fails when it is set but Redis does not answer.
+func testRedis(t *testing.T) string {
+	u := os.Getenv("MCPGEN_TEST_REDIS")
+	if u == "" {
+		t.Skip("MCPGEN_TEST_REDIS is not set (CI sets it and starts redis-server)")
+	}
+	s, err := redisstore.Open(context.Background(), u)
+	if err != nil {
+		t.Fatalf("MCPGEN_TEST_REDIS=%s is set but Redis is unreachable: %v", u, err)
+	}
+	s.Close()
+	return u
+}
+
+// buildServer builds the generated incidents-server.
+func buildServer(t *testing.T) string {
+	bin := filepath.Join(t.TempDir(), "incidents-server")
+	out, err := exec.Command("go", "build", "-o", bin, "./cmd/incidents-server").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// A replica is one incidents-server process serving HTTP.
+type replica struct {
+	cmd  *exec.Cmd
+	url  string
+	done chan struct{} // closed when the process ended
+}
+
+var urlRE = regexp.MustCompile(`url=(http://\S+)`)
+
+// startReplica starts bin on a free port with the store and the extra environment.
+func startReplica(t *testing.T, bin, storeURL string, env ...string) *replica {
+	t.Helper()
+	cmd := exec.Command(bin, "-http", "127.0.0.1:0", "-store", storeURL)
+	// The callers hold incident:create (no OAuth server in this test), and the
+	// replicas share the requestState key: a consent round may end on another.
+	cmd.Env = append(append(os.Environ(), "MCP_ANONYMOUS_SCOPES=incident:create",
+		"MCP_STATE_KEY=replica-test-shared-state-key-0123"), env...)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	r := &replica{cmd: cmd, done: make(chan struct{})}
+	sc := bufio.NewScanner(stderr)
+	for sc.Scan() {
+		if m := urlRE.FindStringSubmatch(sc.Text()); m != nil {
+			r.url = strings.Trim(m[1], `"`)
+			break
+		}
+	}
+	go func() {
+		_, _ = io.Copy(io.Discard, stderr)
+		_ = cmd.Wait()
+		close(r.done)
+	}()
+	if r.url == "" {
+		t.Fatalf("replica printed no url")
+	}
+	t.Cleanup(func() { r.cmd.Process.Kill(); <-r.done })
+	return r
+}
+
+// post sends a create_incident_ticket write (confirming its consent question);
+// err is a transport failure (the process died).
+func (r *replica) post(args map[string]any) (json.RawMessage, error) {
+	return incidentsclient.CreateTicket(http.DefaultClient, r.url, args)
+}
+
+// journalLines returns the tickets the journal recorded for key.
+func journalLines(t *testing.T, path, key string) []string {
+	b, err := os.ReadFile(path)
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var e struct {
+			TicketID       string `json:"ticket_id"`
+			IdempotencyKey string `json:"idempotency_key"`
+		}
+		if json.Unmarshal([]byte(line), &e) == nil && e.IdempotencyKey == key {
+			ids = append(ids, e.TicketID)
+		}
+	}
+	return ids
+}
+
+// TestKilledReplica: a replica dies after creating a ticket and before it
+// replies; the retry on another replica sharing Redis gets outcome_unknown (with
+// the action id), never a second ticket. A replica killed after replying keeps
+// its receipt: the retry elsewhere gets the same bytes.
+func TestKilledReplica(t *testing.T) {
+	storeURL := testRedis(t)
+	bin := buildServer(t)
+	journal := filepath.Join(t.TempDir(), "journal")
+	run := time.Now().UnixNano()
+
+	// Died between the side effect and the reply.
+	key := fmt.Sprintf("killed-%d", run)
+	a := startReplica(t, bin, storeURL, "INCIDENTS_JOURNAL="+journal, "INCIDENTS_CRASH_AFTER_COMMIT=1")
+	if res, err := a.post(ticketArgs(key)); err == nil {
+		t.Fatalf("the crashing replica answered: %s", res)
+	}
+	if ids := journalLines(t, journal, key); len(ids) != 1 {
+		t.Fatalf("journal has %v for the key, want one ticket", ids)
+	}
+	b := startReplica(t, bin, storeURL, "INCIDENTS_JOURNAL="+journal)
+	var r callResult
+	for range 100 { // in_progress until the dead replica's lease lapses
+		res, err := b.post(ticketArgs(key))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r = decodeResult(t, res)
+		if r.Meta.Error == nil || r.Meta.Error.Code != "in_progress" {
+			break
+		}
+	}
+	if r.Meta.Error == nil || r.Meta.Error.Code != "outcome_unknown" || r.Meta.Error.Retryable ||
+		!strings.HasPrefix(fmt.Sprint(r.Meta.Error.Details["action_id"]), "act_") {
+		t.Fatalf("retry elsewhere: got %+v, want outcome_unknown with the action id", r)
+	}
+	if ids := journalLines(t, journal, key); len(ids) != 1 {
+		t.Fatalf("journal has %v for the key after the retry, want still one ticket", ids)
+	}
+
+	// Killed after replying: the receipt survives the process.
+	key = fmt.Sprintf("replied-%d", run)
+	first, err := b.post(ticketArgs(key))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.cmd.Process.Kill()
+	<-b.done
+	c := startReplica(t, bin, storeURL, "INCIDENTS_JOURNAL="+journal)
+	again, err := c.post(ticketArgs(key))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(first, again) {
+		t.Fatalf("retry on a new process:\n%s\nwant the first result\n%s", again, first)
+	}
+	if ids := journalLines(t, journal, key); len(ids) != 1 || decodeResult(t, first).Meta.Receipt.ExternalID != ids[0] {
+		t.Fatalf("journal %v, receipt %s: want one ticket, the receipt's", ids, first)
+	}
+}

@@ -1,0 +1,267 @@
+package runtime
+
+// effects.go: what the runtime adds around a write (a tool that is not readonly):
+// the idempotency key (idempotency.go) and the execution receipt in the result's
+// _meta. A readonly tool has no toolEffects and pays nothing for any of it.
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/store"
+)
+
+// MetaReceipt is the _meta key of a successful write's execution receipt.
+const MetaReceipt = "dev.mcpgen/receipt"
+
+// Receipt statuses: committed unless the handler reports another stage
+// (ReportStatus), e.g. "accepted" for a write an external system queued.
+const (
+	ReceiptCommitted = "committed"
+	ReceiptAccepted  = "accepted"
+)
+
+// Defaults of the idempotency options.
+const (
+	defaultIdempotencyRetention = 24 * time.Hour
+	defaultIdempotencyWait      = 10 * time.Second
+	defaultIdempotencyLease     = 5 * time.Second
+)
+
+// A Receipt is the runtime's evidence that a write succeeded, built after the
+// handler returned: it binds the tool, the caller and the validated arguments
+// (ActionID, ArgumentsDigest) to what the handler created (ExternalID). Neither
+// the model nor the handler can supply one: arguments are closed objects, and the
+// runtime builds it from what it observed.
+type Receipt struct {
+	// ActionID is a stable digest of the tool, the principal's subject, the
+	// validated arguments and the idempotency key (when present): a retry with
+	// the same key and arguments has the same ActionID.
+	ActionID string `json:"action_id"`
+	// Tool is the tool called.
+	Tool string `json:"tool"`
+	// ArgumentsDigest is the SHA-256 of the validated arguments in canonical
+	// form (sorted keys, no spaces).
+	ArgumentsDigest string `json:"arguments_digest"`
+	// ExternalID is the id the handler reported for what it created, if any.
+	ExternalID string `json:"external_id,omitempty"`
+	// Status is "committed" or the stage the handler reported.
+	Status string `json:"status"`
+	// OccurredAt is when the handler returned, by the server's clock (RFC 3339, UTC).
+	OccurredAt string `json:"occurred_at"`
+}
+
+// toolEffects is what a write tool's calls need, fixed at registration.
+type toolEffects struct {
+	keyName    string // the idempotency key argument, "" for none
+	externalID string // the output member holding the external id, "" for none
+}
+
+// newToolEffects returns the effects of t: nil for a readonly tool.
+func newToolEffects(t *Tool) (*toolEffects, error) {
+	if t.Annotations != nil && t.Annotations.ReadOnlyHint {
+		if t.IdempotencyKey != "" {
+			return nil, fmt.Errorf("a readonly tool takes no idempotency key (%s)", t.IdempotencyKey)
+		}
+		return nil, nil
+	}
+	return &toolEffects{keyName: t.IdempotencyKey, externalID: t.ExternalID}, nil
+}
+
+// callEffects is a call's state for its receipt and its audit record.
+type callEffects struct {
+	admitted    time.Time // when the request was admitted (audit)
+	handlerFrom time.Time
+	handlerTook time.Duration
+	argsDigest  string // hex SHA-256 of the canonical arguments
+	externalID  string // ReportExternalID
+	status      string // ReportStatus
+	receiptID   string // the receipt's action id
+	idempotency string // fresh, replayed, conflict, in_progress, outcome_unknown, reconciled
+	errCode     string // the isError result's code ("error" for a plain error)
+}
+
+// applyEffectDefaults fills the effect options' zero values.
+func (s *Server) applyEffectDefaults() {
+	o := &s.opts
+	if o.Store == nil {
+		o.Store = store.NewMemory()
+	}
+	s.store, s.audit = o.Store, o.Audit
+	if o.IdempotencyRetention <= 0 {
+		o.IdempotencyRetention = defaultIdempotencyRetention
+	}
+	if o.IdempotencyWait <= 0 {
+		o.IdempotencyWait = defaultIdempotencyWait
+	}
+	if o.IdempotencyLease <= 0 {
+		o.IdempotencyLease = defaultIdempotencyLease
+	}
+}
+
+// SetStore replaces the server's store (Main's -store); call it before serving.
+func (s *Server) SetStore(st store.Store) { s.store = st }
+
+// ReportExternalID records, from a write's handler, the id of what it created
+// (e.g. a ticket number) for the call's receipt. It overrides the tool's
+// ExternalID output member. Outside a tools/call it does nothing.
+func ReportExternalID(ctx context.Context, id string) {
+	if c := callFrom(ctx); c != nil && c.fx != nil {
+		c.fx.externalID = id
+	}
+}
+
+// ReportStatus records, from a write's handler, the stage its effect reached
+// (e.g. ReceiptAccepted when an external system only queued it); the receipt
+// says "committed" otherwise. Outside a tools/call it does nothing.
+func ReportStatus(ctx context.Context, status string) {
+	if c := callFrom(ctx); c != nil && c.fx != nil {
+		c.fx.status = status
+	}
+}
+
+// effects returns the call's effect state, making it on first use.
+func (c *call) effects() *callEffects {
+	if c.fx == nil {
+		c.fx = &callEffects{}
+	}
+	return c.fx
+}
+
+// invokeWrite runs a write's handler: through the idempotency ledger when the
+// call carries a key, and adds the receipt to a successful result. It also runs
+// readonly tools when the call is audited (for the handler's duration).
+func (s *Server) invokeWrite(ctx context.Context, c *call, e *toolEntry, req *ToolRequest) (*ToolResult, error) {
+	fx := c.effects()
+	fx.argsDigest = canonicalDigest(req.Arguments)
+	if e.fx == nil { // audited readonly call
+		return s.timedInvoke(ctx, c, e.tool, req)
+	}
+	if e.fx.keyName != "" {
+		if key := topLevelString(req.Arguments, e.fx.keyName); key != "" {
+			return s.invokeIdempotent(ctx, c, e, req, key) // idempotency.go
+		}
+	}
+	res, err := s.timedInvoke(ctx, c, e.tool, req)
+	if err == nil && res != nil && !res.IsError {
+		res = s.withReceipt(ctx, c, e, res, "")
+	}
+	return res, err
+}
+
+// timedInvoke runs t's handler like invoke and records its duration.
+func (s *Server) timedInvoke(ctx context.Context, c *call, t *Tool, req *ToolRequest) (*ToolResult, error) {
+	c.fx.handlerFrom = time.Now()
+	res, err := s.invoke(ctx, c, t, req)
+	c.fx.handlerTook = time.Since(c.fx.handlerFrom)
+	return res, err
+}
+
+// withReceipt returns res with the call's receipt added to its _meta.
+func (s *Server) withReceipt(ctx context.Context, c *call, e *toolEntry, res *ToolResult, key string) *ToolResult {
+	fx := c.fx
+	r := Receipt{
+		ActionID:        actionID(e.tool.Name, principalSubject(ctx), fx.argsDigest, key),
+		Tool:            e.tool.Name,
+		ArgumentsDigest: "sha256:" + fx.argsDigest,
+		ExternalID:      fx.externalID,
+		Status:          fx.status,
+		OccurredAt:      time.Now().UTC().Format(time.RFC3339Nano),
+	}
+	if r.ExternalID == "" && e.fx.externalID != "" {
+		r.ExternalID = topLevelID(res.StructuredContent, e.fx.externalID)
+	}
+	if r.Status == "" {
+		r.Status = ReceiptCommitted
+	}
+	fx.receiptID = r.ActionID
+	b, _ := json.Marshal(r) // strings only: cannot fail
+	out := *res
+	out.Meta = make(map[string]any, len(res.Meta)+1)
+	for k, v := range res.Meta {
+		out.Meta[k] = v
+	}
+	out.Meta[MetaReceipt] = json.RawMessage(b)
+	return &out
+}
+
+// principalSubject is the subject of the call's principal, "" when anonymous.
+func principalSubject(ctx context.Context) string {
+	if p := PrincipalFrom(ctx); p != nil {
+		return p.Subject
+	}
+	return ""
+}
+
+// actionID digests what identifies an action: tool, subject, arguments, key.
+func actionID(tool, subject, argsDigest, key string) string {
+	h := sha256.New()
+	for _, part := range []string{tool, subject, argsDigest, key} {
+		h.Write([]byte(strconv.Itoa(len(part))))
+		h.Write([]byte{':'})
+		h.Write([]byte(part))
+	}
+	var sum [sha256.Size]byte
+	return "act_" + hex.EncodeToString(h.Sum(sum[:0])[:16])
+}
+
+// canonicalDigest is the hex SHA-256 of args re-encoded with sorted keys and no
+// spaces (numbers kept as written), so that a retry whose client orders or spaces
+// the arguments differently has the same digest.
+func canonicalDigest(args json.RawMessage) string {
+	canon := []byte("{}")
+	if len(bytes.TrimSpace(args)) > 0 && string(args) != "null" {
+		var v any
+		dec := json.NewDecoder(bytes.NewReader(args))
+		dec.UseNumber()
+		if err := dec.Decode(&v); err == nil {
+			if b, err := json.Marshal(v); err == nil {
+				canon = b
+			}
+		} else {
+			canon = args
+		}
+	}
+	sum := sha256.Sum256(canon)
+	return hex.EncodeToString(sum[:])
+}
+
+// topLevelString returns the string member name of the JSON object args ("" when
+// absent or not a string).
+func topLevelString(args json.RawMessage, name string) string {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(args, &m) != nil {
+		return ""
+	}
+	var v string
+	if json.Unmarshal(m[name], &v) != nil {
+		return ""
+	}
+	return v
+}
+
+// topLevelID returns member name of the JSON object sc as an id: a string as is,
+// a number as written.
+func topLevelID(sc json.RawMessage, name string) string {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(sc, &m) != nil {
+		return ""
+	}
+	raw := bytes.TrimSpace(m[name])
+	var v string
+	switch {
+	case len(raw) == 0:
+		return ""
+	case json.Unmarshal(raw, &v) == nil:
+		return v
+	case raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9':
+		return string(raw)
+	}
+	return ""
+}

@@ -1,0 +1,82 @@
+package runtime
+
+// errorresult.go: how a ToolError reaches the client. An isError result with one
+// text block (the message, for the model: as before codes existed), the error object in the result's
+// _meta under "dev.mcpgen/error" (always: no client validates _meta), and
+// structuredContent {"error": {code, message, retryable[, details]}} when the tool
+// declares no outputSchema. A tool with an outputSchema gets no structuredContent
+// on errors: the official TypeScript client (@modelcontextprotocol/sdk 1.x)
+// validates any structuredContent it receives against the tool's outputSchema,
+// isError or not, and rejects the whole result when it does not match.
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// MetaError is the _meta key of the error object of an isError result the
+// runtime built from a ToolError.
+const MetaError = "dev.mcpgen/error"
+
+// ErrCodeUnavailable is the runtime's code for a dependency of its own (the
+// idempotency store) that did not answer; retryable.
+const ErrCodeUnavailable = "unavailable"
+
+// toolErrorResult renders te as the isError result of a call of e.
+func toolErrorResult(e *toolEntry, te *ToolError) *ToolResult {
+	obj, err := json.Marshal(struct {
+		Error *ToolError `json:"error"`
+	}{te})
+	if err != nil { // unencodable details: keep the code and the message
+		obj, _ = json.Marshal(struct {
+			Error *ToolError `json:"error"`
+		}{&ToolError{Code: te.Code, Message: te.Message, Retryable: te.Retryable}})
+	}
+	res := &ToolResult{Content: []Content{Text(te.Message)}, IsError: true,
+		Meta: map[string]any{MetaError: json.RawMessage(obj[len(`{"error":`) : len(obj)-1])}}
+	if e.tool.OutputSchema == nil {
+		res.StructuredContent = obj
+	}
+	res.toolErr = te
+	return res
+}
+
+// handlerErrorResult turns a handler's error into its isError result: a
+// ToolError (wrapped or not) keeps its code; any other error keeps its text.
+func handlerErrorResult(e *toolEntry, err error) *ToolResult {
+	var te *ToolError
+	if errors.As(err, &te) && te != nil {
+		return toolErrorResult(e, te)
+	}
+	return errorResult(err.Error())
+}
+
+// invalidArgumentsError is the ToolError of arguments that fail the input
+// schema: the message explains each failure to the model; details list each
+// JSON Pointer and rule (never the values: they may be secrets).
+func (e *toolEntry) invalidArgumentsError(fails []schemaFailure) *ToolError {
+	list := make([]map[string]string, 0, len(fails))
+	for _, f := range fails {
+		if f.Keyword == "more" {
+			continue
+		}
+		list = append(list, map[string]string{"pointer": f.Pointer, "rule": f.Keyword})
+	}
+	return &ToolError{Code: ErrCodeInvalidArguments, Message: e.describeInvalid(fails), Retryable: true,
+		Details: map[string]any{"errors": list}}
+}
+
+// panicError is the ToolError of a handler that panicked: a generic message,
+// never the panic's text (it went to the log).
+func panicError(e *toolEntry) *ToolError {
+	return &ToolError{Code: ErrCodeInternal, Message: fmt.Sprintf("internal error in tool %s", e.tool.Name)}
+}
+
+// timeoutError is the ToolError of a call cut off at Options.CallTimeout. A
+// readonly tool, or a write called with an idempotency key, may be retried.
+func (s *Server) timeoutError(c *call, e *toolEntry) *ToolError {
+	keyed := c.fx != nil && c.fx.idempotency != ""
+	return &ToolError{Code: ErrCodeTimeout, Retryable: e.fx == nil || keyed,
+		Message: fmt.Sprintf("tool %s did not finish within %v", e.tool.Name, s.opts.CallTimeout)}
+}

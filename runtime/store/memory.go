@@ -1,0 +1,152 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"sync"
+	"time"
+)
+
+// Memory is the in-memory Store: nothing to start, nothing shared beyond the
+// process. Expired entries are dropped when touched and by a sweep every 1024
+// writes. It also implements PubSub within the process.
+type Memory struct {
+	mu     sync.Mutex
+	m      map[string]memEntry
+	writes int
+	subs   map[string]map[chan []byte]struct{}
+	now    func() time.Time // tests move the clock
+}
+
+type memEntry struct {
+	val     []byte
+	expires time.Time // zero: never
+}
+
+// NewMemory returns an empty in-memory store.
+func NewMemory() *Memory {
+	return &Memory{m: map[string]memEntry{}, now: time.Now}
+}
+
+var _ interface {
+	Store
+	PubSub
+} = (*Memory)(nil)
+
+// live returns the unexpired entry under key; the caller holds mu.
+func (s *Memory) live(key string, now time.Time) (memEntry, bool) {
+	e, ok := s.m[key]
+	if ok && !e.expires.IsZero() && !now.Before(e.expires) {
+		delete(s.m, key)
+		return memEntry{}, false
+	}
+	return e, ok
+}
+
+// set stores val under key; the caller holds mu.
+func (s *Memory) set(key string, val []byte, ttl time.Duration, now time.Time) {
+	e := memEntry{val: bytes.Clone(val)}
+	if ttl > 0 {
+		e.expires = now.Add(ttl)
+	}
+	s.m[key] = e
+	if s.writes++; s.writes%1024 == 0 {
+		for k, e := range s.m {
+			if !e.expires.IsZero() && !now.Before(e.expires) {
+				delete(s.m, k)
+			}
+		}
+	}
+}
+
+// PutIfAbsent implements Store.
+func (s *Memory) PutIfAbsent(_ context.Context, key string, val []byte, ttl time.Duration) (bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.now()
+	if _, ok := s.live(key, now); ok {
+		return false, nil
+	}
+	s.set(key, val, ttl, now)
+	return true, nil
+}
+
+// Get implements Store.
+func (s *Memory) Get(_ context.Context, key string) ([]byte, bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e, ok := s.live(key, s.now())
+	if !ok {
+		return nil, false, nil
+	}
+	return bytes.Clone(e.val), true, nil
+}
+
+// CompareAndSet implements Store.
+func (s *Memory) CompareAndSet(_ context.Context, key string, old, val []byte, ttl time.Duration) (bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.now()
+	e, ok := s.live(key, now)
+	if !ok || !bytes.Equal(e.val, old) {
+		return false, nil
+	}
+	s.set(key, val, ttl, now)
+	return true, nil
+}
+
+// Delete implements Store.
+func (s *Memory) Delete(_ context.Context, key string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.m, key)
+	return nil
+}
+
+// Close implements Store; a closed Memory keeps working.
+func (s *Memory) Close() error { return nil }
+
+// SetClock replaces the clock the store reads expiries from (tests).
+func (s *Memory) SetClock(now func() time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.now = now
+}
+
+// Publish implements PubSub: a subscriber that is not keeping up loses messages
+// rather than blocking the publisher.
+func (s *Memory) Publish(_ context.Context, channel string, msg []byte) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for ch := range s.subs[channel] {
+		select {
+		case ch <- bytes.Clone(msg):
+		default:
+		}
+	}
+	return nil
+}
+
+// Subscribe implements PubSub.
+func (s *Memory) Subscribe(ctx context.Context, channel string) (<-chan []byte, error) {
+	ch := make(chan []byte, 64)
+	s.mu.Lock()
+	if s.subs == nil {
+		s.subs = map[string]map[chan []byte]struct{}{}
+	}
+	if s.subs[channel] == nil {
+		s.subs[channel] = map[chan []byte]struct{}{}
+	}
+	s.subs[channel][ch] = struct{}{}
+	s.mu.Unlock()
+	context.AfterFunc(ctx, func() {
+		s.mu.Lock()
+		delete(s.subs[channel], ch)
+		if len(s.subs[channel]) == 0 {
+			delete(s.subs, channel)
+		}
+		close(ch)
+		s.mu.Unlock()
+	})
+	return ch, nil
+}

@@ -1,0 +1,93 @@
+// Package store is the small state store of the mcpgen runtime: the idempotency
+// ledger of tool calls lives in it, and tasks will. A Store holds byte values under
+// string keys, each with its own time to live, and changes them only atomically:
+// put-if-absent, compare-and-set, delete. Memory (this package) is the embedded
+// default; runtime/store/redisstore puts the same contract on Redis, so that
+// replicas behind a load balancer share one ledger.
+//
+// Implementations register a URL scheme (Register) so that a generated main can
+// pick one with -store URL without the runtime importing it.
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"sort"
+	"sync"
+	"time"
+)
+
+// A Store is a key-value store with atomic writes and per-key expiry. A ttl of 0
+// or less means the value never expires. Every method is safe for concurrent use.
+type Store interface {
+	// PutIfAbsent stores val under key unless the key holds a value; it reports
+	// whether it stored it.
+	PutIfAbsent(ctx context.Context, key string, val []byte, ttl time.Duration) (bool, error)
+	// Get returns the value under key; ok is false when there is none (or it expired).
+	Get(ctx context.Context, key string) (val []byte, ok bool, err error)
+	// CompareAndSet replaces the value under key with val, and its expiry with ttl,
+	// only if the key holds exactly old; it reports whether it did.
+	CompareAndSet(ctx context.Context, key string, old, val []byte, ttl time.Duration) (bool, error)
+	// Delete removes key; a missing key is not an error.
+	Delete(ctx context.Context, key string) error
+	// Close releases the store's resources.
+	Close() error
+}
+
+// A PubSub store also carries messages between the processes that share it (tasks
+// will use it to wake waiters on other replicas). Optional: callers check for it
+// with a type assertion.
+type PubSub interface {
+	// Publish sends msg to every current subscriber of channel.
+	Publish(ctx context.Context, channel string, msg []byte) error
+	// Subscribe delivers the messages published on channel from now on, until ctx
+	// is done; the returned channel is then closed.
+	Subscribe(ctx context.Context, channel string) (<-chan []byte, error)
+}
+
+// An Opener opens a store from a URL such as redis://host:6379/0.
+type Opener func(ctx context.Context, u *url.URL) (Store, error)
+
+var (
+	openersMu sync.Mutex
+	openers   = map[string]Opener{
+		"memory": func(context.Context, *url.URL) (Store, error) { return NewMemory(), nil },
+	}
+)
+
+// Register makes a store implementation available to Open under a URL scheme
+// (redisstore registers "redis" and "rediss" when imported).
+func Register(scheme string, open Opener) {
+	openersMu.Lock()
+	defer openersMu.Unlock()
+	openers[scheme] = open
+}
+
+// ErrUnknownScheme reports a store URL whose scheme no imported package registered.
+var ErrUnknownScheme = errors.New("unknown store scheme")
+
+// Open opens the store rawURL names: "memory" (or "memory:") for a new in-memory
+// store, or a URL whose scheme an imported implementation registered.
+func Open(ctx context.Context, rawURL string) (Store, error) {
+	if rawURL == "memory" {
+		rawURL = "memory:"
+	}
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return nil, fmt.Errorf("store URL: %w", err)
+	}
+	openersMu.Lock()
+	open := openers[u.Scheme]
+	var known []string
+	for s := range openers {
+		known = append(known, s)
+	}
+	openersMu.Unlock()
+	if open == nil {
+		sort.Strings(known)
+		return nil, fmt.Errorf("%w %q (known: %v; redis needs the package github.com/mcpgen/mcpgen/runtime/store/redisstore linked in)", ErrUnknownScheme, u.Scheme, known)
+	}
+	return open(ctx, u)
+}

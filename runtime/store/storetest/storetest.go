@@ -1,0 +1,191 @@
+// Package storetest is the contract every store.Store implementation passes: the
+// same tests run against the in-memory store and against a real Redis.
+package storetest
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/store"
+)
+
+// Run runs the contract against the store s. Keys are prefixed with prefix so that
+// runs sharing a server do not meet.
+func Run(t *testing.T, s store.Store, prefix string) {
+	ctx := context.Background()
+	k := func(name string) string { return prefix + name }
+	t.Run("PutIfAbsent", func(t *testing.T) {
+		if ok, err := s.PutIfAbsent(ctx, k("p"), []byte("one"), time.Hour); err != nil || !ok {
+			t.Fatalf("first put: %v %v, want true", ok, err)
+		}
+		if ok, err := s.PutIfAbsent(ctx, k("p"), []byte("two"), time.Hour); err != nil || ok {
+			t.Fatalf("second put: %v %v, want false", ok, err)
+		}
+		mustGet(t, s, k("p"), "one")
+		if _, ok, err := s.Get(ctx, k("absent")); err != nil || ok {
+			t.Fatalf("get absent: %v %v", ok, err)
+		}
+	})
+	t.Run("CompareAndSet", func(t *testing.T) {
+		if ok, err := s.CompareAndSet(ctx, k("c"), []byte("x"), []byte("y"), time.Hour); err != nil || ok {
+			t.Fatalf("CAS on a missing key: %v %v, want false", ok, err)
+		}
+		mustPut(t, s, k("c"), "a")
+		if ok, err := s.CompareAndSet(ctx, k("c"), []byte("b"), []byte("z"), time.Hour); err != nil || ok {
+			t.Fatalf("CAS with a wrong old value: %v %v, want false", ok, err)
+		}
+		if ok, err := s.CompareAndSet(ctx, k("c"), []byte("a"), []byte("b"), time.Hour); err != nil || !ok {
+			t.Fatalf("CAS with the right old value: %v %v, want true", ok, err)
+		}
+		mustGet(t, s, k("c"), "b")
+	})
+	t.Run("Delete", func(t *testing.T) {
+		mustPut(t, s, k("d"), "v")
+		if err := s.Delete(ctx, k("d")); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok, _ := s.Get(ctx, k("d")); ok {
+			t.Fatal("value still there after Delete")
+		}
+		if err := s.Delete(ctx, k("d")); err != nil {
+			t.Fatalf("delete of a missing key: %v", err)
+		}
+		mustPut(t, s, k("d"), "again") // a deleted key can be put again
+	})
+	t.Run("BinaryValues", func(t *testing.T) {
+		v := []byte{0, 1, 2, 0xff, '\n', '"'}
+		if ok, err := s.PutIfAbsent(ctx, k("b"), v, time.Hour); err != nil || !ok {
+			t.Fatal(ok, err)
+		}
+		got, _, err := s.Get(ctx, k("b"))
+		if err != nil || !bytes.Equal(got, v) {
+			t.Fatalf("got %q %v, want %q", got, err, v)
+		}
+	})
+	t.Run("Expiry", func(t *testing.T) {
+		if ok, err := s.PutIfAbsent(ctx, k("e"), []byte("v"), 20*time.Millisecond); err != nil || !ok {
+			t.Fatal(ok, err)
+		}
+		waitGone(t, s, k("e")) // bounded wait, no timing asserted
+		if ok, err := s.PutIfAbsent(ctx, k("e"), []byte("w"), time.Hour); err != nil || !ok {
+			t.Fatalf("put after expiry: %v %v, want true", ok, err)
+		}
+		// CompareAndSet sets the new expiry.
+		if ok, err := s.CompareAndSet(ctx, k("e"), []byte("w"), []byte("x"), 20*time.Millisecond); err != nil || !ok {
+			t.Fatal(ok, err)
+		}
+		waitGone(t, s, k("e"))
+	})
+	t.Run("OnePutWins", func(t *testing.T) {
+		var wins atomic.Int32
+		var wg sync.WaitGroup
+		for i := range 64 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				ok, err := s.PutIfAbsent(ctx, k("race"), []byte(strconv.Itoa(i)), time.Hour)
+				if err != nil {
+					t.Error(err)
+				}
+				if ok {
+					wins.Add(1)
+				}
+			}()
+		}
+		wg.Wait()
+		if n := wins.Load(); n != 1 {
+			t.Fatalf("%d of 64 concurrent puts won, want 1", n)
+		}
+	})
+	t.Run("CompareAndSetCounter", func(t *testing.T) {
+		mustPut(t, s, k("n"), "0")
+		var wg sync.WaitGroup
+		for range 16 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for range 8 {
+					for {
+						old, _, err := s.Get(ctx, k("n"))
+						if err != nil {
+							t.Error(err)
+							return
+						}
+						n, _ := strconv.Atoi(string(old))
+						ok, err := s.CompareAndSet(ctx, k("n"), old, []byte(strconv.Itoa(n+1)), time.Hour)
+						if err != nil {
+							t.Error(err)
+							return
+						}
+						if ok {
+							break
+						}
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		mustGet(t, s, k("n"), "128") // no lost update
+	})
+	if ps, ok := s.(store.PubSub); ok {
+		t.Run("PubSub", func(t *testing.T) {
+			sctx, cancel := context.WithCancel(ctx)
+			ch, err := ps.Subscribe(sctx, k("chan"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range 3 {
+				if err := ps.Publish(ctx, k("chan"), []byte(fmt.Sprint("m", i))); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for i := range 3 {
+				if got := <-ch; string(got) != fmt.Sprint("m", i) {
+					t.Fatalf("message %d: got %q", i, got)
+				}
+			}
+			cancel()
+			for range ch { // closed once ctx is done
+			}
+		})
+	}
+}
+
+func mustPut(t *testing.T, s store.Store, key, val string) {
+	t.Helper()
+	if ok, err := s.PutIfAbsent(context.Background(), key, []byte(val), time.Hour); err != nil || !ok {
+		t.Fatalf("put %s: %v %v", key, ok, err)
+	}
+}
+
+func mustGet(t *testing.T, s store.Store, key, want string) {
+	t.Helper()
+	got, ok, err := s.Get(context.Background(), key)
+	if err != nil || !ok || string(got) != want {
+		t.Fatalf("get %s: %q %v %v, want %q", key, got, ok, err, want)
+	}
+}
+
+// waitGone polls until key expired; it fails after a generous bound.
+func waitGone(t *testing.T, s store.Store, key string) {
+	t.Helper()
+	for i := 0; ; i++ {
+		_, ok, err := s.Get(context.Background(), key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ok {
+			return
+		}
+		if i > 3000 {
+			t.Fatalf("%s never expired", key)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
