@@ -64,7 +64,7 @@ type call struct {
 	asideRes *ToolResult // invokeAside's outcome
 	asideErr error
 	claimed  chan struct{} // invokeAside: closed by whichever claims the call (state)
-	fx       *callEffects // writes and audited calls (effects.go); nil otherwise
+	fx       *callEffects  // writes and audited calls (effects.go); nil otherwise
 
 	// async, when set, receives the reply instead of the caller of run, and lets
 	// a tools/call handler that overruns its deadline be abandoned without a

@@ -22,7 +22,7 @@ func Server(s *model.Server) ([]byte, error) {
 	for _, p := range s.Packages {
 		importName(f, p.Path, p.Name)
 	}
-	f.Anon(model.AuthPath) // -auth-issuer, -auth-audience: OAuth over -http
+	f.Anon(model.AuthPath)       // -auth-issuer, -auth-audience: OAuth over -http
 	if takesIdempotencyKeys(s) { // -store redis://... for replicas sharing one ledger
 		f.Anon(model.RuntimePath + "/store/redisstore")
 	}
