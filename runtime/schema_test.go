@@ -347,15 +347,16 @@ func TestAddToolBeyondBuiltin(t *testing.T) {
 		s := NewServer(Implementation{Name: "s", Version: "1"}, nil)
 		s.AddTool(tool)
 		e := s.tools.Load().byName["t"]
-		for inst, want := range map[string]string{
-			`{"a":"x"}`:       "",
-			`{"a":1}`:         "- /a: type: got 1",
-			`{"a":1,"a":"x"}`: "- /a: the member name 'a' is repeated",
-			`{"b":[1e999]}`:   "- /b/0: got 1e999: a number is out of range",
+		// A slice, not a map: the order below is the order the validator must see.
+		for _, tt := range []struct{ inst, want string }{
+			{`{"a":"x"}`, ""},
+			{`{"a":1}`, "- /a: type: got 1"},
+			{`{"a":1,"a":"x"}`, "- /a: the member name 'a' is repeated"},
+			{`{"b":[1e999]}`, "- /b/0: got 1e999: a number is out of range"},
 		} {
-			msg, err := e.checkArgs(json.RawMessage(inst))
-			if err != nil || want == "" && msg != "" || !strings.Contains(msg, want) {
-				t.Errorf("%s: %q, %v; want %q", inst, msg, err, want)
+			msg, err := e.checkArgs(json.RawMessage(tt.inst))
+			if err != nil || tt.want == "" && msg != "" || !strings.Contains(msg, tt.want) {
+				t.Errorf("%s: %q, %v; want %q", tt.inst, msg, err, tt.want)
 			}
 		}
 		if strings.Join(validated, " ") != `{"a":"x"} {"a":1}` {
