@@ -334,5 +334,8 @@ func TestSchemaOracleCorpus(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d schemas × %d instances", len(pairs), len(edgeInstances))
+	figure := fmt.Sprintf("%d schemas × %d edge instances", len(pairs), len(edgeInstances))
+	t.Log(figure)
+	checkReliabilityFigure(t, "Repeated member names, exact numbers, formats", figure)
+	checkReliabilityFigure(t, "Fuzzing", fmt.Sprintf("the %d schemas", len(pairs)))
 }
