@@ -10,7 +10,9 @@
 #      in the repository root; its output must be a tools/call result;
 #   2. go test ./docs/...: the README's test command for the docs package,
 #      which runs the README's walkthrough and every documented sample
-#      offline (GOPROXY=off) in fresh modules.
+#      offline (GOPROXY=off) in fresh modules. Without -race, which would
+#      build everything a second time, instrumented; .ci/run runs the race
+#      tests with the machine's caches.
 #
 # Modules come from the Go proxy, once, into the temporary cache; the test
 # command reuses the main job's downloads and builds. The temporary
