@@ -337,6 +337,49 @@ func eraName(modern bool) string {
 
 var observe = false // set true to print what the server answers instead of checking
 
+// A caseFigure counts a bad-input run's cases by era and group: the figure
+// docs/reliability.md quotes in the run's row.
+type caseFigure struct{ eras []*caseGroups }
+
+// caseGroups are the cases of one era, in order, and their counts by group.
+type caseGroups struct {
+	era    string
+	groups []string
+	cases  []badCase
+}
+
+// era starts the cases of one era.
+func (f *caseFigure) era(modern bool) *caseGroups {
+	g := &caseGroups{era: eraName(modern)}
+	f.eras = append(f.eras, g)
+	return g
+}
+
+// add appends a group of cases.
+func (g *caseGroups) add(group string, cases ...badCase) {
+	g.groups = append(g.groups, fmt.Sprintf("%d %s", len(cases), group))
+	g.cases = append(g.cases, cases...)
+}
+
+// String is the figure: "122 cases (2025-11-25: 42 common, ...; 2026-07-28: ...)".
+func (f *caseFigure) String() string {
+	n := 0
+	eras := make([]string, len(f.eras))
+	for i, g := range f.eras {
+		n += len(g.cases)
+		eras[i] = g.era + ": " + strings.Join(g.groups, ", ")
+	}
+	return fmt.Sprintf("%d cases (%s)", n, strings.Join(eras, "; "))
+}
+
+// check logs the figure and fails t unless the row of docs/reliability.md
+// quotes it as it is.
+func (f *caseFigure) check(t *testing.T, row string) {
+	t.Helper()
+	t.Logf("%s", f)
+	mcpruntime.CheckReliabilityFigure(t, row, f.String())
+}
+
 // TestBadInputStdio runs the matrix over stdio in both eras on one connection:
 // the server must answer each case as owed and then a normal call.
 func TestBadInputStdio(t *testing.T) {
@@ -346,20 +389,23 @@ func TestBadInputStdio(t *testing.T) {
 	p.next(t)
 	p.send(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	n := 0
+	var figure caseFigure
 	for _, modern := range []bool{false, true} {
-		cases := append(commonCases(modern), repeatedCases(modern)...)
+		m := figure.era(modern)
+		m.add("common", commonCases(modern)...)
+		m.add("repeated names", repeatedCases(modern)...)
 		if modern {
-			cases = append(cases, metaCases()...)
+			m.add("malformed _meta", metaCases()...)
 		} else {
-			cases = append(cases, initializeCases()...)
+			m.add("malformed initialize", initializeCases()...)
 			// The handshake happens once per connection.
-			cases = append(cases, badCase{name: "second initialize", body: legacyInit, want: want{code: -32600}})
+			m.add("second initialize", badCase{name: "second initialize", body: legacyInit, want: want{code: -32600}})
 		}
 		follow := simpleCallLegacy
 		if modern {
 			follow = simpleCallModern
 		}
-		for _, c := range cases {
+		for _, c := range m.cases {
 			n++
 			t.Run(eraName(modern)+"/"+c.name, func(t *testing.T) {
 				// A unique id per case: requests run concurrently, so answers
@@ -374,7 +420,7 @@ func TestBadInputStdio(t *testing.T) {
 			})
 		}
 	}
-	t.Logf("%d stdio cases", n)
+	figure.check(t, "Bad input, stdio")
 }
 
 // checkAnswer compares the messages answered to c with c.want; echo is the id
@@ -588,20 +634,22 @@ func httpCases(modern bool) []badCase {
 func TestBadInputHTTP(t *testing.T) {
 	s := everythingServer()
 	p := startHTTP(t, s, nil)
-	n := 0
+	var figure caseFigure
 	for _, modern := range []bool{false, true} {
-		cases := append(append(commonCases(modern), repeatedCases(modern)...), httpCases(modern)...)
+		m := figure.era(modern)
+		m.add("common", commonCases(modern)...)
+		m.add("repeated names", repeatedCases(modern)...)
+		m.add("HTTP", httpCases(modern)...)
 		if modern {
-			cases = append(cases, metaCases()...)
+			m.add("malformed _meta", metaCases()...)
 		} else {
-			cases = append(cases, initializeCases()...) // each would open a session: none does
+			m.add("malformed initialize", initializeCases()...) // each would open a session: none does
 		}
 		follow := simpleCallLegacy
 		if modern {
 			follow = simpleCallModern
 		}
-		for _, c := range cases {
-			n++
+		for _, c := range m.cases {
 			t.Run(eraName(modern)+"/"+c.name, func(t *testing.T) {
 				if c.header["Mcp-Session-Id"] == "SESSION" {
 					c.header = map[string]string{"Mcp-Session-Id": p.session}
@@ -634,7 +682,7 @@ func TestBadInputHTTP(t *testing.T) {
 			})
 		}
 	}
-	t.Logf("%d HTTP cases", n)
+	figure.check(t, "Bad input, HTTP")
 }
 
 // aReader yields n bytes of 'a'.

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -61,4 +62,25 @@ func TestFuzzTargetsListed(t *testing.T) {
 	if len(inCode) == 0 || !slices.Equal(inCode, listed) {
 		t.Errorf("scripts/fuzz.sh lists\n  %s\nthe code has\n  %s", strings.Join(listed, "\n  "), strings.Join(inCode, "\n  "))
 	}
+	checkReliabilityFigure(t, "Fuzzing", fmt.Sprintf("%d targets", len(inCode)))
+}
+
+// TestFuzzSeedsFigure logs the number of committed seed inputs of each
+// runtime fuzz target, the figure docs/reliability.md quotes.
+func TestFuzzSeedsFigure(t *testing.T) {
+	dirs, err := os.ReadDir("testdata/fuzz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var counts []string
+	for _, d := range dirs {
+		seeds, err := os.ReadDir(filepath.Join("testdata/fuzz", d.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		counts = append(counts, fmt.Sprintf("%s %d", d.Name(), len(seeds)))
+	}
+	figure := "seed inputs under `runtime/testdata/fuzz`: " + strings.Join(counts, ", ")
+	t.Log(figure)
+	checkReliabilityFigure(t, "Fuzzing", figure)
 }

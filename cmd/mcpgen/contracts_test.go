@@ -49,9 +49,6 @@ func TestLint(t *testing.T) {
 // checks that -compat HEAD exits 1 naming it, that a compatible change
 // exits 0, and that a saved -tools-json works as the base too.
 func TestCompatGitRevision(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git")
-	}
 	dir := newModule(t, optionalHandlers)
 	for _, args := range [][]string{{"init", "-q"}, {"add", "."},
 		{"-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "v1"}} {
@@ -78,6 +75,16 @@ func TestCompatGitRevision(t *testing.T) {
 	}
 	if code, _, stderr := mcpgen(t, dir, "-compat", "no-such-rev"); code != exitError || !strings.Contains(stderr, "-compat no-such-rev") {
 		t.Errorf("-compat no-such-rev: exit %d, want 1; stderr:\n%s", code, stderr)
+	}
+	// A base starting with "-" never reaches git as an option: --output=FILE
+	// would have git archive write FILE.
+	leak := filepath.Join(t.TempDir(), "leak.tar")
+	code, _, stderr = mcpgen(t, dir, "-compat", "--output="+leak)
+	if code != exitError || !strings.Contains(stderr, "must not be empty or start with '-'") {
+		t.Errorf("-compat --output=FILE: exit %d, want 1 refusing the revision; stderr:\n%s", code, stderr)
+	}
+	if _, err := os.Stat(leak); err == nil {
+		t.Errorf("-compat --output=FILE: git wrote %s", leak)
 	}
 }
 

@@ -13,11 +13,20 @@ import (
 	"strings"
 )
 
+// ErrBadRevision reports a revision that is empty or starts with "-".
+var ErrBadRevision = errors.New("a git revision must not be empty or start with '-'")
+
 // Checkout writes the files of the git repository holding dir, as of
 // revision rev, into a new temporary directory, and returns the directory
 // corresponding to dir in it. The caller removes the temporary directory
 // with cleanup.
+//
+// A rev starting with "-" is refused: git would read it as an option (say
+// --output=FILE, which writes a file).
 func Checkout(ctx context.Context, dir, rev string) (at string, cleanup func(), err error) {
+	if rev == "" || strings.HasPrefix(rev, "-") {
+		return "", nil, fmt.Errorf("checkout %q: %w", rev, ErrBadRevision)
+	}
 	top, err := git(ctx, dir, "rev-parse", "--show-toplevel")
 	if err != nil {
 		return "", nil, err
@@ -27,7 +36,7 @@ func Checkout(ctx context.Context, dir, rev string) (at string, cleanup func(), 
 	if err != nil {
 		return "", nil, fmt.Errorf("checkout %s: %w", rev, err)
 	}
-	archive, err := git(ctx, top, "archive", "--format=tar", rev+"^{tree}")
+	archive, err := git(ctx, top, "archive", "--format=tar", "--end-of-options", rev+"^{tree}")
 	if err != nil {
 		return "", nil, err
 	}

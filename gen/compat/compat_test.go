@@ -2,6 +2,7 @@ package compat_test
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"os"
 	"path/filepath"
@@ -128,5 +129,16 @@ func TestContractsRoundTrip(t *testing.T) {
 	}
 	if _, err := compat.Parse([]byte(`{"tool":[]}`)); err == nil {
 		t.Error("Parse accepted an unknown key")
+	}
+}
+
+// TestCheckoutRefusesOptions checks that a revision git would read as an
+// option (or an empty one) is refused before git runs: the directory is not
+// even a repository, so any git run would fail differently.
+func TestCheckoutRefusesOptions(t *testing.T) {
+	for _, rev := range []string{"", "-", "--output=leak.tar", "-h", "--remote=ext::sh"} {
+		if _, _, err := compat.Checkout(context.Background(), t.TempDir(), rev); !errors.Is(err, compat.ErrBadRevision) {
+			t.Errorf("Checkout(%q): got %v, want ErrBadRevision", rev, err)
+		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/mcpgen/mcpgen/internal/jsontest"
+	"github.com/mcpgen/mcpgen/internal/testfigures"
 	"github.com/mcpgen/mcpgen/runtime/internal/format"
 	"github.com/mcpgen/mcpgen/runtime/internal/fullformats"
 	"github.com/mcpgen/mcpgen/runtime/internal/fullhook"
@@ -282,5 +283,15 @@ func TestSchemaOracleCorpus(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d schemas × %d instances", len(pairs), len(edgeInstances))
+	figure := fmt.Sprintf("%d schemas × %d edge instances", len(pairs), len(edgeInstances))
+	t.Log(figure)
+	checkReliabilityFigure(t, "Repeated member names, exact numbers, formats", figure)
+	checkReliabilityFigure(t, "Fuzzing", fmt.Sprintf("the %d schemas", len(pairs)))
+}
+
+// checkReliabilityFigure fails t unless the row of docs/reliability.md whose
+// first cell is row quotes figure (internal/testfigures).
+func checkReliabilityFigure(t *testing.T, row, figure string) {
+	t.Helper()
+	testfigures.Check(t, "../../../docs/reliability.md", row, figure)
 }
