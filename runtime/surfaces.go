@@ -398,3 +398,14 @@ func (n *ordered) append(b []byte) []byte {
 	}
 	return append(b, n.raw...)
 }
+
+// Tool returns a copy of the registered tool called name, or nil. With
+// PutTool, a host can wrap a tool's handler (metrics, a test's run count).
+func (s *Server) Tool(name string) *Tool {
+	e := s.tools.Load().byName[name]
+	if e == nil {
+		return nil
+	}
+	cp := *e.tool
+	return &cp
+}
