@@ -146,7 +146,7 @@ func (t FunctionTool) OpenAIChat() json.RawMessage {
 // {"name","description","parameters","strict"}.
 func (t FunctionTool) OpenAIFunction() json.RawMessage {
 	b := t.nameDescription(nil, "parameters")
-	return strconv.AppendBool(append(b, `,"strict":`...), t.Strict)
+	return append(strconv.AppendBool(append(b, `,"strict":`...), t.Strict), '}')
 }
 
 // OpenAIResponses returns t as a Responses API function tool:

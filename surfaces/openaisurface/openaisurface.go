@@ -47,7 +47,7 @@ func ChatCalls(m openai.ChatCompletionMessage) []mcpruntime.ModelCall {
 func ChatResults(results []*mcpruntime.ModelResult) []openai.ChatCompletionMessageParamUnion {
 	out := make([]openai.ChatCompletionMessageParamUnion, 0, len(results))
 	for _, r := range results {
-		out = append(out, openai.ToolMessage(r.Text(), r.ID))
+		out = append(out, openai.ToolMessage(text(r), r.ID))
 	}
 	return out
 }
@@ -82,9 +82,18 @@ func ResponsesCalls(r *responses.Response) []mcpruntime.ModelCall {
 func ResponsesResults(results []*mcpruntime.ModelResult) []responses.ResponseInputItemUnionParam {
 	out := make([]responses.ResponseInputItemUnionParam, 0, len(results))
 	for _, r := range results {
-		item := responses.ResponseInputItemParamOfFunctionCallOutput(r.Text())
+		item := responses.ResponseInputItemParamOfFunctionCallOutput(text(r))
 		item.OfFunctionCallOutput.CallID = param.NewOpt(r.ID)
 		out = append(out, item)
 	}
 	return out
+}
+
+// text is a result as the text OpenAI takes: tool results have no error
+// flag there, so a failure says so first.
+func text(r *mcpruntime.ModelResult) string {
+	if r.IsError {
+		return "Error: " + r.Text()
+	}
+	return r.Text()
 }
