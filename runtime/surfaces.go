@@ -29,7 +29,7 @@ type FunctionTool struct {
 	// profile as it is: the definition then asks for "strict": true.
 	Strict bool
 	// Dropped (Gemini) lists what was left out of the schema because the
-	// provider's subset cannot say it, as "pointer: keyword" (the root is "").
+	// provider's subset cannot say it, as "#pointer: keyword".
 	// The runtime still validates the call against the full schema.
 	Dropped []string
 }
@@ -229,7 +229,7 @@ func geminiNode(n *ordered, ptr string, dropped *[]string) {
 		case m.key == "additionalProperties" && m.val.kind == 'f':
 			// Closed objects: the subset has no such field; the server still
 			// refuses unknown arguments.
-			*dropped = append(*dropped, ptr+": additionalProperties")
+			*dropped = append(*dropped, "#"+ptr+": additionalProperties")
 			continue
 		case m.key == "const" && m.val.kind == '"' && n.get("enum") == nil:
 			kept = append(kept, member{"enum", &ordered{kind: '[', arr: []*ordered{m.val}}})
@@ -242,7 +242,7 @@ func geminiNode(n *ordered, ptr string, dropped *[]string) {
 		case m.key == "format" && m.val.kind == '"':
 			f, _ := rawStringOf(m.val)
 			if !geminiFormatOK(typ, f) {
-				*dropped = append(*dropped, ptr+": format "+f)
+				*dropped = append(*dropped, "#"+ptr+": format "+f)
 				continue
 			}
 		}
@@ -251,7 +251,7 @@ func geminiNode(n *ordered, ptr string, dropped *[]string) {
 				kept = append(kept, m) // the subset cannot express it: left for the profile to report
 				continue
 			}
-			*dropped = append(*dropped, ptr+": "+m.key)
+			*dropped = append(*dropped, "#"+ptr+": "+m.key)
 			continue
 		}
 		kept = append(kept, m)
