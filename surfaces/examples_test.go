@@ -19,7 +19,7 @@ import (
 // leftOut are the example tools a provider rejects: the conformance suite's
 // JSON Schema 2020-12 tool, whose schema is exotic on purpose.
 var leftOut = map[string]bool{
-	`everything: tool json_schema_2020_12_tool: anthropic: "allOf" at the top level of an input schema is rejected by Anthropic (at #)`: true,
+	`everything: tool json_schema_2020_12_tool: anthropic: "allOf" at the top level of an input schema is rejected by Anthropic (at #)`:                                                                           true,
 	`everything: tool json_schema_2020_12_tool: gemini: keyword "$ref" is not supported by Gemini (recursive Go types need $ref: break the recursion, or give the type a //mcp:schema) (at #/properties/address)`: true,
 }
 
