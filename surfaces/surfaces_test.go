@@ -167,7 +167,7 @@ func TestOpenAIChatLoop(t *testing.T) {
 	}
 	d := mcpruntime.NewDispatcher(c.s, &mcpruntime.DispatchOptions{MaxConcurrent: 3})
 	final, err := openaisurface.ChatLoop(asAlice(), client, d, openai.ChatCompletionNewParams{
-		Model:    openai.ChatModelGPT4_1,
+		Model:    "gpt-5.1",
 		Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("Payments alerts are firing: triage.")},
 		Tools:    tools,
 	}, 4)
@@ -195,7 +195,7 @@ func TestOpenAIResponsesLoop(t *testing.T) {
 	}
 	d := mcpruntime.NewDispatcher(c.s, nil)
 	final, err := openaisurface.ResponsesLoop(asAlice(), client, d, responses.ResponseNewParams{
-		Model: openai.ChatModelGPT4_1,
+		Model: "gpt-5.1",
 		Input: responses.ResponseNewParamsInputUnion{OfString: openai.String("Is checkout degraded?")},
 		Tools: tools,
 	}, 4)
@@ -227,7 +227,7 @@ func TestAnthropicLoop(t *testing.T) {
 	}
 	d := mcpruntime.NewDispatcher(c.s, &mcpruntime.DispatchOptions{MaxConcurrent: 2})
 	final, err := anthropicsurface.Loop(asAlice(), client, d, anthropic.MessageNewParams{
-		Model:     anthropic.ModelClaudeSonnet4_5,
+		Model:     "claude-sonnet-4-5",
 		MaxTokens: 1024,
 		Messages:  []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock("Payments alerts are firing: triage."))},
 		Tools:     tools,

@@ -32,7 +32,7 @@ import (
 
 func main() {
 	provider := flag.String("provider", "openai", "openai (Chat Completions), openai-responses or anthropic")
-	model := flag.String("model", "", "model name (default: gpt-4.1 or claude-sonnet-4-5)")
+	model := flag.String("model", "", "model name (default: gpt-5.1 or claude-sonnet-4-5)")
 	tools := flag.String("tools", "", "print the tool definitions for openai, openai-responses, anthropic or gemini, and exit")
 	turns := flag.Int("turns", 8, "at most this many model requests")
 	flag.Parse()
@@ -67,7 +67,7 @@ func run(ctx context.Context, d *mcpruntime.Dispatcher, s *mcpruntime.Server, pr
 	case "openai":
 		tools, _ := openaisurface.ChatTools(s)
 		c, err := openaisurface.ChatLoop(ctx, openai.NewClient(), d, openai.ChatCompletionNewParams{
-			Model:    or(model, openai.ChatModelGPT4_1),
+			Model:    or(model, "gpt-5.1"),
 			Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage(prompt)},
 			Tools:    tools,
 		}, turns)
@@ -78,7 +78,7 @@ func run(ctx context.Context, d *mcpruntime.Dispatcher, s *mcpruntime.Server, pr
 	case "openai-responses":
 		tools, _ := openaisurface.ResponsesTools(s)
 		r, err := openaisurface.ResponsesLoop(ctx, openai.NewClient(), d, responses.ResponseNewParams{
-			Model: or(model, openai.ChatModelGPT4_1),
+			Model: or(model, "gpt-5.1"),
 			Input: responses.ResponseNewParamsInputUnion{OfString: openai.String(prompt)},
 			Tools: tools,
 		}, turns)
@@ -89,7 +89,7 @@ func run(ctx context.Context, d *mcpruntime.Dispatcher, s *mcpruntime.Server, pr
 	case "anthropic":
 		tools, _ := anthropicsurface.Tools(s)
 		m, err := anthropicsurface.Loop(ctx, anthropic.NewClient(), d, anthropic.MessageNewParams{
-			Model:     or(model, anthropic.ModelClaudeSonnet4_5),
+			Model:     or(model, "claude-sonnet-4-5"),
 			MaxTokens: 2048,
 			Messages:  []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock(prompt))},
 			Tools:     tools,
