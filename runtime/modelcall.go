@@ -250,7 +250,7 @@ func modelArguments(mc ModelCall) (json.RawMessage, *ToolError) {
 	err := json.Unmarshal([]byte(s), &v)
 	var syn *json.SyntaxError
 	switch {
-	case err != nil && (err.Error() == "unexpected end of JSON input" || strings.HasSuffix(err.Error(), "unexpected end of JSON input")):
+	case err != nil && strings.HasSuffix(err.Error(), "unexpected end of JSON input"):
 		return nil, invalidArgs(fmt.Sprintf("the arguments of tool %s are cut off: the JSON text ends after %d bytes, before the object is closed. Call the tool again with the complete JSON object.", mc.Name, len(s)))
 	case errors.As(err, &syn):
 		return nil, invalidArgs(fmt.Sprintf("the arguments of tool %s are not valid JSON: %v (at byte %d). Call the tool again with a JSON object.", mc.Name, syn, syn.Offset))
