@@ -1,4 +1,4 @@
-package profile
+package schemaprofile
 
 import (
 	"fmt"
@@ -105,7 +105,7 @@ func (c *checker) openAIObject(n node, tot *openAITotals) {
 		tot.props++
 		tot.chars += len(name)
 		if !slices.Contains(required, name) {
-			c.addf(n.ptr+"/properties/"+escape(name), "property %q is optional, but %s requires every property: generate with -strict=openai (or //mcp:tool strict=openai) to make it required and nullable", name, c.label)
+			c.addf(n.ptr+"/properties/"+Escape(name), "property %q is optional, but %s requires every property: generate with -strict=openai (or //mcp:tool strict=openai) to make it required and nullable", name, c.label)
 		}
 	}
 }

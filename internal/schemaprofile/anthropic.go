@@ -1,4 +1,4 @@
-package profile
+package schemaprofile
 
 // checkAnthropic applies Anthropic's rules for a tool's input_schema: the
 // root is an object schema and has no oneOf, anyOf or allOf.

@@ -1,4 +1,4 @@
-package profile
+package schemaprofile
 
 // geminiKeyword reports whether k is one of the fields of Gemini's Schema object (a subset of the
 // OpenAPI 3.0 schema object), plus additionalProperties: false, which
