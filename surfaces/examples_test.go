@@ -33,7 +33,7 @@ func TestExampleDefinitions(t *testing.T) {
 		"everything": everything.RegisterMCP,
 		"files":      files.RegisterMCP,
 		"goplsport":  func(s *mcpruntime.Server) { goplsport.RegisterMCP(s, &goplsport.Workspace{}) },
-		"incidents":  func(s *mcpruntime.Server) { incidents.RegisterMCP(s, incidents.NewDesk()) },
+		"incidents":  func(s *mcpruntime.Server) { incidents.RegisterMCP(s, mustDesk()) },
 		"notes":      notes.RegisterMCP,
 		"policy":     policy.RegisterMCP,
 	} {
@@ -73,4 +73,13 @@ func TestExampleDefinitions(t *testing.T) {
 			t.Errorf("incidents: tools not strict: %v", loose)
 		}
 	}
+}
+
+// mustDesk returns a new incidents desk (in memory: it cannot fail).
+func mustDesk() *incidents.Desk {
+	d, err := incidents.NewDesk()
+	if err != nil {
+		panic(err)
+	}
+	return d
 }

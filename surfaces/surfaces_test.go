@@ -119,7 +119,7 @@ func newCounted(t *testing.T) *counted {
 	c := &counted{runs: map[string]int{}, who: map[string]string{}}
 	c.s = mcpruntime.NewServer(mcpruntime.Implementation{Name: "incidents", Version: "test"},
 		&mcpruntime.Options{Logger: slog.New(slog.DiscardHandler)})
-	incidents.RegisterMCP(c.s, incidents.NewDesk())
+	incidents.RegisterMCP(c.s, mustDesk())
 	for _, name := range []string{"get_service_status", "list_deployments", "create_incident_ticket"} {
 		tool := c.s.Tool(name)
 		h := tool.Handler

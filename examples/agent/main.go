@@ -38,7 +38,12 @@ func main() {
 	flag.Parse()
 
 	s := mcpruntime.NewServer(mcpruntime.Implementation{Name: "incidents", Version: "dev"}, nil)
-	incidents.RegisterMCP(s, incidents.NewDesk())
+	desk, err := incidents.NewDesk()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "agent:", err)
+		os.Exit(1)
+	}
+	incidents.RegisterMCP(s, desk)
 	if *tools != "" {
 		if err := printTools(s, *tools); err != nil {
 			fmt.Fprintln(os.Stderr, "agent:", err)
