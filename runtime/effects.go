@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 	"github.com/mcpgen/mcpgen/runtime/store"
 )
 
@@ -215,20 +216,7 @@ func actionID(tool, subject, argsDigest, key string) string {
 // spaces (numbers kept as written), so that a retry whose client orders or spaces
 // the arguments differently has the same digest.
 func canonicalDigest(args json.RawMessage) string {
-	canon := []byte("{}")
-	if len(bytes.TrimSpace(args)) > 0 && string(args) != "null" {
-		var v any
-		dec := json.NewDecoder(bytes.NewReader(args))
-		dec.UseNumber()
-		if err := dec.Decode(&v); err == nil {
-			if b, err := json.Marshal(v); err == nil {
-				canon = b
-			}
-		} else {
-			canon = args
-		}
-	}
-	sum := sha256.Sum256(canon)
+	sum := sha256.Sum256(jsonwire.Canonical(args))
 	return hex.EncodeToString(sum[:])
 }
 

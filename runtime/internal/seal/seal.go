@@ -4,7 +4,6 @@
 package seal
 
 import (
-	"bytes"
 	"crypto/aes"
 	"crypto/cipher"
 	"crypto/rand"
@@ -18,6 +17,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
 // KeyEnv (runtime.StateKeyEnv) names the environment variable NewServer reads
@@ -191,19 +192,6 @@ func (sl *Sealer) decrypt(token string) ([]byte, error) {
 // ArgsDigest is a digest of a request's salient params, stable under key order
 // and whitespace: SHA-256 of the arguments re-encoded by encoding/json (sorted keys).
 func ArgsDigest(args json.RawMessage) string {
-	canon := []byte("{}")
-	if len(bytes.TrimSpace(args)) > 0 && string(args) != "null" {
-		var v any
-		dec := json.NewDecoder(bytes.NewReader(args))
-		dec.UseNumber()
-		if err := dec.Decode(&v); err == nil {
-			if b, err := json.Marshal(v); err == nil {
-				canon = b
-			}
-		} else {
-			canon = args
-		}
-	}
-	sum := sha256.Sum256(canon)
+	sum := sha256.Sum256(jsonwire.Canonical(args))
 	return base64.RawURLEncoding.EncodeToString(sum[:16])
 }
