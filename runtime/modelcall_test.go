@@ -179,3 +179,54 @@ func TestGeminiSchema(t *testing.T) {
 		t.Errorf("dropped %s, want %s", d, wantDropped)
 	}
 }
+
+// TestDispatcherScopeAndConsent: a model's call of a tool with scope="..." and
+// confirm="..." goes through the same gate as tools/call: a caller without the
+// scope gets forbidden, a user who declines gets not_confirmed, and the handler
+// runs only for a caller with the scope whose user confirms.
+func TestDispatcherScopeAndConsent(t *testing.T) {
+	var runs atomic.Int64
+	s := NewServer(Implementation{Name: "m", Version: "1"}, &Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	s.AddTool(&Tool{
+		Name:        "open",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"sev":{"type":"string","enum":["p1","p2"]}},"required":["sev"],"additionalProperties":false}`),
+		Scopes:      []string{"incident:create:{sev}"},
+		Confirm:     "Open a {sev} incident?",
+		Handler: func(ctx context.Context, req *ToolRequest) (*ToolResult, error) {
+			runs.Add(1)
+			return &ToolResult{Content: []Content{Text("opened")}}, nil
+		},
+	})
+	answer := func(action string) func(context.Context, InputRequest) (json.RawMessage, error) {
+		return func(_ context.Context, q InputRequest) (json.RawMessage, error) {
+			if q.Method != "elicitation/create" || !strings.Contains(string(q.Params), "Open a p1 incident?") {
+				return nil, fmt.Errorf("unexpected question %s %s", q.Method, q.Params)
+			}
+			return json.RawMessage(`{"action":"` + action + `","content":{"confirm":true}}`), nil
+		}
+	}
+	as := func(scopes ...string) context.Context {
+		return WithPrincipal(context.Background(), &Principal{Subject: "model-user", Scopes: scopes})
+	}
+	for _, tc := range []struct {
+		name   string
+		ctx    context.Context
+		action string
+		code   string
+	}{
+		{"no scope", as("incident:create:p2"), "accept", ErrCodeForbidden},
+		{"declined", as("incident:create:p1"), "decline", ErrCodeNotConfirmed},
+		{"scope and consent", as("incident:create:p1"), "accept", ""},
+	} {
+		d := NewDispatcher(s, &DispatchOptions{Answer: answer(tc.action)})
+		before := runs.Load()
+		r := d.Call(tc.ctx, ModelCall{ID: "c", Name: "open", Arguments: `{"sev":"p1"}`})
+		ran := runs.Load() - before
+		switch {
+		case tc.code == "" && (r.IsError || r.Text() != "opened" || ran != 1):
+			t.Errorf("%s: isError %v %q, handler ran %d times; want opened once", tc.name, r.IsError, r.Text(), ran)
+		case tc.code != "" && (!r.IsError || r.Error == nil || r.Error.Code != tc.code || ran != 0):
+			t.Errorf("%s: isError %v, error %+v, handler ran %d times; want %s and no run", tc.name, r.IsError, r.Error, ran, tc.code)
+		}
+	}
+}
