@@ -193,75 +193,124 @@ func compileScopes(scopes []string, inputSchema json.RawMessage) ([]scopeTemplat
 
 // requiredScopes returns the scopes a call with args needs; an argument that
 // cannot be part of a scope (not a string, or a space or quote in it) is an error.
+// The {field} values are read from args in place (one scan, no decoding unless a
+// value holds escapes), and every scope is built into one buffer: a call
+// allocates the result slice and one string.
 func requiredScopes(ts []scopeTemplate, args json.RawMessage) ([]string, error) {
-	out := make([]string, 0, len(ts))
-	var values []fieldValue // the top-level string members the templates name
+	var vbuf [4]fieldValue
+	values := vbuf[:0] // the top-level string members the templates name
 	scanned := false
+	var bbuf [64]byte
+	buf := bbuf[:0]
+	var ends [4]int
+	end := ends[:0] // where each scope ends in buf
 	for _, t := range ts {
 		if t.fields == 0 {
-			out = append(out, t.raw)
+			buf = append(buf, t.raw...)
+			end = append(end, len(buf))
 			continue
 		}
 		if !scanned {
 			scanned = true
 			jsonwire.EachMember(args, func(key, val []byte) {
-				if !namedField(ts, key) {
+				name, ok := namedField(ts, key)
+				if !ok {
 					return
 				}
-				if s, ok := rawString(val); ok {
-					values = append(values, fieldValue{string(key), s})
+				if v, ok := stringBytes(val); ok {
+					values = append(values, fieldValue{name, v})
 				}
 			})
 		}
-		var sb strings.Builder
 		for i, p := range t.parts {
 			if i%2 == 0 {
-				sb.WriteString(p)
+				buf = append(buf, p...)
 				continue
 			}
 			v, ok := lookupField(values, p)
-			if !ok || v == "" || strings.ContainsAny(v, " \t\r\n\"\\{}") || !isPrintableASCII(v) {
+			if !ok || !scopeValue(v) {
 				return nil, fmt.Errorf("argument %s cannot be part of scope %s", p, t.raw)
 			}
 			if t.lower[i/2] {
-				v = strings.ToLower(v)
+				for _, c := range v { // printable ASCII (scopeValue)
+					if 'A' <= c && c <= 'Z' {
+						c += 'a' - 'A'
+					}
+					buf = append(buf, c)
+				}
+			} else {
+				buf = append(buf, v...)
 			}
-			sb.WriteString(v)
 		}
-		out = append(out, sb.String())
+		end = append(end, len(buf))
+	}
+	all := string(buf)
+	out := make([]string, len(end))
+	from := 0
+	for i, e := range end {
+		out[i] = all[from:e]
+		from = e
 	}
 	return out, nil
 }
 
-// A fieldValue is a top-level string argument named in a scope template.
-type fieldValue struct{ name, value string }
+// A fieldValue is a top-level string argument named in a scope template: the
+// name is the template's, the value the argument's bytes (unescaped).
+type fieldValue struct {
+	name  string
+	value []byte
+}
 
-// namedField reports whether some template names the member key.
-func namedField(ts []scopeTemplate, key []byte) bool {
+// namedField returns the template field name equal to the member key, if any.
+func namedField(ts []scopeTemplate, key []byte) (string, bool) {
 	for _, t := range ts {
 		for i := 1; i < len(t.parts); i += 2 {
 			if t.parts[i] == string(key) {
-				return true
+				return t.parts[i], true
 			}
+		}
+	}
+	return "", false
+}
+
+// stringBytes returns the value of the JSON string raw: its inner bytes in place
+// when it holds no escapes, else the decoded string's bytes.
+func stringBytes(raw []byte) ([]byte, bool) {
+	if len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' && !hasEscape(raw[1:len(raw)-1]) {
+		return raw[1 : len(raw)-1], true
+	}
+	s, ok := rawString(raw)
+	return []byte(s), ok
+}
+
+// hasEscape reports whether the inside of a JSON string holds a backslash or quote.
+func hasEscape(b []byte) bool {
+	for _, c := range b {
+		if c == '\\' || c == '"' {
+			return true
 		}
 	}
 	return false
 }
 
 // lookupField returns the value of the named argument.
-func lookupField(values []fieldValue, name string) (string, bool) {
+func lookupField(values []fieldValue, name string) ([]byte, bool) {
 	for _, v := range values {
 		if v.name == name {
 			return v.value, true
 		}
 	}
-	return "", false
+	return nil, false
 }
 
-// isPrintableASCII reports whether s is printable ASCII.
-func isPrintableASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < 0x21 || s[i] > 0x7e {
+// scopeValue reports whether an argument value can be part of a scope: not
+// empty, printable ASCII without quotes, backslashes or braces.
+func scopeValue(v []byte) bool {
+	if len(v) == 0 {
+		return false
+	}
+	for _, c := range v {
+		if c < 0x21 || c > 0x7e || c == '"' || c == '\\' || c == '{' || c == '}' {
 			return false
 		}
 	}

@@ -49,6 +49,39 @@ func WithPrincipal(ctx context.Context, p *Principal) context.Context {
 	return context.WithValue(ctx, principalKey{}, p)
 }
 
+// WithAuthorization returns a context that carries p and the scope challenge
+// (WithPrincipal followed by WithScopeChallenge) in one context value: what an
+// authentication middleware sets on every request.
+func WithAuthorization(ctx context.Context, p *Principal, challenge func(required []string) string) context.Context {
+	return &authContext{Context: ctx, p: p, challenge: challenge}
+}
+
+// An authContext is WithAuthorization's context: one allocation for both values.
+// Done, Err and Deadline are its parent's, so a cancelCtx below it still finds its
+// parent's without a goroutine.
+type authContext struct {
+	context.Context
+	p         *Principal
+	challenge func(required []string) string
+}
+
+func (c *authContext) Value(key any) any {
+	switch key.(type) {
+	case principalKey:
+		return c.p
+	case scopeChallengeKey:
+		return c.challenge
+	}
+	return c.Context.Value(key)
+}
+
+func (c *authContext) String() string {
+	if s, ok := c.Context.(interface{ String() string }); ok {
+		return s.String() + ".WithAuthorization"
+	}
+	return "context.WithAuthorization"
+}
+
 // PrincipalFrom returns the caller of the request ctx belongs to, or nil when
 // the request is unauthenticated.
 func PrincipalFrom(ctx context.Context) *Principal {

@@ -187,9 +187,8 @@ func (rs *ResourceServer) Middleware(next http.Handler) http.Handler {
 			rs.refuse(w, err)
 			return
 		}
-		ctx := mcpruntime.WithPrincipal(r.Context(), p)
-		ctx = mcpruntime.WithScopeChallenge(ctx, rs.challengeFn)
-		next.ServeHTTP(w, r.WithContext(ctx))
+		// One context value for both (WithPrincipal plus WithScopeChallenge).
+		next.ServeHTTP(w, r.WithContext(mcpruntime.WithAuthorization(r.Context(), p, rs.challengeFn)))
 	})
 }
 
@@ -232,6 +231,11 @@ func (rs *ResourceServer) authenticate(r *http.Request) (*mcpruntime.Principal, 
 		return nil, unauthorized("", "the Authorization scheme must be Bearer")
 	}
 	token = strings.TrimSpace(token)
+	// A token verified before is found without the syntax scan: only
+	// b64token-shaped JWTs are ever cached (Verify).
+	if p := rs.verified.get(token, rs.cfg.Now()); p != nil {
+		return p, nil
+	}
 	if token == "" || !isToken68(token) {
 		return nil, unauthorized("invalid_token", "malformed access token")
 	}
@@ -266,7 +270,7 @@ func (rs *ResourceServer) Verify(ctx context.Context, token string) (*mcpruntime
 		return p, nil
 	}
 	p, err := rs.verifyJWT(ctx, token)
-	if err == nil {
+	if err == nil && isToken68(token) { // the cache holds b64tokens only (authenticate)
 		rs.verified.put(token, p, rs.cfg.Now())
 	}
 	return p, err
