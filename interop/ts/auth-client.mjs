@@ -87,7 +87,9 @@ async function main() {
   out.protocolVersion = client.getNegotiatedProtocolVersion?.() ?? undefined;
   const tools = await client.listTools();
   out.tools = tools.tools.map((t) => t.name);
-  const params = { name: 'create_incident_ticket', arguments: { title: 'Payments timeouts', severity: plan.severity, evidence_ids: ['status-payments-0001'] } };
+  const params = { name: 'create_incident_ticket', arguments: { title: 'Payments timeouts', severity: plan.severity, evidence_ids: ['status-payments-0001'],
+    // A write takes an idempotency key (one per run: each run is a new ticket).
+    idempotency_key: `auth-e2e-${process.pid}-${Date.now()}` } };
   try {
     out.result = plan.sdk === 'sdk' ? await client.callTool(params, undefined, {}) : await client.callTool(params);
   } catch (e) {
