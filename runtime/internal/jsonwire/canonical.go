@@ -3,6 +3,7 @@ package jsonwire
 import (
 	"bytes"
 	"encoding/json"
+	"unicode/utf8"
 )
 
 // Canonical returns args re-encoded by encoding/json (object keys sorted, no
@@ -13,6 +14,9 @@ import (
 func Canonical(args []byte) []byte {
 	if len(bytes.TrimSpace(args)) == 0 || string(args) == "null" {
 		return []byte("{}")
+	}
+	if isCanonical(args) {
+		return args // what the re-encoding would return, without decoding
 	}
 	var v any
 	dec := json.NewDecoder(bytes.NewReader(args))
@@ -25,4 +29,116 @@ func Canonical(args []byte) []byte {
 		return []byte("{}")
 	}
 	return b
+}
+
+// maxCanonicalDepth bounds the nesting isCanonical follows before it leaves
+// the input to the decoder.
+const maxCanonicalDepth = 64
+
+// isCanonical reports whether b is exactly what Canonical's decode and
+// re-encoding would return: one JSON value and nothing else, no whitespace,
+// object keys in strictly increasing byte order (so no repeated member), numbers
+// in JSON's grammar (kept as written), and strings without escapes holding only
+// characters encoding/json writes as they are (not '<', '>', '&', control
+// characters, U+2028, U+2029 or invalid UTF-8). It may answer false for
+// canonical input (e.g. a string with an escape): Canonical then re-encodes.
+func isCanonical(b []byte) bool {
+	i, ok := canonicalValue(b, 0, 0)
+	return ok && i == len(b)
+}
+
+// canonicalValue checks the value at b[i] and returns the index past it.
+func canonicalValue(b []byte, i, depth int) (int, bool) {
+	if i >= len(b) || depth > maxCanonicalDepth {
+		return i, false
+	}
+	switch c := b[i]; {
+	case c == '"':
+		return canonicalString(b, i)
+	case c == '{':
+		i++
+		if i < len(b) && b[i] == '}' {
+			return i + 1, true
+		}
+		var prev []byte
+		for n := 0; ; n++ {
+			end, ok := canonicalString(b, i)
+			if !ok {
+				return i, false
+			}
+			key := b[i+1 : end-1]
+			if n > 0 && bytes.Compare(prev, key) >= 0 {
+				return i, false
+			}
+			prev = key
+			if end >= len(b) || b[end] != ':' {
+				return end, false
+			}
+			if i, ok = canonicalValue(b, end+1, depth+1); !ok || i >= len(b) {
+				return i, false
+			}
+			switch b[i] {
+			case ',':
+				i++
+			case '}':
+				return i + 1, true
+			default:
+				return i, false
+			}
+		}
+	case c == '[':
+		i++
+		if i < len(b) && b[i] == ']' {
+			return i + 1, true
+		}
+		for {
+			var ok bool
+			if i, ok = canonicalValue(b, i, depth+1); !ok || i >= len(b) {
+				return i, false
+			}
+			switch b[i] {
+			case ',':
+				i++
+			case ']':
+				return i + 1, true
+			default:
+				return i, false
+			}
+		}
+	case c == '-' || IsDigit(c):
+		return scanNumber(b, i)
+	case c == 't':
+		return scanLiteral(b, i, "true")
+	case c == 'f':
+		return scanLiteral(b, i, "false")
+	case c == 'n':
+		return scanLiteral(b, i, "null")
+	}
+	return i, false
+}
+
+// canonicalString checks the string at b[i] (see isCanonical) and returns the
+// index past its closing quote.
+func canonicalString(b []byte, i int) (int, bool) {
+	if i >= len(b) || b[i] != '"' {
+		return i, false
+	}
+	for i++; i < len(b); {
+		c := b[i]
+		switch {
+		case c == '"':
+			return i + 1, true
+		case c < 0x20 || c == '\\' || c == '<' || c == '>' || c == '&':
+			return i, false
+		case c < utf8.RuneSelf:
+			i++
+		default:
+			r, size := utf8.DecodeRune(b[i:])
+			if r == utf8.RuneError && size == 1 || r == '\u2028' || r == '\u2029' {
+				return i, false
+			}
+			i += size
+		}
+	}
+	return i, false
 }
