@@ -5,13 +5,13 @@ package runtime
 // _meta. A readonly tool has no toolEffects and pays nothing for any of it.
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
@@ -167,22 +167,18 @@ func (s *Server) timedInvoke(ctx context.Context, c *call, t *Tool, req *ToolReq
 // withReceipt returns res with the call's receipt added to its _meta.
 func (s *Server) withReceipt(ctx context.Context, c *call, e *toolEntry, res *ToolResult, key string) *ToolResult {
 	fx := c.fx
-	r := Receipt{
-		ActionID:        actionID(e.tool.Name, principalSubject(ctx), fx.argsDigest, key),
-		Tool:            e.tool.Name,
-		ArgumentsDigest: "sha256:" + fx.argsDigest,
-		ExternalID:      fx.externalID,
-		Status:          fx.status,
-		OccurredAt:      time.Now().UTC().Format(time.RFC3339Nano),
+	if fx.receiptID == "" { // invokeIdempotent computed it already
+		fx.receiptID = actionID(e.tool.Name, principalSubject(ctx), fx.argsDigest, key)
 	}
-	if r.ExternalID == "" && e.fx.externalID != "" {
-		r.ExternalID = topLevelID(res.StructuredContent, e.fx.externalID)
+	externalID := fx.externalID
+	if externalID == "" && e.fx.externalID != "" {
+		externalID = topLevelID(res.StructuredContent, e.fx.externalID)
 	}
-	if r.Status == "" {
-		r.Status = ReceiptCommitted
+	status := fx.status
+	if status == "" {
+		status = ReceiptCommitted
 	}
-	fx.receiptID = r.ActionID
-	b, _ := json.Marshal(r) // strings only: cannot fail
+	b := appendReceipt(make([]byte, 0, 256), fx.receiptID, e.tool.Name, fx.argsDigest, externalID, status, time.Now().UTC())
 	out := *res
 	out.Meta = make(map[string]any, len(res.Meta)+1)
 	for k, v := range res.Meta {
@@ -190,6 +186,36 @@ func (s *Server) withReceipt(ctx context.Context, c *call, e *toolEntry, res *To
 	}
 	out.Meta[MetaReceipt] = json.RawMessage(b)
 	return &out
+}
+
+// appendReceipt appends the JSON of a Receipt, byte for byte what json.Marshal
+// writes for it (receipts are written on every successful write).
+func appendReceipt(b []byte, action, tool, argsDigest, externalID, status string, at time.Time) []byte {
+	b = append(b, `{"action_id":`...)
+	b = appendMarshalString(b, action)
+	b = append(b, `,"tool":`...)
+	b = appendMarshalString(b, tool)
+	b = append(b, `,"arguments_digest":"sha256:`...)
+	b = append(b, argsDigest...) // hex
+	b = append(b, '"')
+	if externalID != "" {
+		b = append(b, `,"external_id":`...)
+		b = appendMarshalString(b, externalID)
+	}
+	b = append(b, `,"status":`...)
+	b = appendMarshalString(b, status)
+	b = append(b, `,"occurred_at":"`...)
+	b = at.AppendFormat(b, time.RFC3339Nano)
+	return append(b, `"}`...)
+}
+
+// appendMarshalString appends s as json.Marshal encodes it (with HTML escaping).
+func appendMarshalString(b []byte, s string) []byte {
+	if strings.ContainsAny(s, "<>&") {
+		enc, _ := json.Marshal(s) // a string: cannot fail
+		return append(b, enc...)
+	}
+	return jsonwire.AppendString(b, s)
 }
 
 // principalSubject is the subject of the call's principal, "" when anonymous.
@@ -221,35 +247,45 @@ func canonicalDigest(args json.RawMessage) string {
 }
 
 // topLevelString returns the string member name of the JSON object args ("" when
-// absent or not a string).
+// absent or not a string), as json.Unmarshal into a map would find it (the last
+// of repeated members), without the map.
 func topLevelString(args json.RawMessage, name string) string {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(args, &m) != nil {
+	raw := topLevelMember(args, name)
+	if len(raw) == 0 || raw[0] != '"' {
 		return ""
 	}
-	var v string
-	if json.Unmarshal(m[name], &v) != nil {
-		return ""
-	}
+	v, _ := jsonwire.String(raw)
 	return v
 }
 
 // topLevelID returns member name of the JSON object sc as an id: a string as is,
 // a number as written.
 func topLevelID(sc json.RawMessage, name string) string {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(sc, &m) != nil {
-		return ""
-	}
-	raw := bytes.TrimSpace(m[name])
-	var v string
+	raw := topLevelMember(sc, name)
 	switch {
 	case len(raw) == 0:
 		return ""
-	case json.Unmarshal(raw, &v) == nil:
+	case raw[0] == '"':
+		v, _ := jsonwire.String(raw)
 		return v
 	case raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9':
 		return string(raw)
 	}
 	return ""
+}
+
+// topLevelMember returns the raw value of member name of the JSON object obj
+// (the last one when repeated), nil when obj is not an object or has none.
+func topLevelMember(obj []byte, name string) []byte {
+	obj = jsonwire.TrimSpace(obj)
+	if len(obj) == 0 || obj[0] != '{' || !jsonwire.Valid(obj) {
+		return nil
+	}
+	var found []byte
+	jsonwire.EachMember(obj, func(key, val []byte) {
+		if string(key) == name {
+			found = val
+		}
+	})
+	return found
 }
