@@ -3,6 +3,7 @@ package jsonwire
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"unicode/utf8"
 )
 
@@ -17,6 +18,11 @@ func Canonical(args []byte) []byte {
 	}
 	if isCanonical(args) {
 		return args // what the re-encoding would return, without decoding
+	}
+	if Valid(args) {
+		if b, ok := appendCanonical(make([]byte, 0, len(args)), args, SkipWS(args, 0), 0); ok {
+			return b
+		}
 	}
 	var v any
 	dec := json.NewDecoder(bytes.NewReader(args))
@@ -141,4 +147,75 @@ func canonicalString(b []byte, i int) (int, bool) {
 		}
 	}
 	return i, false
+}
+
+// A canonicalMember is the key (quoted) and value of an object member: spans of
+// the input.
+type canonicalMember struct{ key, val []byte }
+
+// appendCanonical appends the re-encoding of the value at b[i] (b is valid JSON,
+// i past any whitespace) as Canonical's decode and re-encoding writes it: members
+// sorted by key, whitespace dropped, numbers and literals as written. It answers
+// false, leaving the input to the decoder, for what it does not rewrite itself:
+// strings that isCanonical refuses, repeated keys, deep nesting.
+func appendCanonical(dst, b []byte, i, depth int) ([]byte, bool) {
+	if depth > maxCanonicalDepth {
+		return dst, false
+	}
+	switch b[i] {
+	case '"':
+		end, ok := canonicalString(b, i)
+		return append(dst, b[i:end]...), ok
+	case '[':
+		dst = append(dst, '[')
+		i = SkipWS(b, i+1)
+		for n := 0; b[i] != ']'; n++ {
+			if n > 0 {
+				dst = append(dst, ',')
+			}
+			end := ValueEnd(b, i)
+			var ok bool
+			if dst, ok = appendCanonical(dst, b[:end], i, depth+1); !ok {
+				return dst, false
+			}
+			if i = SkipWS(b, end); b[i] == ',' {
+				i = SkipWS(b, i+1)
+			}
+		}
+		return append(dst, ']'), true
+	case '{':
+		var small [16]canonicalMember
+		members := small[:0]
+		i = SkipWS(b, i+1)
+		for b[i] == '"' {
+			keyEnd, ok := canonicalString(b, i)
+			if !ok {
+				return dst, false
+			}
+			v := SkipWS(b, SkipWS(b, keyEnd)+1) // past ':'
+			end := ValueEnd(b, v)
+			members = append(members, canonicalMember{b[i:keyEnd], b[v:end]})
+			if i = SkipWS(b, end); b[i] == ',' {
+				i = SkipWS(b, i+1)
+			}
+		}
+		slices.SortFunc(members, func(x, y canonicalMember) int { return bytes.Compare(x.key, y.key) })
+		dst = append(dst, '{')
+		for n, m := range members {
+			if n > 0 {
+				if bytes.Equal(members[n-1].key, m.key) {
+					return dst, false // the decoder keeps the last: leave it to it
+				}
+				dst = append(dst, ',')
+			}
+			dst = append(append(dst, m.key...), ':')
+			var ok bool
+			if dst, ok = appendCanonical(dst, m.val, 0, depth+1); !ok {
+				return dst, false
+			}
+		}
+		return append(dst, '}'), true
+	}
+	end := ValueEnd(b, i) // a number or a literal, valid
+	return append(dst, b[i:end]...), true
 }

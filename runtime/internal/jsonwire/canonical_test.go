@@ -81,6 +81,20 @@ func TestIsCanonical(t *testing.T) {
 			t.Errorf("isCanonical(%q) but the re-encoding is %q", tc.in, reencoded(in))
 		}
 	}
+	for _, in := range []string{
+		` { "b" : 1 , "a" : [ 2 , {"d":1,"c":2} ] } `, `{"note":"hello","key":"k-1"}`, `{"b":{},"a":[]}`,
+		`{"c":1,"b":2,"a":3,"d":[{"z":null,"y":true}],"e":-1.5E+3}`, "\t[ 1 ,\n2 ]\r\n",
+	} {
+		b, ok := appendCanonical(nil, []byte(in), SkipWS([]byte(in), 0), 0)
+		if want := reencoded([]byte(in)); !ok || !bytes.Equal(b, want) {
+			t.Errorf("appendCanonical(%q) = %q %v, want %q", in, b, ok, want)
+		}
+	}
+	for _, in := range []string{`{"b":1,"a":"<"}`, `{"b":1,"a":1,"a":2}`, `{"b":"\u0041","a":1}`} {
+		if _, ok := appendCanonical(nil, []byte(in), 0, 0); ok {
+			t.Errorf("appendCanonical(%q): not left to the decoder", in)
+		}
+	}
 	deep := strings.Repeat("[", maxCanonicalDepth+2) + strings.Repeat("]", maxCanonicalDepth+2)
 	if isCanonical([]byte(deep)) || string(Canonical([]byte(deep))) != deep {
 		t.Error("deep nesting: not left to the re-encoding")
@@ -93,6 +107,13 @@ func FuzzCanonical(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {
+		if Valid(in) {
+			if b, ok := appendCanonical(nil, in, SkipWS(in, 0), 0); ok {
+				if want := reencoded(in); !bytes.Equal(want, b) {
+					t.Fatalf("appendCanonical(%q) = %q, re-encoded %q", in, b, want)
+				}
+			}
+		}
 		if isCanonical(in) {
 			if want := reencoded(in); !bytes.Equal(want, in) {
 				t.Fatalf("isCanonical(%q), re-encoded %q", in, want)
