@@ -10,7 +10,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -228,14 +227,11 @@ func principalSubject(ctx context.Context) string {
 
 // actionID digests what identifies an action: tool, subject, arguments, key.
 func actionID(tool, subject, argsDigest, key string) string {
-	h := sha256.New()
-	for _, part := range []string{tool, subject, argsDigest, key} {
-		h.Write([]byte(strconv.Itoa(len(part))))
-		h.Write([]byte{':'})
-		h.Write([]byte(part))
-	}
-	var sum [sha256.Size]byte
-	return "act_" + hex.EncodeToString(h.Sum(sum[:0])[:16])
+	sum := digestParts(tool, subject, argsDigest, key)
+	var b [4 + 32]byte
+	copy(b[:], "act_")
+	hex.Encode(b[4:], sum[:16])
+	return string(b[:])
 }
 
 // canonicalDigest is the hex SHA-256 of args re-encoded with sorted keys and no
@@ -243,7 +239,9 @@ func actionID(tool, subject, argsDigest, key string) string {
 // the arguments differently has the same digest.
 func canonicalDigest(args json.RawMessage) string {
 	sum := sha256.Sum256(jsonwire.Canonical(args))
-	return hex.EncodeToString(sum[:])
+	var b [2 * sha256.Size]byte
+	hex.Encode(b[:], sum[:])
+	return string(b[:])
 }
 
 // topLevelString returns the string member name of the JSON object args ("" when

@@ -3,10 +3,13 @@ package runtime
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -345,5 +348,33 @@ func TestTopLevelMember(t *testing.T) {
 		if s, id := topLevelString(json.RawMessage(in), "k"), topLevelID(json.RawMessage(in), "k"); s != wantS || id != wantID {
 			t.Errorf("%s: topLevelString %q topLevelID %q, want %q %q", in, s, id, wantS, wantID)
 		}
+	}
+}
+
+// TestDigestIDs checks ledgerKey and actionID against their first (hash.Hash)
+// implementation: ledgers and receipts must keep their keys and ids.
+func TestDigestIDs(t *testing.T) {
+	old := func(prefix string, n int, parts ...string) string {
+		h := sha256.New()
+		for _, part := range parts {
+			h.Write([]byte(strconv.Itoa(len(part))))
+			h.Write([]byte{':'})
+			h.Write([]byte(part))
+		}
+		return prefix + hex.EncodeToString(h.Sum(nil)[:n])
+	}
+	long := strings.Repeat("é", 300)
+	for _, p := range [][4]string{{"note", "", "abc", ""}, {"t", "alice", strings.Repeat("0", 64), "key-1"}, {long, long, "", long}} {
+		if got, want := actionID(p[0], p[1], p[2], p[3]), old("act_", 16, p[0], p[1], p[2], p[3]); got != want {
+			t.Errorf("actionID%q = %s, want %s", p, got, want)
+		}
+		if got, want := ledgerKey(p[0], p[1], p[3]), old("mcpgen:idem:", 20, p[0], p[1], p[3]); got != want {
+			t.Errorf("ledgerKey%q = %s, want %s", p, got, want)
+		}
+	}
+	args := json.RawMessage(`{"b":1,"a":"x"}`)
+	sum := sha256.Sum256([]byte(`{"a":"x","b":1}`))
+	if got := canonicalDigest(args); got != hex.EncodeToString(sum[:]) {
+		t.Errorf("canonicalDigest = %s", got)
 	}
 }
