@@ -319,11 +319,6 @@ func appendDone(b []byte, args, action string, res *ToolResult) ([]byte, error) 
 	return append(b, '}'), err
 }
 
-// encodeStored encodes a successful result for the ledger (appendStored).
-func encodeStored(res *ToolResult) (json.RawMessage, error) {
-	return appendStored(make([]byte, 0, 256), res)
-}
-
 // appendStored appends a successful result as the ledger keeps it. Each piece is
 // encoded as encodeToolResult encodes it (text blocks with appendJSONString,
 // structured content compacted as is), so that the replay has the first answer's
