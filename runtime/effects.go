@@ -5,13 +5,12 @@ package runtime
 // _meta. A readonly tool has no toolEffects and pays nothing for any of it.
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"strconv"
+	"strings"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
@@ -167,22 +166,18 @@ func (s *Server) timedInvoke(ctx context.Context, c *call, t *Tool, req *ToolReq
 // withReceipt returns res with the call's receipt added to its _meta.
 func (s *Server) withReceipt(ctx context.Context, c *call, e *toolEntry, res *ToolResult, key string) *ToolResult {
 	fx := c.fx
-	r := Receipt{
-		ActionID:        actionID(e.tool.Name, principalSubject(ctx), fx.argsDigest, key),
-		Tool:            e.tool.Name,
-		ArgumentsDigest: "sha256:" + fx.argsDigest,
-		ExternalID:      fx.externalID,
-		Status:          fx.status,
-		OccurredAt:      time.Now().UTC().Format(time.RFC3339Nano),
+	if fx.receiptID == "" { // invokeIdempotent computed it already
+		fx.receiptID = actionID(e.tool.Name, principalSubject(ctx), fx.argsDigest, key)
 	}
-	if r.ExternalID == "" && e.fx.externalID != "" {
-		r.ExternalID = topLevelID(res.StructuredContent, e.fx.externalID)
+	externalID := fx.externalID
+	if externalID == "" && e.fx.externalID != "" {
+		externalID = topLevelID(res.StructuredContent, e.fx.externalID)
 	}
-	if r.Status == "" {
-		r.Status = ReceiptCommitted
+	status := fx.status
+	if status == "" {
+		status = ReceiptCommitted
 	}
-	fx.receiptID = r.ActionID
-	b, _ := json.Marshal(r) // strings only: cannot fail
+	b := appendReceipt(make([]byte, 0, 256), fx.receiptID, e.tool.Name, fx.argsDigest, externalID, status, time.Now().UTC())
 	out := *res
 	out.Meta = make(map[string]any, len(res.Meta)+1)
 	for k, v := range res.Meta {
@@ -190,6 +185,36 @@ func (s *Server) withReceipt(ctx context.Context, c *call, e *toolEntry, res *To
 	}
 	out.Meta[MetaReceipt] = json.RawMessage(b)
 	return &out
+}
+
+// appendReceipt appends the JSON of a Receipt, byte for byte what json.Marshal
+// writes for it (receipts are written on every successful write).
+func appendReceipt(b []byte, action, tool, argsDigest, externalID, status string, at time.Time) []byte {
+	b = append(b, `{"action_id":`...)
+	b = appendMarshalString(b, action)
+	b = append(b, `,"tool":`...)
+	b = appendMarshalString(b, tool)
+	b = append(b, `,"arguments_digest":"sha256:`...)
+	b = append(b, argsDigest...) // hex
+	b = append(b, '"')
+	if externalID != "" {
+		b = append(b, `,"external_id":`...)
+		b = appendMarshalString(b, externalID)
+	}
+	b = append(b, `,"status":`...)
+	b = appendMarshalString(b, status)
+	b = append(b, `,"occurred_at":"`...)
+	b = at.AppendFormat(b, time.RFC3339Nano)
+	return append(b, `"}`...)
+}
+
+// appendMarshalString appends s as json.Marshal encodes it (with HTML escaping).
+func appendMarshalString(b []byte, s string) []byte {
+	if strings.ContainsAny(s, "<>&") {
+		enc, _ := json.Marshal(s) // a string: cannot fail
+		return append(b, enc...)
+	}
+	return jsonwire.AppendString(b, s)
 }
 
 // principalSubject is the subject of the call's principal, "" when anonymous.
@@ -202,14 +227,11 @@ func principalSubject(ctx context.Context) string {
 
 // actionID digests what identifies an action: tool, subject, arguments, key.
 func actionID(tool, subject, argsDigest, key string) string {
-	h := sha256.New()
-	for _, part := range []string{tool, subject, argsDigest, key} {
-		h.Write([]byte(strconv.Itoa(len(part))))
-		h.Write([]byte{':'})
-		h.Write([]byte(part))
-	}
-	var sum [sha256.Size]byte
-	return "act_" + hex.EncodeToString(h.Sum(sum[:0])[:16])
+	sum := digestParts(tool, subject, argsDigest, key)
+	var b [4 + 32]byte
+	copy(b[:], "act_")
+	hex.Encode(b[4:], sum[:16])
+	return string(b[:])
 }
 
 // canonicalDigest is the hex SHA-256 of args re-encoded with sorted keys and no
@@ -217,39 +239,51 @@ func actionID(tool, subject, argsDigest, key string) string {
 // the arguments differently has the same digest.
 func canonicalDigest(args json.RawMessage) string {
 	sum := sha256.Sum256(jsonwire.Canonical(args))
-	return hex.EncodeToString(sum[:])
+	var b [2 * sha256.Size]byte
+	hex.Encode(b[:], sum[:])
+	return string(b[:])
 }
 
 // topLevelString returns the string member name of the JSON object args ("" when
-// absent or not a string).
+// absent or not a string), as json.Unmarshal into a map would find it (the last
+// of repeated members), without the map.
 func topLevelString(args json.RawMessage, name string) string {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(args, &m) != nil {
+	raw := topLevelMember(args, name)
+	if len(raw) == 0 || raw[0] != '"' {
 		return ""
 	}
-	var v string
-	if json.Unmarshal(m[name], &v) != nil {
-		return ""
-	}
+	v, _ := jsonwire.String(raw)
 	return v
 }
 
 // topLevelID returns member name of the JSON object sc as an id: a string as is,
 // a number as written.
 func topLevelID(sc json.RawMessage, name string) string {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(sc, &m) != nil {
-		return ""
-	}
-	raw := bytes.TrimSpace(m[name])
-	var v string
+	raw := topLevelMember(sc, name)
 	switch {
 	case len(raw) == 0:
 		return ""
-	case json.Unmarshal(raw, &v) == nil:
+	case raw[0] == '"':
+		v, _ := jsonwire.String(raw)
 		return v
 	case raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9':
 		return string(raw)
 	}
 	return ""
+}
+
+// topLevelMember returns the raw value of member name of the JSON object obj
+// (the last one when repeated), nil when obj is not an object or has none.
+func topLevelMember(obj []byte, name string) []byte {
+	obj = jsonwire.TrimSpace(obj)
+	if len(obj) == 0 || obj[0] != '{' || !jsonwire.Valid(obj) {
+		return nil
+	}
+	var found []byte
+	jsonwire.EachMember(obj, func(key, val []byte) {
+		if string(key) == name {
+			found = val
+		}
+	})
+	return found
 }

@@ -72,14 +72,24 @@ type storedResult struct {
 // ledgerKey is the store key of (subject, tool, key): a digest, so that neither
 // the caller's key nor its subject appear in the store's key space.
 func ledgerKey(subject, tool, key string) string {
-	h := sha256.New()
-	for _, part := range []string{subject, tool, key} {
-		h.Write([]byte(strconv.Itoa(len(part))))
-		h.Write([]byte{':'})
-		h.Write([]byte(part))
+	sum := digestParts(subject, tool, key)
+	const prefix = "mcpgen:idem:"
+	var b [len(prefix) + 40]byte
+	copy(b[:], prefix)
+	hex.Encode(b[len(prefix):], sum[:20])
+	return string(b[:])
+}
+
+// digestParts returns the SHA-256 of parts, each written as its length, ':' and
+// its bytes.
+func digestParts(parts ...string) [sha256.Size]byte {
+	var buf [256]byte
+	b := buf[:0]
+	for _, part := range parts {
+		b = append(strconv.AppendInt(b, int64(len(part)), 10), ':')
+		b = append(b, part...)
 	}
-	var sum [sha256.Size]byte
-	return "mcpgen:idem:" + hex.EncodeToString(h.Sum(sum[:0])[:20])
+	return sha256.Sum256(b)
 }
 
 // invokeIdempotent runs a write that carries idempotency key key.
@@ -225,9 +235,8 @@ func (s *Server) callReconcile(ctx context.Context, e *toolEntry, req *ToolReque
 // A failure to record is logged: the effect happened, so the result still goes
 // to the caller; a repeat then finds the claim lapsed (outcome_unknown).
 func (s *Server) recordDone(sctx context.Context, c *call, e *toolEntry, lk string, cur []byte, res *ToolResult) *ToolResult {
-	stored, err := encodeStored(res)
+	done, err := appendDone(make([]byte, 0, 512), c.fx.argsDigest, c.fx.receiptID, res)
 	if err == nil {
-		done := appendRecord(make([]byte, 0, 128+len(stored)), stateDone, c.fx.argsDigest, c.fx.receiptID, 0, stored)
 		var ok bool
 		if ok, err = s.store.CompareAndSet(sctx, lk, cur, done, s.opts.IdempotencyRetention); err == nil && !ok {
 			err = errors.New("the claim was taken over (its lease lapsed)")
@@ -302,11 +311,19 @@ func (l *leaseKeeper) stop() []byte {
 	return l.cur
 }
 
-// encodeStored encodes a successful result for the ledger. Each piece is encoded
-// as encodeToolResult encodes it (text blocks with appendJSONString, structured
-// content compacted as is), so that the replay has the first answer's bytes.
-func encodeStored(res *ToolResult) (json.RawMessage, error) {
-	b := make([]byte, 0, 256)
+// appendDone appends the done record of res (appendRecord's bytes, with
+// appendStored's result).
+func appendDone(b []byte, args, action string, res *ToolResult) ([]byte, error) {
+	b = appendRecordHead(b, stateDone, args, action, 0)
+	b, err := appendStored(append(b, `,"result":`...), res)
+	return append(b, '}'), err
+}
+
+// appendStored appends a successful result as the ledger keeps it. Each piece is
+// encoded as encodeToolResult encodes it (text blocks with appendJSONString,
+// structured content compacted as is), so that the replay has the first answer's
+// bytes.
+func appendStored(b []byte, res *ToolResult) ([]byte, error) {
 	b = append(b, `{"content":[`...)
 	for i, block := range res.Content {
 		if i > 0 {
@@ -364,6 +381,15 @@ func encodeStored(res *ToolResult) (json.RawMessage, error) {
 // appendRecord appends a ledger record (the JSON of ledgerRecord, built by hand:
 // records are written on every keyed call).
 func appendRecord(b []byte, state, args, action string, lease int64, result []byte) []byte {
+	b = appendRecordHead(b, state, args, action, lease)
+	if result != nil {
+		b = append(append(b, `,"result":`...), result...)
+	}
+	return append(b, '}')
+}
+
+// appendRecordHead appends a ledger record up to its result, without the '}'.
+func appendRecordHead(b []byte, state, args, action string, lease int64) []byte {
 	b = append(b, `{"state":"`...)
 	b = append(b, state...)
 	b = append(b, `","args":"`...)
@@ -374,10 +400,7 @@ func appendRecord(b []byte, state, args, action string, lease int64, result []by
 	if lease != 0 {
 		b = strconv.AppendInt(append(b, `,"lease":`...), lease, 10)
 	}
-	if result != nil {
-		b = append(append(b, `,"result":`...), result...)
-	}
-	return append(b, '}')
+	return b
 }
 
 // decodeStored rebuilds a stored result; encoded, it has the bytes of the first.

@@ -35,6 +35,7 @@ targets=(
   ./runtime:FuzzParseMessageOracle
   ./runtime/internal/jsonwire:FuzzValidJSON
   ./runtime/internal/jsonwire:FuzzAppendString
+  ./runtime/internal/jsonwire:FuzzCanonical
   ./runtime/internal/schemacheck:FuzzSchemaOracle
   ./runtime/internal/format:FuzzDateTimeLiteral
   ./runtime/internal/format:FuzzDate

@@ -8,8 +8,10 @@ import (
 )
 
 // Memory is the in-memory Store: nothing to start, nothing shared beyond the
-// process. Expired entries are dropped when touched and by a sweep every 1024
-// writes. It also implements PubSub within the process.
+// process. Expired entries are dropped when touched and by a sweep after as many
+// writes as there are entries (at least 1024): a write's share of the sweeps stays
+// constant however many entries the store holds. It also implements PubSub
+// within the process.
 type Memory struct {
 	mu     sync.Mutex
 	m      map[string]memEntry
@@ -50,7 +52,8 @@ func (s *Memory) set(key string, val []byte, ttl time.Duration, now time.Time) {
 		e.expires = now.Add(ttl)
 	}
 	s.m[key] = e
-	if s.writes++; s.writes%1024 == 0 {
+	if s.writes++; s.writes >= 1024 && s.writes >= len(s.m) {
+		s.writes = 0
 		for k, e := range s.m {
 			if !e.expires.IsZero() && !now.Before(e.expires) {
 				delete(s.m, k)
