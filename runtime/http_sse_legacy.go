@@ -197,7 +197,7 @@ func (l *legacySSE) servePost(w http.ResponseWriter, r *http.Request) {
 			httpBusy(w, nil)
 			return
 		}
-		w.WriteHeader(http.StatusAccepted)
+		acceptPost(w)
 		go func() {
 			defer c.leave()
 			if out := srv.serveBatch(c.ctx, body, c.sess, c); out != nil {
@@ -227,7 +227,7 @@ func (l *legacySSE) servePost(w http.ResponseWriter, r *http.Request) {
 		httpBusy(w, m.ID)
 		return
 	}
-	w.WriteHeader(http.StatusAccepted)
+	acceptPost(w)
 	go func() {
 		defer c.leave()
 		if reply := srv.Handle(c.ctx, m, c.sess, c); reply.Body != nil {
@@ -277,4 +277,13 @@ func (s *Server) LegacySSEHandler(opts *HTTPOptions) http.Handler {
 	h := newHTTPHandler(s, opts.withDefaults())
 	h.legacy = newLegacySSE(h)
 	return h.legacy
+}
+
+// acceptPost answers a POST 202 and flushes it before the request runs, so the
+// client has its POST's answer before any message the request sends on the
+// stream (a client that cancels the call on its first progress notification
+// must not find its POST still open).
+func acceptPost(w http.ResponseWriter) {
+	w.WriteHeader(http.StatusAccepted)
+	_ = http.NewResponseController(w).Flush()
 }
