@@ -199,7 +199,11 @@ func appendCanonical(dst, b []byte, i, depth int) ([]byte, bool) {
 				i = SkipWS(b, i+1)
 			}
 		}
-		slices.SortFunc(members, func(x, y canonicalMember) int { return bytes.Compare(x.key, y.key) })
+		// Keys are quoted here: compare what is between the quotes, as
+		// encoding/json sorts ("" before " ", where the quote would not be).
+		slices.SortFunc(members, func(x, y canonicalMember) int {
+			return bytes.Compare(x.key[1:len(x.key)-1], y.key[1:len(y.key)-1])
+		})
 		dst = append(dst, '{')
 		for n, m := range members {
 			if n > 0 {
