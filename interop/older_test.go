@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/internal/specschema"
 )
 
 // Older releases of the official TypeScript SDK, one per revision each defaults to
@@ -205,42 +207,7 @@ func checkOlderPrimitives(t *testing.T, p *primitivesSeen) {
 	}
 }
 
-// olderRev reports whether rev is a revision before 2025-11-25.
-func olderRev(rev string) bool { return rev < "2025-11-25" }
-
-// defsKey is where a revision's schema.json keeps its types.
-func defsKey(rev string) string {
-	if olderRev(rev) {
-		return "definitions"
-	}
-	return "$defs"
-}
-
-// strictify closes the types of a draft-07 schema of a revision before
-// 2025-11-25, as the runtime's tests do (runtime/spec_test.go): every
-// definition with properties and no additionalProperties of its own, and its
-// params, gets additionalProperties false, so a field a later revision added
-// fails validation. Requests and notifications keep their JSON-RPC envelope.
-func strictify(doc any) {
-	root, _ := doc.(map[string]any)
-	defs, _ := root["definitions"].(map[string]any)
-	for _, d := range defs {
-		def, _ := d.(map[string]any)
-		props, _ := def["properties"].(map[string]any)
-		if props == nil {
-			continue
-		}
-		if _, open := def["additionalProperties"]; !open {
-			def["additionalProperties"] = false
-			if _, ok := props["method"]; ok {
-				props["jsonrpc"], props["id"] = map[string]any{}, map[string]any{}
-			}
-		}
-		params, _ := props["params"].(map[string]any)
-		if pp, _ := params["properties"].(map[string]any); pp != nil {
-			if _, open := params["additionalProperties"]; !open {
-				params["additionalProperties"] = false
-			}
-		}
-	}
-}
+// olderRev, defsKey and strictify: internal/specschema.
+func olderRev(rev string) bool  { return specschema.Older(rev) }
+func defsKey(rev string) string { return specschema.DefsKey(rev) }
+func strictify(doc any)         { specschema.Strictify(doc) }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/mcpgen/mcpgen/internal/specschema"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -124,47 +125,10 @@ func (s *specSchemas) compiler(rev string) (*jsonschema.Compiler, error) {
 	return c, nil
 }
 
-// olderRev reports whether rev is a revision before 2025-11-25.
-func olderRev(rev string) bool { return rev < revLegacy }
-
-// defsKey is where a revision's schema.json keeps its types: "definitions" in the
-// draft-07 schemas before 2025-11-25, "$defs" since.
-func defsKey(rev string) string {
-	if olderRev(rev) {
-		return "definitions"
-	}
-	return "$defs"
-}
-
-// strictify makes the types of a revision before 2025-11-25 closed: every
-// definition with properties and no additionalProperties of its own (and the
-// params object inside it) gets additionalProperties false. Those schemas leave
-// objects open, so without this a field a later revision added (structuredContent,
-// title, outputSchema, audio's siblings, a progress message…) would pass. A
-// request or notification type also admits the JSON-RPC envelope members.
-func strictify(doc any) {
-	root, _ := doc.(map[string]any)
-	defs, _ := root["definitions"].(map[string]any)
-	for _, d := range defs {
-		def, _ := d.(map[string]any)
-		props, _ := def["properties"].(map[string]any)
-		if props == nil {
-			continue
-		}
-		if _, open := def["additionalProperties"]; !open {
-			def["additionalProperties"] = false
-			if _, ok := props["method"]; ok {
-				props["jsonrpc"], props["id"] = map[string]any{}, map[string]any{}
-			}
-		}
-		params, _ := props["params"].(map[string]any)
-		if pp, _ := params["properties"].(map[string]any); pp != nil {
-			if _, open := params["additionalProperties"]; !open {
-				params["additionalProperties"] = false
-			}
-		}
-	}
-}
+// olderRev, defsKey and strictify: internal/specschema.
+func olderRev(rev string) bool  { return specschema.Older(rev) }
+func defsKey(rev string) string { return specschema.DefsKey(rev) }
+func strictify(doc any)         { specschema.Strictify(doc) }
 
 // specURL names a revision's schema.json inside the compiler.
 func specURL(rev string) string { return "https://spec.test/" + rev + "/schema.json" }
