@@ -106,7 +106,7 @@ func (s *Server) applyEffectDefaults() {
 }
 
 // SetStore replaces the server's store (Main's -store); call it before serving.
-func (s *Server) SetStore(st store.Store) { s.store = st }
+func (s *Server) SetStore(st store.Store) { s.store = st; s.setFanout(st) }
 
 // ReportExternalID records, from a write's handler, the id of what it created
 // (e.g. a ticket number) for the call's receipt. It overrides the tool's

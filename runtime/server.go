@@ -89,7 +89,9 @@ type Options struct {
 	// Store holds the idempotency ledger of tools that take an idempotency key
 	// (effects.go, idempotency.go). Nil means a new in-memory store; replicas
 	// behind a load balancer need a shared one (runtime/store/redisstore; Main's
-	// -store flag).
+	// -store flag). A Store given here (or by SetStore) that implements
+	// store.PubSub also carries change notifications to the clients of the
+	// other replicas (fanout.go).
 	Store store.Store
 	// IdempotencyRetention is how long a call's idempotency key and result are
 	// kept; 0 means 24 hours.
@@ -132,6 +134,7 @@ type Server struct {
 
 	store store.Store  // the idempotency ledger (Options.Store)
 	audit *slog.Logger // Options.Audit; nil: no audit records
+	fan   fanout       // change notifications across replicas (fanout.go)
 }
 
 // NewServer returns a server that identifies itself as info. opts may be nil.
@@ -144,6 +147,9 @@ func NewServer(info Implementation, opts *Options) *Server {
 	s.sealer = seal.New(s.opts.StateKeys, s.opts.StateTTL, s.logger)
 	s.tools.Store(&toolSet{byName: map[string]*toolEntry{}})
 	s.serverInfoMeta = mustMarshal(map[string]Implementation{metaServerInfo: info})
+	if opts != nil && opts.Store != nil {
+		s.setFanout(opts.Store) // a store given is shared: changes reach the other replicas (fanout.go)
+	}
 	return s
 }
 

@@ -1,16 +1,18 @@
 package runtime
 
 // subscriptions.go: what clients subscribe to: list changes, resource updates, and the
-// subscriptions/listen stream.
+// subscriptions/listen stream. Changes reach the clients of other replicas through
+// fanout.go.
 
 import (
 	"context"
 	"encoding/json"
-	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
 // metaSubscriptionID tags every notification of a subscriptions/listen stream.
@@ -25,14 +27,24 @@ const notifyTimeout = 5 * time.Second
 type hub struct {
 	// mu guards the maps.
 	mu        sync.Mutex
-	sessions  map[*Session]map[string]bool // subscribed URIs per session
+	sessions  map[*Session]*sessionSubs
 	listeners map[*listener]struct{}
+
+	members atomic.Int64 // len(sessions)+len(listeners): no lock to find nobody listens
+	changed func()       // called after members changed, without mu (fanout.go); may be nil
+}
+
+// sessionSubs is what a 2025-11-25 session listens to.
+type sessionSubs struct {
+	uris map[string]bool // resources/subscribe
+	who  string          // principalID of the caller that initialized it
 }
 
 // A listener is one open subscriptions/listen stream.
 type listener struct {
 	id     json.RawMessage // the listen request's id: the subscription id
 	sess   *Session        // the stdio connection it arrived on; nil on HTTP
+	who    string          // principalID of the caller
 	out    Sink
 	filter subscriptionFilter
 	stop   chan struct{} // closed to end the stream gracefully
@@ -51,6 +63,9 @@ type subscriptionFilter struct {
 	PromptsListChanged    bool     `json:"promptsListChanged,omitempty"`
 	ResourcesListChanged  bool     `json:"resourcesListChanged,omitempty"`
 	ResourceSubscriptions []string `json:"resourceSubscriptions,omitempty"`
+	// TaskIDs (io.modelcontextprotocol/tasks) asks for notifications/tasks of
+	// these tasks; honoured keeps them only where the tasks extension serves them.
+	TaskIDs []string `json:"taskIds,omitempty"`
 }
 
 // wants reports whether the filter asked for list changes of kind.
@@ -64,20 +79,39 @@ func (f *subscriptionFilter) wants(kind listKind) bool {
 	return f.ToolsListChanged
 }
 
-// addSession starts telling an initialized 2025-11-25 session about changes.
-func (h *hub) addSession(ss *Session) {
+// addSession starts telling an initialized 2025-11-25 session, opened by the
+// principal who (principalID), about changes.
+func (h *hub) addSession(ss *Session, who string) {
 	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.sessions == nil {
-		h.sessions = map[*Session]map[string]bool{}
-	}
 	for old := range h.sessions { // forget ended sessions, so the map stays bounded
 		if old.isClosed() {
 			delete(h.sessions, old)
 		}
 	}
-	if h.sessions[ss] == nil {
-		h.sessions[ss] = map[string]bool{}
+	h.entry(ss).who = who
+	h.unlock()
+}
+
+// entry returns the session's entry, adding it; the caller holds mu.
+func (h *hub) entry(ss *Session) *sessionSubs {
+	if h.sessions == nil {
+		h.sessions = map[*Session]*sessionSubs{}
+	}
+	e := h.sessions[ss]
+	if e == nil {
+		e = &sessionSubs{uris: map[string]bool{}}
+		h.sessions[ss] = e
+	}
+	return e
+}
+
+// unlock recounts the members, releases mu, and reports a change of the count.
+func (h *hub) unlock() {
+	n := int64(len(h.sessions) + len(h.listeners))
+	old := h.members.Swap(n)
+	h.mu.Unlock()
+	if old != n && h.changed != nil {
+		h.changed()
 	}
 }
 
@@ -85,55 +119,54 @@ func (h *hub) addSession(ss *Session) {
 // unsubscribe).
 func (h *hub) subscribe(ss *Session, uri string, on bool) {
 	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.sessions == nil {
-		h.sessions = map[*Session]map[string]bool{}
-	}
-	uris := h.sessions[ss]
-	if uris == nil {
-		uris = map[string]bool{}
-		h.sessions[ss] = uris
-	}
-	if on {
-		uris[uri] = true
+	if e := h.entry(ss); on {
+		e.uris[uri] = true
 	} else {
-		delete(uris, uri)
+		delete(e.uris, uri)
 	}
+	h.unlock()
+}
+
+// dropSession forgets a closed session.
+func (h *hub) dropSession(ss *Session) {
+	h.mu.Lock()
+	delete(h.sessions, ss)
+	h.unlock()
 }
 
 // liveSessions returns the open sessions for which pick says yes, forgetting
 // closed ones.
-func (h *hub) liveSessions(pick func(uris map[string]bool) bool) []*Session {
+func (h *hub) liveSessions(pick func(*sessionSubs) bool) []*Session {
 	h.mu.Lock()
-	defer h.mu.Unlock()
 	var out []*Session
-	for ss, uris := range h.sessions {
+	for ss, e := range h.sessions {
 		if ss.isClosed() {
 			delete(h.sessions, ss)
 			continue
 		}
-		if pick(uris) {
+		if pick(e) {
 			out = append(out, ss)
 		}
 	}
+	h.unlock()
 	return out
 }
 
 // addListener registers an open listen stream.
 func (h *hub) addListener(l *listener) {
 	h.mu.Lock()
-	defer h.mu.Unlock()
 	if h.listeners == nil {
 		h.listeners = map[*listener]struct{}{}
 	}
 	h.listeners[l] = struct{}{}
+	h.unlock()
 }
 
 // removeListener forgets a listen stream; nothing is sent on it afterwards.
 func (h *hub) removeListener(l *listener) {
 	h.mu.Lock()
 	delete(h.listeners, l)
-	h.mu.Unlock()
+	h.unlock()
 	l.mu.Lock()
 	l.closed = true
 	l.mu.Unlock()
@@ -178,13 +211,20 @@ func (ss *Session) sendUnsolicited(ctx context.Context, msg []byte) error {
 	return out.Send(ctx, msg)
 }
 
-// send delivers a notification on the listen stream, tagged with the
-// subscription id, unless the stream has ended.
-func (l *listener) send(ctx context.Context, method string, params map[string]any) error {
-	if params == nil {
-		params = map[string]any{}
+// sendFields delivers a notification on the listen stream, its params the
+// fields (nil: none) tagged with the subscription id, unless the stream has
+// ended.
+func (l *listener) sendFields(ctx context.Context, method string, fields map[string]json.RawMessage) error {
+	params := make(map[string]json.RawMessage, len(fields)+1)
+	for k, v := range fields {
+		params[k] = v
 	}
-	params["_meta"] = map[string]json.RawMessage{metaSubscriptionID: l.id}
+	meta := map[string]json.RawMessage{}
+	if m, ok := fields["_meta"]; ok && json.Unmarshal(m, &meta) != nil {
+		meta = map[string]json.RawMessage{}
+	}
+	meta[metaSubscriptionID] = l.id
+	params["_meta"] = mustMarshal(meta)
 	msg, err := jsonrpc.Notification(method, params)
 	if err != nil {
 		return err
@@ -197,58 +237,25 @@ func (l *listener) send(ctx context.Context, method string, params map[string]an
 	return l.out.Send(ctx, msg)
 }
 
-// listChanged tells every interested client that a list changed.
+// listChanged tells every interested client, here and on the other replicas,
+// that a list changed.
 func (s *Server) listChanged(kind listKind) {
-	ctx, cancel := context.WithTimeout(context.Background(), notifyTimeout)
-	defer cancel()
-	h := &s.prims.hub
-	msg := []byte(`{"jsonrpc":"2.0","method":"` + kind.method() + `"}`)
-	for _, ss := range h.liveSessions(func(map[string]bool) bool { return true }) {
-		s.deliver(ctx, kind.method(), ss.sendUnsolicited(ctx, msg))
-	}
-	for _, l := range h.matching(func(l *listener) bool { return l.filter.wants(kind) }) {
-		s.deliver(ctx, kind.method(), l.send(ctx, kind.method(), nil))
-	}
+	s.announce(notice{Method: kind.method(), To: audience{List: listName(kind)}})
 }
 
 // ResourceUpdated tells the clients subscribed to uri (or to a resource it is
 // a sub-resource of, such as "notes://" for "notes://todo") that it changed:
 // notifications/resources/updated to 2025-11-25 sessions that called
 // resources/subscribe and to 2026-07-28 listen streams whose
-// resourceSubscriptions name it. Application code calls it after a change;
-// sending is best effort.
+// resourceSubscriptions name it, on this process and, when the server's store
+// is shared (Options.Store, Main's -store), on every replica sharing it.
+// Application code calls it after a change; sending is best effort.
 func (s *Server) ResourceUpdated(uri string) {
-	ctx, cancel := context.WithTimeout(context.Background(), notifyTimeout)
-	defer cancel()
-	const method = "notifications/resources/updated"
-	h := &s.prims.hub
-	covers := func(sub string) bool { return sub == uri || strings.HasPrefix(uri, strings.TrimSuffix(sub, "/")+"/") }
-	sessions := h.liveSessions(func(uris map[string]bool) bool {
-		for sub := range uris {
-			if covers(sub) {
-				return true
-			}
-		}
-		return false
-	})
-	msg, err := jsonrpc.Notification(method, map[string]string{"uri": uri})
-	if err != nil {
-		return
+	if s.prims.hub.members.Load() == 0 && s.fan.bus.Load() == nil {
+		return // nobody to tell
 	}
-	for _, ss := range sessions {
-		s.deliver(ctx, method, ss.sendUnsolicited(ctx, msg))
-	}
-	listeners := h.matching(func(l *listener) bool {
-		for _, sub := range l.filter.ResourceSubscriptions {
-			if covers(sub) {
-				return true
-			}
-		}
-		return false
-	})
-	for _, l := range listeners {
-		s.deliver(ctx, method, l.send(ctx, method, map[string]any{"uri": uri}))
-	}
+	p := append(jsonwire.AppendString([]byte(`{"uri":`), uri), '}')
+	s.announce(notice{Method: "notifications/resources/updated", Params: p, To: audience{URI: uri}})
 }
 
 // deliver logs a failed best-effort notification.
@@ -293,7 +300,7 @@ func (s *Server) listen(ctx context.Context, c *call) ([]byte, *rpcError) {
 	if err := json.Unmarshal(c.msg.Params, &p); err != nil || p.Notifications == nil {
 		return nil, errorf(CodeInvalidParams, "subscriptions/listen: params.notifications must be a subscription filter")
 	}
-	l := &listener{id: c.msg.ID, sess: c.sess, out: c.out, filter: s.honoured(*p.Notifications), stop: make(chan struct{})}
+	l := &listener{id: c.msg.ID, sess: c.sess, who: principalID(c.caller()), out: c.out, filter: s.honoured(*p.Notifications), stop: make(chan struct{})}
 	l.mu.Lock() // held until the acknowledgement is out: it goes first
 	s.prims.hub.addListener(l)
 	defer s.prims.hub.removeListener(l)
@@ -323,6 +330,7 @@ func (s *Server) honoured(f subscriptionFilter) subscriptionFilter {
 	if p.resources.Load().Len() == 0 && p.templates.Load().Len() == 0 {
 		f.ResourcesListChanged, f.ResourceSubscriptions = false, nil
 	}
+	f.TaskIDs = nil // no tasks served yet
 	return f
 }
 

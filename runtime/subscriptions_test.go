@@ -120,9 +120,9 @@ func TestHubForgetsClosedSessions(t *testing.T) {
 	s := newTestServer(t, nil)
 	var h hub
 	a, b := s.NewSession(nil), s.NewSession(nil)
-	h.addSession(a)
+	h.addSession(a, "")
 	a.Close()
-	h.addSession(b)
+	h.addSession(b, "")
 	if _, ok := h.sessions[a]; ok || len(h.sessions) != 1 {
 		t.Errorf("sessions after closing one: %d entries, closed one kept: %v", len(h.sessions), ok)
 	}
