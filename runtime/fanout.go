@@ -14,10 +14,13 @@ package runtime
 // change is published never hears of it.
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -116,11 +119,7 @@ func (s *Server) announce(n notice) {
 // queue, in order, and exits when it is empty. A notice identical to one still
 // queued is dropped: both say the same thing.
 func (s *Server) publish(b *bus, n notice) {
-	msg, err := json.Marshal(envelope{Origin: b.origin, notice: n})
-	if err != nil {
-		s.logger.Debug("change notification not published", "method", n.Method, "err", err)
-		return
-	}
+	msg := appendEnvelope(make([]byte, 0, 128+len(n.Params)), b.origin, n)
 	f := &s.fan
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -138,6 +137,26 @@ func (s *Server) publish(b *bus, n notice) {
 		f.sending = true
 		go s.drainFanout(b)
 	}
+}
+
+// appendEnvelope appends the JSON of envelope{origin, n} (what json.Marshal
+// would, without its reflection); n.Params is a compact JSON object or nil.
+func appendEnvelope(b []byte, origin string, n notice) []byte {
+	b = append(jsonwire.AppendString(append(b, `{"o":`...), origin), `,"m":`...)
+	b = jsonwire.AppendString(b, n.Method)
+	if n.Params != nil {
+		b = append(append(b, `,"p":`...), n.Params...)
+	}
+	b = append(b, `,"to":{`...)
+	sep := ""
+	for _, m := range [...]struct{ k, v string }{{"list", n.To.List}, {"uri", n.To.URI}, {"task", n.To.TaskID}, {"who", n.To.Principal}} {
+		if m.v != "" {
+			b = append(jsonwire.AppendString(append(b, sep...), m.k), ':')
+			b = jsonwire.AppendString(b, m.v)
+			sep = ","
+		}
+	}
+	return append(b, "}}"...)
 }
 
 // drainFanout publishes the queued notices until the queue is empty.
@@ -241,6 +260,13 @@ func (s *Server) deliverLocal(n notice) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), notifyTimeout)
 	defer cancel()
+	if bytes.ContainsAny(n.Params, "\r\n") { // one message per line on stdio
+		var buf bytes.Buffer
+		if json.Compact(&buf, n.Params) != nil {
+			return
+		}
+		n.Params = buf.Bytes()
+	}
 	if len(sessions) > 0 {
 		msg := []byte(`{"jsonrpc":"2.0","method":` + string(jsonwire.AppendString(nil, n.Method)))
 		if n.Params != nil {
@@ -252,15 +278,59 @@ func (s *Server) deliverLocal(n notice) {
 		}
 	}
 	if len(listeners) > 0 {
-		var fields map[string]json.RawMessage
-		if n.Params != nil && json.Unmarshal(n.Params, &fields) != nil {
-			s.logger.Debug("change notification not delivered: params are not an object", "method", n.Method)
+		head, tail, err := listenFrame(n)
+		if err != nil {
+			s.logger.Debug("change notification not delivered", "method", n.Method, "err", err)
 			return
 		}
 		for _, l := range listeners {
-			s.deliver(ctx, n.Method, l.sendFields(ctx, n.Method, fields))
+			s.deliver(ctx, n.Method, l.sendFramed(ctx, head, tail))
 		}
 	}
+}
+
+// listenFrame returns the notification a listen stream gets, split where its
+// subscription id goes: params with "_meta" first (its members, then the
+// subscription id), then the other members in key order.
+func listenFrame(n notice) (head, tail []byte, err error) {
+	var fields map[string]json.RawMessage
+	if n.Params != nil {
+		if err := json.Unmarshal(n.Params, &fields); err != nil {
+			return nil, nil, err
+		}
+	}
+	head = append([]byte(`{"jsonrpc":"2.0","method":`), jsonwire.AppendString(nil, n.Method)...)
+	head = append(head, `,"params":{"_meta":{`...)
+	var meta map[string]json.RawMessage
+	if m, ok := fields["_meta"]; ok && json.Unmarshal(m, &meta) != nil {
+		return nil, nil, errors.New("params._meta is not an object")
+	}
+	delete(meta, metaSubscriptionID)
+	head = appendMembers(head, meta, ",")
+	head = jsonwire.AppendString(head, metaSubscriptionID)
+	head = append(head, ':')
+	delete(fields, "_meta")
+	tail = appendMembers([]byte{'}'}, fields, "")
+	return head, append(tail, "}}"...), nil
+}
+
+// appendMembers appends the members of m in key order, compacted, each
+// followed (sep ",") or preceded (sep "") by a comma.
+func appendMembers(b []byte, m map[string]json.RawMessage, sep string) []byte {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if sep == "" {
+			b = append(b, ',')
+		}
+		b = append(jsonwire.AppendString(b, k), ':')
+		var buf bytes.Buffer
+		if json.Compact(&buf, m[k]) == nil {
+			b = append(b, buf.Bytes()...)
+		} else {
+			b = append(b, "null"...)
+		}
+		b = append(b, sep...)
+	}
+	return b
 }
 
 // wantsSession reports whether a 2025-11-25 session wants a notice.

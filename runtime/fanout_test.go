@@ -3,18 +3,28 @@ package runtime
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"os"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/store"
+	"github.com/mcpgen/mcpgen/runtime/store/redisstore"
 )
 
 // replicaServer returns a server named "unit" on the shared store st, with a
 // resource and a template so that resource subscriptions are honoured.
 func replicaServer(t *testing.T, st store.Store) *Server {
 	t.Helper()
-	s := newTestServer(t, &Options{Store: st}, echoTool())
+	return namedReplica(t, st, "unit")
+}
+
+// namedReplica is replicaServer with another name (another channel).
+func namedReplica(t *testing.T, st store.Store, name string) *Server {
+	t.Helper()
+	s := NewServer(Implementation{Name: name, Version: "0.1"}, &Options{Store: st, Logger: testLogger(t)})
+	s.AddTool(echoTool())
 	text := func(context.Context, *ResourceRequest) (*ResourceResult, error) { return TextResource("x"), nil }
 	s.AddResource(&Resource{URI: "test://a", Name: "a", Handler: text})
 	s.AddResourceTemplate(&ResourceTemplate{URITemplate: "notes://{folder}/{id}", Name: "note", Handler: text})
@@ -70,7 +80,31 @@ func waitPublished(t *testing.T, s *Server) {
 // schema of its revision by the test client.
 func TestFanoutAcrossServers(t *testing.T) {
 	mem := store.NewMemory()
-	a, b := replicaServer(t, mem), replicaServer(t, mem)
+	fanoutAcross(t, replicaServer(t, mem), replicaServer(t, mem))
+}
+
+// TestFanoutAcrossServersRedis is TestFanoutAcrossServers on a real Redis
+// (MCPGEN_TEST_REDIS; CI fails when it skips).
+func TestFanoutAcrossServersRedis(t *testing.T) {
+	u := os.Getenv("MCPGEN_TEST_REDIS")
+	if u == "" {
+		t.Skip("MCPGEN_TEST_REDIS is not set (CI sets it and starts redis-server)")
+	}
+	open := func() store.Store {
+		st, err := redisstore.Open(context.Background(), u)
+		if err != nil {
+			t.Fatalf("MCPGEN_TEST_REDIS=%s is set but Redis is unreachable: %v", u, err)
+		}
+		t.Cleanup(func() { st.Close() })
+		return st
+	}
+	name := fmt.Sprintf("fanout-test-%d", time.Now().UnixNano()) // a channel of its own
+	fanoutAcross(t, namedReplica(t, open(), name), namedReplica(t, open(), name))
+}
+
+// fanoutAcross checks that a and b, sharing a store, fan changes out to each
+// other's clients.
+func fanoutAcross(t *testing.T, a, b *Server) {
 	l, id := listenOn(t, a)
 	sess := eraClient(t, a, false)
 	if resp := sess.call(false, "resources/subscribe", map[string]any{"uri": "test://a"}); string(resp.Result) != "{}" {
@@ -233,5 +267,23 @@ func TestAnnounceParams(t *testing.T) {
 	s.announce(notice{Method: "notifications/tools/list_changed", To: audience{List: "tools"}})
 	if m := sess.next(); string(m.raw) != `{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}` {
 		t.Errorf("session got %s", m.raw)
+	}
+}
+
+// TestEnvelopeEncoding: the hand-written envelope is what json.Marshal
+// writes, so any replica (or tool) reads it back.
+func TestEnvelopeEncoding(t *testing.T) {
+	for _, n := range []notice{
+		{Method: "notifications/tools/list_changed", To: audience{List: "tools"}},
+		{Method: "notifications/resources/updated", Params: json.RawMessage(`{"uri":"a\"b\u2028"}`), To: audience{URI: "a\"b\u2028"}},
+		{Method: "notifications/tasks", Params: json.RawMessage(`{"taskId":"t","status":"working"}`), To: audience{TaskID: "t", Principal: "alice\x00client"}},
+	} {
+		want, err := json.Marshal(envelope{Origin: "o1", notice: n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := appendEnvelope(nil, "o1", n); string(got) != string(want) {
+			t.Errorf("got  %s\nwant %s", got, want)
+		}
 	}
 }

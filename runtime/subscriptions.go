@@ -211,24 +211,11 @@ func (ss *Session) sendUnsolicited(ctx context.Context, msg []byte) error {
 	return out.Send(ctx, msg)
 }
 
-// sendFields delivers a notification on the listen stream, its params the
-// fields (nil: none) tagged with the subscription id, unless the stream has
-// ended.
-func (l *listener) sendFields(ctx context.Context, method string, fields map[string]json.RawMessage) error {
-	params := make(map[string]json.RawMessage, len(fields)+1)
-	for k, v := range fields {
-		params[k] = v
-	}
-	meta := map[string]json.RawMessage{}
-	if m, ok := fields["_meta"]; ok && json.Unmarshal(m, &meta) != nil {
-		meta = map[string]json.RawMessage{}
-	}
-	meta[metaSubscriptionID] = l.id
-	params["_meta"] = mustMarshal(meta)
-	msg, err := jsonrpc.Notification(method, params)
-	if err != nil {
-		return err
-	}
+// sendFramed delivers a notification on the listen stream, its subscription
+// id between head and tail (listenFrame), unless the stream has ended.
+func (l *listener) sendFramed(ctx context.Context, head, tail []byte) error {
+	msg := make([]byte, 0, len(head)+len(l.id)+len(tail))
+	msg = append(append(append(msg, head...), l.id...), tail...)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.closed {

@@ -5,7 +5,6 @@ package storetest
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -134,27 +133,77 @@ func Run(t *testing.T, s store.Store, prefix string) {
 		mustGet(t, s, k("n"), "128") // no lost update
 	})
 	if ps, ok := s.(store.PubSub); ok {
-		t.Run("PubSub", func(t *testing.T) {
-			sctx, cancel := context.WithCancel(ctx)
-			ch, err := ps.Subscribe(sctx, k("chan"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			for i := range 3 {
-				if err := ps.Publish(ctx, k("chan"), []byte(fmt.Sprint("m", i))); err != nil {
-					t.Fatal(err)
-				}
-			}
-			for i := range 3 {
-				if got := <-ch; string(got) != fmt.Sprint("m", i) {
-					t.Fatalf("message %d: got %q", i, got)
-				}
-			}
-			cancel()
-			for range ch { // closed once ctx is done
-			}
-		})
+		t.Run("PubSub", func(t *testing.T) { runPubSub(t, ps, k) })
 	}
+}
+
+// runPubSub is the publish/subscribe part of the contract (change
+// notifications across replicas rely on it): every subscriber of a channel
+// gets each message once, in order, bytes intact; other channels get nothing;
+// a cancelled subscription's channel is closed.
+func runPubSub(t *testing.T, ps store.PubSub, k func(string) string) {
+	ctx := context.Background()
+	if err := ps.Publish(ctx, k("nobody"), []byte("x")); err != nil {
+		t.Fatalf("publish with no subscriber: %v", err)
+	}
+	sctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	one, err := ps.Subscribe(sctx, k("chan"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	two, err := ps.Subscribe(sctx, k("chan"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	octx, ocancel := context.WithCancel(ctx)
+	other, err := ps.Subscribe(octx, k("other"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs := [][]byte{[]byte("m0"), {0, 1, 0xff, '\n', '"'}, []byte(`{"json":true}`)}
+	for _, m := range msgs {
+		if err := ps.Publish(ctx, k("chan"), m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := ps.Publish(ctx, k("other"), []byte("last")); err != nil {
+		t.Fatal(err)
+	}
+	for name, ch := range map[string]<-chan []byte{"first": one, "second": two} {
+		for i, want := range msgs {
+			if got := recv(t, ch); !bytes.Equal(got, want) {
+				t.Fatalf("%s subscriber, message %d: got %q, want %q", name, i, got, want)
+			}
+		}
+	}
+	// The other channel's first message is its own: nothing of "chan" leaked.
+	if got := recv(t, other); string(got) != "last" {
+		t.Fatalf("other channel: got %q, want %q", got, "last")
+	}
+	ocancel()
+	for range other { // closed once its ctx is done
+	}
+	cancel()
+	for range one {
+	}
+	for range two {
+	}
+}
+
+// recv returns the next message of ch, failing after a generous bound.
+func recv(t *testing.T, ch <-chan []byte) []byte {
+	t.Helper()
+	select {
+	case m, ok := <-ch:
+		if !ok {
+			t.Fatal("subscription closed early")
+		}
+		return m
+	case <-time.After(10 * time.Second):
+		t.Fatal("no message within 10s")
+	}
+	return nil
 }
 
 func mustPut(t *testing.T, s store.Store, key, val string) {
