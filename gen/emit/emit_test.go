@@ -115,3 +115,29 @@ func TestDeferredLiteralsChangeNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestServerLinksSharedStore: a main whose tools take idempotency keys or
+// whose packages serve resources links the Redis store (-store redis://...:
+// one ledger, change notifications across replicas); a tools-only main does not.
+func TestServerLinksSharedStore(t *testing.T) {
+	keyed := tool("Run")
+	keyed.IdempotencyKey = "key"
+	for _, tt := range []struct {
+		name string
+		p    *model.Package
+		want bool
+	}{
+		{"tools", &model.Package{Tools: []*model.Tool{tool("Run")}}, false},
+		{"key", &model.Package{Tools: []*model.Tool{keyed}}, true},
+		{"resources", &model.Package{Tools: []*model.Tool{tool("Run")}, Resources: []*model.Resource{{URI: "x://a", Name: "a", Func: "A"}}}, true},
+	} {
+		tt.p.Name, tt.p.Path = "p", "example.com/p"
+		src, err := Server(&model.Server{Name: "s", Command: "s-server", Packages: []*model.Package{tt.p}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(string(src), `_ "github.com/mcpgen/mcpgen/runtime/store/redisstore"`); got != tt.want {
+			t.Errorf("%s: links redisstore %v, want %v:\n%s", tt.name, got, tt.want, src)
+		}
+	}
+}

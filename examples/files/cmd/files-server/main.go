@@ -10,6 +10,8 @@ import (
 
 	"github.com/mcpgen/mcpgen/examples/files"
 	mcpruntime "github.com/mcpgen/mcpgen/runtime"
+	_ "github.com/mcpgen/mcpgen/runtime/auth"
+	_ "github.com/mcpgen/mcpgen/runtime/store/redisstore"
 )
 
 func main() {
