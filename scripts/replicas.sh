@@ -1,40 +1,57 @@
 #!/usr/bin/env bash
 # Three replicas of the everything server behind nginx round-robin on loopback,
-# sharing one requestState key (MCP_STATE_KEY); 2025-11-25 sessions pinned to
-# the replica that minted them (MCP_SESSION_PREFIX=rN-, nginx map on
+# sharing one requestState key (MCP_STATE_KEY) and one Redis (-store: change
+# notifications fan out across replicas); 2025-11-25 sessions pinned to the
+# replica that minted them (MCP_SESSION_PREFIX=rN-, nginx map on
 # Mcp-Session-Id). Runs the official conformance suite through nginx for both
 # revisions (every scenario in scripts/conformance-required.txt must pass),
 # then checks that the rounds of one 2026-07-28 MRTR call land on more than
-# one replica and still complete.
+# one replica and still complete, and that listeners on every replica (three
+# listen streams and a 2025-11-25 GET stream) each hear exactly one
+# resources/updated caused by a call served by another replica.
 #
-# usage: scripts/replicas.sh        (installs nginx with apt-get when missing)
+# usage: scripts/replicas.sh        (installs nginx and redis-server with apt-get when missing)
 # env: CONFORMANCE (runner path; default ../shared/tools/conformance)
+#      MCPGEN_TEST_REDIS (a Redis to use; default: redis-server on a free loopback port)
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 runner=${CONFORMANCE:-$repo/../shared/tools/conformance}
 required=$repo/scripts/conformance-required.txt
 [ -x "$runner" ] || { echo "replicas.sh: runner $runner not found" >&2; exit 2; }
-if ! command -v nginx >/dev/null; then
-  echo "replicas.sh: installing nginx"
-  apt-get update -qq && apt-get install -y -qq nginx >/dev/null
+need=()
+command -v nginx >/dev/null || need+=(nginx)
+[ -n "${MCPGEN_TEST_REDIS:-}" ] || command -v redis-server >/dev/null || need+=(redis-server)
+if [ ${#need[@]} -gt 0 ]; then
+  echo "replicas.sh: installing ${need[*]}"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/mcpgen-replicas-XXXXXX")
 mkdir -p "$work"/tmp-{body,proxy,fcgi,uwsgi,scgi}
 pids=()
+redis_pid=
 cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
+  for p in "${pids[@]}" $redis_pid; do kill "$p" 2>/dev/null || true; done
+  for p in "${pids[@]}" $redis_pid; do wait "$p" 2>/dev/null || true; done
   rm -rf "$work"
 }
 trap cleanup EXIT
+
+store=${MCPGEN_TEST_REDIS:-}
+if [ -z "$store" ]; then
+  rport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+  redis-server --port "$rport" --bind 127.0.0.1 --save '' --appendonly no --daemonize no </dev/null >"$work/redis.log" 2>&1 &
+  redis_pid=$!
+  for _ in $(seq 1 100); do redis-cli -p "$rport" ping >/dev/null 2>&1 && break; sleep 0.1; done
+  store=redis://127.0.0.1:$rport/0
+fi
 
 (cd "$repo" && go build -o "$work/everything-server" ./examples/everything/cmd/everything-server)
 export MCP_STATE_KEY="replicas-shared-key-$(date +%s)-$$"
 ports=()
 for n in 1 2 3; do
-  MCP_SESSION_PREFIX="r$n-" "$work/everything-server" -http 127.0.0.1:0 2>"$work/r$n.log" &
+  MCP_SESSION_PREFIX="r$n-" "$work/everything-server" -http 127.0.0.1:0 -store "$store" 2>"$work/r$n.log" &
   pids+=($!)
   port=
   for _ in $(seq 1 100); do
@@ -55,7 +72,7 @@ for _ in $(seq 1 100); do
   curl -s -o /dev/null "$url" && break
   sleep 0.1
 done
-echo "replicas at ports ${ports[*]} behind nginx at $url"
+echo "replicas at ports ${ports[*]} on $store behind nginx at $url"
 
 status=0
 for rev in 2025-11-25 2026-07-28; do
@@ -119,8 +136,100 @@ if len(set(ups)) < 2:
     sys.exit("MRTR: every round reached the same replica")
 PY
 
+# Fan-out: listen streams opened through nginx (round-robin: one per replica)
+# and a 2025-11-25 session's GET stream each hear exactly one resources/updated
+# when test_update_watched_resource runs on whichever replica nginx picks; the
+# access log then shows listeners on replicas other than the caller's.
+python3 - "$url" "$work/nginx-access.log" "${ports[@]}" <<'PY' || status=1
+import json, queue, sys, threading, time, urllib.request
+url, log, ports = sys.argv[1], sys.argv[2], sys.argv[3:]
+meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "replicas-fanout", "version": "1"},
+        "io.modelcontextprotocol/clientCapabilities": {}}
+WATCHED = "test://watched-resource"
+def request(body, headers, method="POST"):
+    h = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream", **headers}
+    data = json.dumps(body).encode() if body is not None else None
+    return urllib.request.urlopen(urllib.request.Request(url, data, h, method=method), timeout=30)
+def reader(resp):
+    q = queue.Queue()
+    def run():
+        try:
+            for raw in resp:
+                line = raw.decode().strip()
+                if line.startswith("data: "):
+                    line = line[6:]
+                if line.startswith("{"):  # SSE data, or a plain JSON reply
+                    q.put(json.loads(line))
+        except Exception:
+            pass
+        q.put(None)
+    threading.Thread(target=run, daemon=True).start()
+    return q
+def first(q, what):
+    try:
+        m = q.get(timeout=10)
+    except queue.Empty:
+        sys.exit("fan-out: no %s within 10s" % what)
+    if m is None:
+        sys.exit("fan-out: stream ended before %s" % what)
+    return m
+modern = lambda method, name=None: {"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": method, **({"Mcp-Name": name} if name else {})}
+before = len(open(log).readlines())
+streams = []
+for i in range(3):
+    resp = request({"jsonrpc": "2.0", "id": "fan-%d" % i, "method": "subscriptions/listen",
+                    "params": {"_meta": meta, "notifications": {"resourceSubscriptions": [WATCHED]}}}, modern("subscriptions/listen"))
+    q = reader(resp)
+    ack = first(q, "acknowledgement")
+    if ack.get("method") != "notifications/subscriptions/acknowledged" or WATCHED not in json.dumps(ack):
+        sys.exit("fan-out: listen %d: first message %s" % (i, ack))
+    streams.append(("listen fan-%d" % i, resp, q))
+init = request({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25",
+               "capabilities": {}, "clientInfo": {"name": "replicas-fanout", "version": "1"}}}, {})
+sid = init.headers["Mcp-Session-Id"]
+first(reader(init), "initialize result")
+legacy = {"Mcp-Session-Id": sid, "MCP-Protocol-Version": "2025-11-25"}
+request({"jsonrpc": "2.0", "method": "notifications/initialized"}, legacy).read()
+sub = request({"jsonrpc": "2.0", "id": 2, "method": "resources/subscribe", "params": {"uri": WATCHED}}, legacy)
+if first(reader(sub), "resources/subscribe result").get("result") != {}:
+    sys.exit("fan-out: resources/subscribe failed")
+get = request(None, {**legacy, "Accept": "text/event-stream"}, method="GET")
+streams.append(("session %s GET stream" % sid, get, reader(get)))
+calls = len(open(log).readlines())
+res = json.loads(request({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "test_update_watched_resource", "_meta": meta}},
+                         modern("tools/call", "test_update_watched_resource")).read())
+if "result" not in res or res["result"].get("isError"):
+    sys.exit("fan-out: test_update_watched_resource: %s" % res)
+caller = [l.split()[0] for l in open(log).readlines()[calls:] if '"tools/call"' in l][-1]
+for name, _, q in streams:
+    m = first(q, "resources/updated on the " + name)
+    if m.get("method") != "notifications/resources/updated" or m["params"].get("uri") != WATCHED:
+        sys.exit("fan-out: %s got %s" % (name, m))
+time.sleep(1)  # a repeat would have arrived by now
+for name, _, q in streams:
+    while not q.empty():
+        m = q.get()
+        if m is not None:
+            sys.exit("fan-out: %s got a second message %s" % (name, m))
+for _, resp, _ in streams:
+    resp.close()
+listeners = []
+for _ in range(50):  # nginx logs a stream when it ends
+    listeners = [l.split()[0] for l in open(log).readlines()[before:] if '"subscriptions/listen"' in l]
+    if len(listeners) == 3:
+        break
+    time.sleep(0.1)
+session_port = ports[int(sid[1]) - 1]
+listeners.append("127.0.0.1:" + session_port)
+others = [u for u in listeners if u != caller]
+print("fan-out: update served by %s; listeners on %s each heard it once" % (caller, " ".join(listeners)))
+if len(listeners) != 4 or not others:
+    sys.exit("fan-out: no listener on a replica other than the caller's")
+PY
+
 for n in 1 2 3; do
   kill -0 "${pids[$((n-1))]}" 2>/dev/null || { echo "FAIL: replica $n died" >&2; status=1; }
 done
-[ "$status" -eq 0 ] && echo "replicas: all required scenarios passed through nginx; MRTR rounds crossed replicas"
+[ "$status" -eq 0 ] && echo "replicas: all required scenarios passed through nginx; MRTR rounds crossed replicas; change notifications crossed replicas"
 exit "$status"
