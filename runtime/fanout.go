@@ -25,6 +25,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 	"github.com/mcpgen/mcpgen/runtime/store"
@@ -33,6 +34,11 @@ import (
 // notifyChannelPrefix, followed by the server's name, is the channel the
 // replicas of one server share.
 const notifyChannelPrefix = "mcpgen:notify:"
+
+// subscribeBackoff is how long a replica that failed to subscribe (the store
+// is down) waits before a new client makes it try again: clients arriving
+// meanwhile are not held up by the store's timeouts.
+const subscribeBackoff = 5 * time.Second
 
 // maxFanoutQueue bounds the notifications waiting to be published; beyond it
 // new ones are dropped (and counted in the log).
@@ -76,6 +82,7 @@ type fanout struct {
 	subMu  sync.Mutex
 	cancel context.CancelFunc // the running subscription's; nil when none
 	gen    int                // counts subscriptions, so a dead one is told apart
+	retry  time.Time          // after a failed subscribe, none is tried before
 
 	// mu guards the publishing queue.
 	mu      sync.Mutex
@@ -200,12 +207,14 @@ func (s *Server) syncFanout() {
 	defer f.subMu.Unlock()
 	want := s.prims.hub.members.Load() > 0
 	switch {
-	case want && f.cancel == nil:
+	case want && f.cancel == nil && !time.Now().Before(f.retry):
 		ctx, cancel := context.WithCancel(context.Background())
 		ch, err := b.ps.Subscribe(ctx, b.channel)
 		if err != nil {
 			cancel()
-			s.logger.Warn("not subscribed to the other replicas' change notifications (retried with the next client)", "channel", b.channel, "err", err)
+			f.retry = time.Now().Add(subscribeBackoff)
+			s.logger.Warn("not subscribed to the other replicas' change notifications (tried again with a client arriving after the backoff)",
+				"channel", b.channel, "backoff", subscribeBackoff, "err", err)
 			return
 		}
 		f.gen++

@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"sync/atomic"
@@ -286,4 +287,36 @@ func TestEnvelopeEncoding(t *testing.T) {
 			t.Errorf("got  %s\nwant %s", got, want)
 		}
 	}
+}
+
+// downStore is a store whose publish/subscribe is down.
+type downStore struct {
+	*store.Memory
+	tries atomic.Int32
+}
+
+func (d *downStore) Subscribe(context.Context, string) (<-chan []byte, error) {
+	d.tries.Add(1)
+	return nil, errors.New("connection refused")
+}
+
+func (d *downStore) Publish(context.Context, string, []byte) error {
+	return errors.New("connection refused")
+}
+
+// TestFanoutStoreDown: with the store's publish/subscribe down, listeners are
+// still acknowledged and hear the changes made on their own replica; the
+// clients arriving within the backoff do not try to subscribe again.
+func TestFanoutStoreDown(t *testing.T) {
+	st := &downStore{Memory: store.NewMemory()}
+	s := replicaServer(t, st)
+	l1, id1 := listenOn(t, s)
+	l2, id2 := listenOn(t, s)
+	if n := st.tries.Load(); n != 1 {
+		t.Errorf("%d subscribe attempts for two clients within the backoff, want 1", n)
+	}
+	s.ResourceUpdated("notes://work/1")
+	expectNote(t, l1, id1, "notifications/resources/updated", "notes://work/1")
+	expectNote(t, l2, id2, "notifications/resources/updated", "notes://work/1")
+	waitPublished(t, s) // the failed publish is logged, nothing else happens
 }

@@ -201,7 +201,15 @@ res = json.loads(request({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "pa
                          modern("tools/call", "test_update_watched_resource")).read())
 if "result" not in res or res["result"].get("isError"):
     sys.exit("fan-out: test_update_watched_resource: %s" % res)
-caller = [l.split()[0] for l in open(log).readlines()[calls:] if '"tools/call"' in l][-1]
+caller = None
+for _ in range(50):  # nginx logs the call once its response is out
+    served = [l.split()[0] for l in open(log).readlines()[calls:] if '"tools/call"' in l]
+    if served:
+        caller = served[-1]
+        break
+    time.sleep(0.1)
+if caller is None:
+    sys.exit("fan-out: the call is not in nginx's access log")
 for name, _, q in streams:
     m = first(q, "resources/updated on the " + name)
     if m.get("method") != "notifications/resources/updated" or m["params"].get("uri") != WATCHED:
