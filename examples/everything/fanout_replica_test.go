@@ -20,6 +20,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/mcpgen/mcpgen/internal/specschema"
+	"github.com/mcpgen/mcpgen/internal/testfigures"
 	"github.com/mcpgen/mcpgen/runtime/store/redisstore"
 )
 
@@ -284,4 +285,6 @@ func TestFanoutAcrossReplicas(t *testing.T) {
 		case <-time.After(300 * time.Millisecond):
 		}
 	}
+	testfigures.Check(t, "../../docs/reliability.md", "Change notifications across processes",
+		fmt.Sprintf("each stream gets the %d notifications once, in order, nothing after", len(want)))
 }
