@@ -302,13 +302,22 @@ func (s *Server) deliverLocal(n notice) {
 // subscription id goes: params with "_meta" first (its members, then the
 // subscription id), then the other members in key order.
 func listenFrame(n notice) (head, tail []byte, err error) {
+	head = append([]byte(`{"jsonrpc":"2.0","method":`), jsonwire.AppendString(nil, n.Method)...)
+	if p := bytes.TrimSpace(n.Params); !bytes.Contains(p, []byte(`"_meta"`)) && (len(p) == 0 || bytes.HasPrefix(p, []byte{'{'})) {
+		// No _meta to merge (the usual case): the params' members follow as they are.
+		head = jsonwire.AppendString(append(head, `,"params":{"_meta":{`...), metaSubscriptionID)
+		head = append(head, ':')
+		if len(p) == 0 || len(bytes.TrimSpace(p[1:])) == 1 { // none, or {}
+			return head, []byte("}}}"), nil
+		}
+		return head, append(append([]byte("},"), p[1:]...), '}'), nil
+	}
 	var fields map[string]json.RawMessage
 	if n.Params != nil {
 		if err := json.Unmarshal(n.Params, &fields); err != nil {
 			return nil, nil, err
 		}
 	}
-	head = append([]byte(`{"jsonrpc":"2.0","method":`), jsonwire.AppendString(nil, n.Method)...)
 	head = append(head, `,"params":{"_meta":{`...)
 	var meta map[string]json.RawMessage
 	if m, ok := fields["_meta"]; ok && json.Unmarshal(m, &meta) != nil {

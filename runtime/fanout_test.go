@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -319,4 +320,40 @@ func TestFanoutStoreDown(t *testing.T) {
 	expectNote(t, l1, id1, "notifications/resources/updated", "notes://work/1")
 	expectNote(t, l2, id2, "notifications/resources/updated", "notes://work/1")
 	waitPublished(t, s) // the failed publish is logged, nothing else happens
+}
+
+// TestListenFrame: the frame of a listen-stream notification, with and
+// without params and _meta, is one valid JSON-RPC notification whose
+// _meta holds the subscription id (and the params' own _meta members).
+func TestListenFrame(t *testing.T) {
+	for _, p := range []string{"", `{}`, ` { } `, `{"uri":"a"}`, `{"uri":"a","x":[1,{"_meta":2}]}`, `{"_meta":{"k":"v"},"uri":"a"}`,
+		`{"_meta":{"io.modelcontextprotocol/subscriptionId":"old"},"uri":"a"}`} {
+		n := notice{Method: "notifications/resources/updated"}
+		if p != "" {
+			n.Params = json.RawMessage(p)
+		}
+		head, tail, err := listenFrame(n)
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		msg := string(head) + `7` + string(tail)
+		var m struct {
+			JSONRPC, Method string
+			Params          map[string]json.RawMessage
+		}
+		if err := json.Unmarshal([]byte(msg), &m); err != nil {
+			t.Fatalf("params %s: frame %s: %v", p, msg, err)
+		}
+		var meta map[string]json.RawMessage
+		_ = json.Unmarshal(m.Params["_meta"], &meta)
+		if m.Method != n.Method || string(meta[metaSubscriptionID]) != "7" {
+			t.Errorf("params %s: frame %s", p, msg)
+		}
+		if strings.Contains(p, `"uri"`) && string(m.Params["uri"]) != `"a"` {
+			t.Errorf("params %s: frame %s lost the uri", p, msg)
+		}
+		if strings.Contains(p, `"k"`) && string(meta["k"]) != `"v"` {
+			t.Errorf("params %s: frame %s lost _meta.k", p, msg)
+		}
+	}
 }
