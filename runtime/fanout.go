@@ -45,7 +45,12 @@ const subscribeBackoff = 5 * time.Second
 const maxFanoutQueue = 1024
 
 // A notice is one change notification on its way to the clients that want it.
-// Its JSON form is what replicas publish to each other.
+// Its JSON form is what replicas publish to each other. Any notification
+// goes through announce: list changes and resource updates here; a task's
+// status would be notice{Method: "notifications/tasks", Params: the task,
+// To: audience{TaskID: id, Principal: principalID(owner)}} for listen
+// streams, and audience{Principal: ...} alone reaches the owner's 2025-11-25
+// sessions (notifications/tasks/status).
 type notice struct {
 	Method string          `json:"m"`           // e.g. notifications/resources/updated
 	Params json.RawMessage `json:"p,omitempty"` // a JSON object; nil: no params
