@@ -187,12 +187,16 @@ func (s *Server) drainFanout(b *bus) {
 		if dropped > 0 {
 			s.logger.Warn("change notifications dropped: the store does not keep up", "dropped", dropped)
 		}
+		failed, last := 0, error(nil)
 		for _, msg := range q {
 			ctx, cancel := context.WithTimeout(context.Background(), notifyTimeout)
 			if err := b.ps.Publish(ctx, b.channel, msg); err != nil {
-				s.logger.Warn("change notification not published to the other replicas", "channel", b.channel, "err", err)
+				failed, last = failed+1, err
 			}
 			cancel()
+		}
+		if failed > 0 { // one line per batch, not per notification, while the store is down
+			s.logger.Warn("change notifications not published to the other replicas", "channel", b.channel, "count", failed, "err", last)
 		}
 	}
 }
