@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/fanout"
 	"github.com/mcpgen/mcpgen/runtime/store"
 	"github.com/mcpgen/mcpgen/runtime/store/redisstore"
 )
@@ -61,13 +62,7 @@ func expectNote(t *testing.T, c *testClient, id json.RawMessage, method, uri str
 // waitPublished waits until s has published everything it queued.
 func waitPublished(t *testing.T, s *Server) {
 	t.Helper()
-	for deadline := time.Now().Add(waitTimeout); ; time.Sleep(time.Millisecond) {
-		s.fan.mu.Lock()
-		idle := !s.fan.sending
-		s.fan.mu.Unlock()
-		if idle {
-			return
-		}
+	for deadline := time.Now().Add(waitTimeout); !s.fan.Load().Idle(); time.Sleep(time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("the fan-out queue never drained")
 		}
@@ -137,7 +132,7 @@ func fanoutAcross(t *testing.T, a, b *Server) {
 // notifications to themselves, exactly as before fan-out existed.
 func TestFanoutOffByDefault(t *testing.T) {
 	a, b := replicaServer(t, nil), replicaServer(t, nil)
-	if a.fan.bus.Load() != nil {
+	if a.fan.Load() != nil {
 		t.Fatal("fan-out is on without a store configured")
 	}
 	l, id := listenOn(t, a)
@@ -197,7 +192,7 @@ func TestFanoutIgnoresForeignMessages(t *testing.T) {
 	mem := store.NewMemory()
 	a := replicaServer(t, mem)
 	l, id := listenOn(t, a)
-	ch := notifyChannelPrefix + "unit"
+	ch := fanout.ChannelPrefix + "unit"
 	for _, bad := range []string{
 		`not json`, `[]`, `{}`, `{"m":""}`, `{"m":"notifications/resources/updated","p":[1],"to":{"uri":"notes://x/1"}}`,
 		`{"m":"notifications/resources/updated","p":"s","to":{"uri":"notes://x/1"}}`,
@@ -239,10 +234,10 @@ func TestAudience(t *testing.T) {
 		{audience{}, false, false},
 	}
 	for _, tt := range tests {
-		if got := tt.to.wantsListener(l); got != tt.listener {
+		if got := wantsListener(&tt.to, l); got != tt.listener {
 			t.Errorf("%+v: listener %v, want %v", tt.to, got, tt.listener)
 		}
-		if got := tt.to.wantsSession(sess); got != tt.session {
+		if got := wantsSession(&tt.to, sess); got != tt.session {
 			t.Errorf("%+v: session %v, want %v", tt.to, got, tt.session)
 		}
 	}
@@ -269,24 +264,6 @@ func TestAnnounceParams(t *testing.T) {
 	s.announce(notice{Method: "notifications/tools/list_changed", To: audience{List: "tools"}})
 	if m := sess.next(); string(m.raw) != `{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}` {
 		t.Errorf("session got %s", m.raw)
-	}
-}
-
-// TestEnvelopeEncoding: the hand-written envelope is what json.Marshal
-// writes, so any replica (or tool) reads it back.
-func TestEnvelopeEncoding(t *testing.T) {
-	for _, n := range []notice{
-		{Method: "notifications/tools/list_changed", To: audience{List: "tools"}},
-		{Method: "notifications/resources/updated", Params: json.RawMessage(`{"uri":"a\"b\u2028"}`), To: audience{URI: "a\"b\u2028"}},
-		{Method: "notifications/tasks", Params: json.RawMessage(`{"taskId":"t","status":"working"}`), To: audience{TaskID: "t", Principal: "alice\x00client"}},
-	} {
-		want, err := json.Marshal(envelope{Origin: "o1", notice: n})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := appendEnvelope(nil, "o1", n); string(got) != string(want) {
-			t.Errorf("got  %s\nwant %s", got, want)
-		}
 	}
 }
 

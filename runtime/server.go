@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/fanout"
 	"github.com/mcpgen/mcpgen/runtime/internal/seal"
 	"github.com/mcpgen/mcpgen/runtime/store"
 )
@@ -132,9 +133,9 @@ type Server struct {
 	// (primitives.go).
 	prims primitives
 
-	store store.Store  // the idempotency ledger (Options.Store)
-	audit *slog.Logger // Options.Audit; nil: no audit records
-	fan   fanout       // change notifications across replicas (fanout.go)
+	store store.Store                // the idempotency ledger (Options.Store)
+	audit *slog.Logger               // Options.Audit; nil: no audit records
+	fan   atomic.Pointer[fanout.Bus] // change notifications across replicas (fanout.go); nil: none
 }
 
 // NewServer returns a server that identifies itself as info. opts may be nil.

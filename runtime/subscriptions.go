@@ -238,7 +238,7 @@ func (s *Server) listChanged(kind listKind) {
 // is shared (Options.Store, Main's -store), on every replica sharing it.
 // Application code calls it after a change; sending is best effort.
 func (s *Server) ResourceUpdated(uri string) {
-	if s.prims.hub.members.Load() == 0 && s.fan.bus.Load() == nil {
+	if s.prims.hub.members.Load() == 0 && s.fan.Load() == nil {
 		return // nobody to tell
 	}
 	p := append(jsonwire.AppendString([]byte(`{"uri":`), uri), '}')
