@@ -6,14 +6,13 @@ package runtime
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
+	"github.com/mcpgen/mcpgen/runtime/internal/ledger"
 	"github.com/mcpgen/mcpgen/runtime/store"
 )
 
@@ -29,9 +28,9 @@ const (
 
 // Defaults of the idempotency options.
 const (
-	defaultIdempotencyRetention = 24 * time.Hour
-	defaultIdempotencyWait      = 10 * time.Second
-	defaultIdempotencyLease     = 5 * time.Second
+	defaultIdempotencyRetention = ledger.DefaultRetention
+	defaultIdempotencyWait      = ledger.DefaultWait
+	defaultIdempotencyLease     = ledger.DefaultLease
 )
 
 // A Receipt is the runtime's evidence that a write succeeded, built after the
@@ -93,7 +92,7 @@ func (s *Server) applyEffectDefaults() {
 	if o.Store == nil {
 		o.Store = store.NewMemory()
 	}
-	s.store, s.audit = o.Store, o.Audit
+	s.audit = o.Audit
 	if o.IdempotencyRetention <= 0 {
 		o.IdempotencyRetention = defaultIdempotencyRetention
 	}
@@ -103,10 +102,12 @@ func (s *Server) applyEffectDefaults() {
 	if o.IdempotencyLease <= 0 {
 		o.IdempotencyLease = defaultIdempotencyLease
 	}
+	s.ledger = ledger.New(o.Store, ledger.Config{Retention: o.IdempotencyRetention,
+		Wait: o.IdempotencyWait, Lease: o.IdempotencyLease, Logger: s.logger})
 }
 
 // SetStore replaces the server's store (Main's -store); call it before serving.
-func (s *Server) SetStore(st store.Store) { s.store = st }
+func (s *Server) SetStore(st store.Store) { s.ledger.SetStore(st) }
 
 // ReportExternalID records, from a write's handler, the id of what it created
 // (e.g. a ticket number) for the call's receipt. It overrides the tool's
@@ -139,7 +140,7 @@ func (c *call) effects() *callEffects {
 // readonly tools when the call is audited (for the handler's duration).
 func (s *Server) invokeWrite(ctx context.Context, c *call, e *toolEntry, req *ToolRequest) (*ToolResult, error) {
 	fx := c.effects()
-	fx.argsDigest = canonicalDigest(req.Arguments)
+	fx.argsDigest = ledger.ArgsDigest(req.Arguments)
 	if e.fx == nil { // audited readonly call
 		return s.timedInvoke(ctx, c, e.tool, req)
 	}
@@ -167,7 +168,7 @@ func (s *Server) timedInvoke(ctx context.Context, c *call, t *Tool, req *ToolReq
 func (s *Server) withReceipt(ctx context.Context, c *call, e *toolEntry, res *ToolResult, key string) *ToolResult {
 	fx := c.fx
 	if fx.receiptID == "" { // invokeIdempotent computed it already
-		fx.receiptID = actionID(e.tool.Name, principalSubject(ctx), fx.argsDigest, key)
+		fx.receiptID = ledger.ActionID(e.tool.Name, principalSubject(ctx), fx.argsDigest, key)
 	}
 	externalID := fx.externalID
 	if externalID == "" && e.fx.externalID != "" {
@@ -223,25 +224,6 @@ func principalSubject(ctx context.Context) string {
 		return p.Subject
 	}
 	return ""
-}
-
-// actionID digests what identifies an action: tool, subject, arguments, key.
-func actionID(tool, subject, argsDigest, key string) string {
-	sum := digestParts(tool, subject, argsDigest, key)
-	var b [4 + 32]byte
-	copy(b[:], "act_")
-	hex.Encode(b[4:], sum[:16])
-	return string(b[:])
-}
-
-// canonicalDigest is the hex SHA-256 of args re-encoded with sorted keys and no
-// spaces (numbers kept as written), so that a retry whose client orders or spaces
-// the arguments differently has the same digest.
-func canonicalDigest(args json.RawMessage) string {
-	sum := sha256.Sum256(jsonwire.Canonical(args))
-	var b [2 * sha256.Size]byte
-	hex.Encode(b[:], sum[:])
-	return string(b[:])
 }
 
 // topLevelString returns the string member name of the JSON object args ("" when

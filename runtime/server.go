@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/ledger"
 	"github.com/mcpgen/mcpgen/runtime/internal/seal"
 	"github.com/mcpgen/mcpgen/runtime/store"
 )
@@ -130,8 +131,8 @@ type Server struct {
 	// (primitives.go).
 	prims primitives
 
-	store store.Store  // the idempotency ledger (Options.Store)
-	audit *slog.Logger // Options.Audit; nil: no audit records
+	ledger *ledger.Ledger // the idempotency ledger, on Options.Store
+	audit  *slog.Logger   // Options.Audit; nil: no audit records
 }
 
 // NewServer returns a server that identifies itself as info. opts may be nil.
