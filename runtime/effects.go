@@ -145,7 +145,7 @@ func (s *Server) invokeWrite(ctx context.Context, c *call, e *toolEntry, req *To
 		return s.timedInvoke(ctx, c, e.tool, req)
 	}
 	if e.fx.keyName != "" {
-		if key := topLevelString(req.Arguments, e.fx.keyName); key != "" {
+		if key := validTopLevelString(req.Arguments, e.fx.keyName); key != "" {
 			return s.invokeIdempotent(ctx, c, e, req, key) // idempotency.go
 		}
 	}
@@ -230,7 +230,22 @@ func principalSubject(ctx context.Context) string {
 // absent or not a string), as json.Unmarshal into a map would find it (the last
 // of repeated members), without the map.
 func topLevelString(args json.RawMessage, name string) string {
-	raw := topLevelMember(args, name)
+	args = jsonwire.TrimSpace(args)
+	if len(args) == 0 || args[0] != '{' || !jsonwire.Valid(args) {
+		return ""
+	}
+	return validTopLevelString(args, name)
+}
+
+// validTopLevelString is topLevelString for args the input schema accepted (a
+// valid JSON object: the scan skips the validity check).
+func validTopLevelString(args json.RawMessage, name string) string {
+	var raw []byte
+	jsonwire.EachMember(jsonwire.TrimSpace(args), func(key, val []byte) {
+		if string(key) == name {
+			raw = val
+		}
+	})
 	if len(raw) == 0 || raw[0] != '"' {
 		return ""
 	}

@@ -206,20 +206,23 @@ func digestParts(parts ...string) [sha256.Size]byte {
 func (l *Ledger) Begin(ctx context.Context, subject, tool, key, args, action string, canReconcile bool) Decision {
 	sctx := context.WithoutCancel(ctx)
 	var until time.Time // set when the first wait starts
-	var lk string
+	// The claim's first record is written into the claim itself (one
+	// allocation); a record the store did not take is overwritten by the next try.
+	c := &Claim{l: l, ctx: sctx, args: args, action: action}
+	lk := ""
 	for pause := time.Millisecond; ; pause = min(2*pause, 50*time.Millisecond) {
 		var mine []byte
 		if lk == "" {
-			lk, mine = l.runningRecord(nil, subject, tool, key, args, action)
+			lk, mine = l.runningRecord(c.buf[:0], nil, subject, tool, key, args, action)
 		} else {
-			lk, mine = l.runningRecord(&lk, "", "", "", args, action)
+			lk, mine = l.runningRecord(c.buf[:0], &lk, "", "", "", args, action)
 		}
 		claimed, err := l.putIfAbsent(sctx, lk, mine)
 		if err != nil {
 			return Decision{Outcome: StoreError, Err: err}
 		}
 		if claimed {
-			return Decision{Outcome: Fresh, Claim: l.hold(sctx, lk, args, action, mine)}
+			return Decision{Outcome: Fresh, Claim: l.hold(c, lk, mine)}
 		}
 		cur, found, err := l.get(sctx, lk)
 		if err != nil {
@@ -250,7 +253,7 @@ func (l *Ledger) Begin(ctx context.Context, subject, tool, key, args, action str
 				return Decision{Outcome: StoreError, Err: err}
 			}
 			if ok {
-				return Decision{Outcome: Reconcile, Claim: l.hold(sctx, lk, args, action, mine)}
+				return Decision{Outcome: Reconcile, Claim: l.hold(c, lk, mine)}
 			}
 			continue
 		}
@@ -289,7 +292,11 @@ type Claim struct {
 	held         bool   // renewals on
 	prev, next   *Claim // in the ledger's leaseSet, under its mu
 	listed       bool
+	buf          [keyLen + runningLen]byte // the first running record, with its key
 }
+
+// runningLen is room for a running record (hex digest, action id, lease).
+const runningLen = 192
 
 // Action is the claim's action id.
 func (c *Claim) Action() string { return c.action }
@@ -346,7 +353,7 @@ func (c *Claim) renew() {
 	if !c.held {
 		return
 	}
-	key, next := c.l.runningRecord(&c.key, "", "", "", c.args, c.action)
+	key, next := c.l.runningRecord(nil, &c.key, "", "", "", c.args, c.action)
 	ok, err := c.l.compareAndSet(c.ctx, key, c.cur, next)
 	switch {
 	case err != nil:
@@ -359,9 +366,10 @@ func (c *Claim) renew() {
 	}
 }
 
-// hold makes the claim mine of key, renewed until stopped.
-func (l *Ledger) hold(sctx context.Context, key, args, action string, mine []byte) *Claim {
-	c := &Claim{l: l, ctx: sctx, key: key, args: args, action: action, cur: mine, held: true}
+// hold makes c the claim of key, whose record mine the store holds, renewed
+// until stopped.
+func (l *Ledger) hold(c *Claim, key string, mine []byte) *Claim {
+	c.key, c.cur, c.held = key, mine, true
 	l.leases.add(c, l)
 	return c
 }
@@ -450,9 +458,12 @@ func (l *Ledger) heldClaims() int {
 }
 
 // runningRecord returns a claim whose lease starts now, and its store key: the
-// key *lk, or else Key(subject, tool, key).
-func (l *Ledger) runningRecord(lk *string, subject, tool, key, args, action string) (string, []byte) {
-	b := make([]byte, 0, keyLen+192)
+// key *lk, or else Key(subject, tool, key). It writes them into b when they fit
+// (b is empty), else into a new buffer.
+func (l *Ledger) runningRecord(b []byte, lk *string, subject, tool, key, args, action string) (string, []byte) {
+	if cap(b) < keyLen+runningLen {
+		b = make([]byte, 0, keyLen+runningLen)
+	}
 	if lk != nil {
 		b = append(b, *lk...)
 	} else {
