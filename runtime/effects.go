@@ -8,10 +8,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
 
-	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 	"github.com/mcpgen/mcpgen/runtime/internal/ledger"
 	"github.com/mcpgen/mcpgen/runtime/store"
 )
@@ -145,7 +143,7 @@ func (s *Server) invokeWrite(ctx context.Context, c *call, e *toolEntry, req *To
 		return s.timedInvoke(ctx, c, e.tool, req)
 	}
 	if e.fx.keyName != "" {
-		if key := validTopLevelString(req.Arguments, e.fx.keyName); key != "" {
+		if key := ledger.KeyArgument(req.Arguments, e.fx.keyName); key != "" {
 			return s.invokeIdempotent(ctx, c, e, req, key) // idempotency.go
 		}
 	}
@@ -172,13 +170,13 @@ func (s *Server) withReceipt(ctx context.Context, c *call, e *toolEntry, res *To
 	}
 	externalID := fx.externalID
 	if externalID == "" && e.fx.externalID != "" {
-		externalID = topLevelID(res.StructuredContent, e.fx.externalID)
+		externalID = ledger.IDMember(res.StructuredContent, e.fx.externalID)
 	}
 	status := fx.status
 	if status == "" {
 		status = ReceiptCommitted
 	}
-	b := appendReceipt(make([]byte, 0, 256), fx.receiptID, e.tool.Name, fx.argsDigest, externalID, status, time.Now().UTC())
+	b := ledger.AppendReceipt(make([]byte, 0, 256), fx.receiptID, e.tool.Name, fx.argsDigest, externalID, status, time.Now().UTC())
 	out := *res
 	out.Meta = make(map[string]any, len(res.Meta)+1)
 	for k, v := range res.Meta {
@@ -188,99 +186,10 @@ func (s *Server) withReceipt(ctx context.Context, c *call, e *toolEntry, res *To
 	return &out
 }
 
-// appendReceipt appends the JSON of a Receipt, byte for byte what json.Marshal
-// writes for it (receipts are written on every successful write).
-func appendReceipt(b []byte, action, tool, argsDigest, externalID, status string, at time.Time) []byte {
-	b = append(b, `{"action_id":`...)
-	b = appendMarshalString(b, action)
-	b = append(b, `,"tool":`...)
-	b = appendMarshalString(b, tool)
-	b = append(b, `,"arguments_digest":"sha256:`...)
-	b = append(b, argsDigest...) // hex
-	b = append(b, '"')
-	if externalID != "" {
-		b = append(b, `,"external_id":`...)
-		b = appendMarshalString(b, externalID)
-	}
-	b = append(b, `,"status":`...)
-	b = appendMarshalString(b, status)
-	b = append(b, `,"occurred_at":"`...)
-	b = at.AppendFormat(b, time.RFC3339Nano)
-	return append(b, `"}`...)
-}
-
-// appendMarshalString appends s as json.Marshal encodes it (with HTML escaping).
-func appendMarshalString(b []byte, s string) []byte {
-	if strings.ContainsAny(s, "<>&") {
-		enc, _ := json.Marshal(s) // a string: cannot fail
-		return append(b, enc...)
-	}
-	return jsonwire.AppendString(b, s)
-}
-
 // principalSubject is the subject of the call's principal, "" when anonymous.
 func principalSubject(ctx context.Context) string {
 	if p := PrincipalFrom(ctx); p != nil {
 		return p.Subject
 	}
 	return ""
-}
-
-// topLevelString returns the string member name of the JSON object args ("" when
-// absent or not a string), as json.Unmarshal into a map would find it (the last
-// of repeated members), without the map.
-func topLevelString(args json.RawMessage, name string) string {
-	args = jsonwire.TrimSpace(args)
-	if len(args) == 0 || args[0] != '{' || !jsonwire.Valid(args) {
-		return ""
-	}
-	return validTopLevelString(args, name)
-}
-
-// validTopLevelString is topLevelString for args the input schema accepted (a
-// valid JSON object: the scan skips the validity check).
-func validTopLevelString(args json.RawMessage, name string) string {
-	var raw []byte
-	jsonwire.EachMember(jsonwire.TrimSpace(args), func(key, val []byte) {
-		if string(key) == name {
-			raw = val
-		}
-	})
-	if len(raw) == 0 || raw[0] != '"' {
-		return ""
-	}
-	v, _ := jsonwire.String(raw)
-	return v
-}
-
-// topLevelID returns member name of the JSON object sc as an id: a string as is,
-// a number as written.
-func topLevelID(sc json.RawMessage, name string) string {
-	raw := topLevelMember(sc, name)
-	switch {
-	case len(raw) == 0:
-		return ""
-	case raw[0] == '"':
-		v, _ := jsonwire.String(raw)
-		return v
-	case raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9':
-		return string(raw)
-	}
-	return ""
-}
-
-// topLevelMember returns the raw value of member name of the JSON object obj
-// (the last one when repeated), nil when obj is not an object or has none.
-func topLevelMember(obj []byte, name string) []byte {
-	obj = jsonwire.TrimSpace(obj)
-	if len(obj) == 0 || obj[0] != '{' || !jsonwire.Valid(obj) {
-		return nil
-	}
-	var found []byte
-	jsonwire.EachMember(obj, func(key, val []byte) {
-		if string(key) == name {
-			found = val
-		}
-	})
-	return found
 }

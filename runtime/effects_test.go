@@ -311,38 +311,9 @@ func TestAppendReceipt(t *testing.T) {
 	} {
 		r.OccurredAt = at.Format(time.RFC3339Nano)
 		want, _ := json.Marshal(r)
-		got := appendReceipt(nil, r.ActionID, r.Tool, strings.TrimPrefix(r.ArgumentsDigest, "sha256:"), r.ExternalID, r.Status, at)
+		got := ledger.AppendReceipt(nil, r.ActionID, r.Tool, strings.TrimPrefix(r.ArgumentsDigest, "sha256:"), r.ExternalID, r.Status, at)
 		if string(got) != string(want) {
 			t.Errorf("appendReceipt = %s, want %s", got, want)
-		}
-	}
-}
-
-// TestTopLevelMember checks the scanner against json.Unmarshal into a map.
-func TestTopLevelMember(t *testing.T) {
-	old := func(args json.RawMessage, name string) (str, id string) {
-		var m map[string]json.RawMessage
-		if json.Unmarshal(args, &m) != nil {
-			return "", ""
-		}
-		_ = json.Unmarshal(m[name], &str)
-		raw := bytes.TrimSpace(m[name])
-		switch {
-		case len(raw) == 0:
-		case json.Unmarshal(raw, &id) == nil:
-		case raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9':
-			id = string(raw)
-		}
-		return str, id
-	}
-	for _, in := range []string{
-		`{"k":"v"}`, ` { "a" : 1 , "k" : "v\u0041" } `, `{"k":"a","k":"b"}`, `{"k":12.50}`, `{"k":-3}`,
-		`{"k":null}`, `{"k":true}`, `{"k":{"k":"x"}}`, `{"\u006b":"esc"}`, `[1]`, `null`, `"k"`, `{"k":"v"`, ``,
-		`{"x":"k","k":"<&>"}`, `{"k":"v"} x`,
-	} {
-		wantS, wantID := old(json.RawMessage(in), "k")
-		if s, id := topLevelString(json.RawMessage(in), "k"), topLevelID(json.RawMessage(in), "k"); s != wantS || id != wantID {
-			t.Errorf("%s: topLevelString %q topLevelID %q, want %q %q", in, s, id, wantS, wantID)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"strconv"
 	"strings"
 	"sync"
@@ -260,5 +261,44 @@ func TestHandedOver(t *testing.T) {
 	}
 	if d.Claim.key != Key("", "w", "k") {
 		t.Errorf("claim key %q", d.Claim.key)
+	}
+}
+
+// TestMembers checks the scanner against json.Unmarshal into a map.
+func TestMembers(t *testing.T) {
+	old := func(args json.RawMessage, name string) (str, id string) {
+		var m map[string]json.RawMessage
+		if json.Unmarshal(args, &m) != nil {
+			return "", ""
+		}
+		_ = json.Unmarshal(m[name], &str)
+		raw := bytes.TrimSpace(m[name])
+		switch {
+		case len(raw) == 0:
+		case json.Unmarshal(raw, &id) == nil:
+		case raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9':
+			id = string(raw)
+		}
+		return str, id
+	}
+	for _, in := range []string{
+		`{"k":"v"}`, ` { "a" : 1 , "k" : "v\u0041" } `, `{"k":"a","k":"b"}`, `{"k":12.50}`, `{"k":-3}`,
+		`{"k":null}`, `{"k":true}`, `{"k":{"k":"x"}}`, `{"\u006b":"esc"}`, `[1]`, `null`, `"k"`, `{"k":"v"`, ``,
+		`{"x":"k","k":"<&>"}`, `{"k":"v"} x`,
+	} {
+		wantS, wantID := old(json.RawMessage(in), "k")
+		if s, id := stringMember([]byte(in), "k"), IDMember([]byte(in), "k"); s != wantS || id != wantID {
+			t.Errorf("%s: stringMember %q IDMember %q, want %q %q", in, s, id, wantS, wantID)
+		}
+	}
+}
+
+// TestKeyArgument: the key of arguments the schema accepted, as stringMember
+// finds it.
+func TestKeyArgument(t *testing.T) {
+	for _, in := range []string{`{"k":"v"}`, ` { "a" : 1 , "k" : "v\u0041" } `, `{"k":"a","k":"b"}`, `{"k":1}`, `{}`, `{"\u006b":"esc"}`} {
+		if got, want := KeyArgument([]byte(in), "k"), stringMember([]byte(in), "k"); got != want {
+			t.Errorf("%s: KeyArgument %q, want %q", in, got, want)
+		}
 	}
 }
