@@ -62,6 +62,8 @@ type toolSpec struct {
 	input                                        string // input=FILE.json, relative to the package directory
 	inputOff                                     int    // offset of the input argument within args
 	auth                                         authSpec
+	reconcile                                    string // reconcile=FUNC: looks up a lapsed write's outcome
+	reconcileOff                                 int    // offset of the reconcile argument within args
 }
 
 // A token of a directive's arguments.
@@ -109,7 +111,7 @@ func isFlag(word string) bool {
 }
 
 // toolArgsUsage lists the accepted arguments, for error messages.
-const toolArgsUsage = `want [NAME] [title="..."] [readonly] [destructive] [idempotent] [openworld] [strict=openai|none] [input=FILE.json] [scope="..."] [confirm="..."]`
+const toolArgsUsage = `want [NAME] [title="..."] [readonly] [destructive] [idempotent] [openworld] [strict=openai|none] [input=FILE.json] [scope="..."] [confirm="..."] [reconcile=FUNC]`
 
 // setStrict records strict=openai|none, returning a message for another value.
 func (s *toolSpec) setStrict(t argToken) string {
@@ -149,7 +151,9 @@ func (s *toolSpec) set(key string, t argToken) string {
 		s.input, s.inputOff = t.val, t.off
 	case key == "scope" || key == "confirm":
 		return s.auth.set(key, t)
-	case key == "name" || key == "title" || key == "input":
+	case key == "reconcile" && t.hasVal && t.val != "":
+		s.reconcile, s.reconcileOff = t.val, t.off
+	case key == "name" || key == "title" || key == "input" || key == "reconcile":
 		return fmt.Sprintf("%s needs a value: %s=\"...\"", key, key)
 	default:
 		return fmt.Sprintf("unknown argument %q (%s)", t.key, toolArgsUsage)

@@ -23,7 +23,7 @@ func (a *analyzer) tool(s *pkgScan, d *ast.FuncDecl, dir *directive) {
 	}
 	label := "mcp:tool " + funcName(d)
 	t := &model.Tool{Func: d.Name.Name, Pos: a.fset.Position(d.Pos())}
-	in, auth := a.toolArgs(t, dir, label)
+	in, auth, rec := a.toolArgs(t, dir, label)
 	if t.Name == "" {
 		t.Name = snakeCase(d.Name.Name)
 		if msg := checkToolName(t.Name); msg != "" {
@@ -39,14 +39,16 @@ func (a *analyzer) tool(s *pkgScan, d *ast.FuncDecl, dir *directive) {
 		return
 	}
 	a.toolAuth(t, auth, dir, label)
+	a.reconcile(s, t, sig, rec, label) // reconcile.go
 	s.fnames[filepath.Base(t.Pos.Filename)] = true
 	s.mp.Tools = append(s.mp.Tools, t)
 }
 
 // toolArgs parses the directive's arguments into t; it returns the input=
-// file, if any, with the position of the argument, and the scope= and confirm=
-// arguments (checked once the input schema is known).
-func (a *analyzer) toolArgs(t *model.Tool, dir *directive, label string) (inputFile, authSpec) {
+// file, if any, with the position of the argument, the scope= and confirm=
+// arguments (checked once the input schema is known) and the reconcile=
+// function (checked once the handler's shape is known).
+func (a *analyzer) toolArgs(t *model.Tool, dir *directive, label string) (inputFile, authSpec, reconcileRef) {
 	spec, errs := parseToolArgs(dir.args)
 	for _, e := range errs {
 		a.errorf(dir.pos+token.Pos(dir.off+e.off), "%s: %s", label, e.msg)
@@ -60,10 +62,11 @@ func (a *analyzer) toolArgs(t *model.Tool, dir *directive, label string) (inputF
 	t.ReadOnly, t.Destructive = spec.readOnly, spec.destructive
 	t.Idempotent, t.OpenWorld = spec.idempotent, spec.openWorld
 	t.Strict = spec.strict // resolved against Config.Strict by profileInput
+	rec := reconcileRef{name: spec.reconcile, pos: dir.pos + token.Pos(dir.off+spec.reconcileOff)}
 	if spec.input == "" {
-		return inputFile{}, spec.auth
+		return inputFile{}, spec.auth, rec
 	}
-	return inputFile{name: spec.input, pos: dir.pos + token.Pos(dir.off+spec.inputOff)}, spec.auth
+	return inputFile{name: spec.input, pos: dir.pos + token.Pos(dir.off+spec.inputOff)}, spec.auth, rec
 }
 
 // receiver records the receiver of a method handler; it reports false when

@@ -6,14 +6,11 @@ package runtime
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
 
-	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
+	"github.com/mcpgen/mcpgen/runtime/internal/ledger"
 	"github.com/mcpgen/mcpgen/runtime/store"
 )
 
@@ -29,9 +26,9 @@ const (
 
 // Defaults of the idempotency options.
 const (
-	defaultIdempotencyRetention = 24 * time.Hour
-	defaultIdempotencyWait      = 10 * time.Second
-	defaultIdempotencyLease     = 5 * time.Second
+	defaultIdempotencyRetention = ledger.DefaultRetention
+	defaultIdempotencyWait      = ledger.DefaultWait
+	defaultIdempotencyLease     = ledger.DefaultLease
 )
 
 // A Receipt is the runtime's evidence that a write succeeded, built after the
@@ -93,7 +90,7 @@ func (s *Server) applyEffectDefaults() {
 	if o.Store == nil {
 		o.Store = store.NewMemory()
 	}
-	s.store, s.audit = o.Store, o.Audit
+	s.audit = o.Audit
 	if o.IdempotencyRetention <= 0 {
 		o.IdempotencyRetention = defaultIdempotencyRetention
 	}
@@ -103,10 +100,12 @@ func (s *Server) applyEffectDefaults() {
 	if o.IdempotencyLease <= 0 {
 		o.IdempotencyLease = defaultIdempotencyLease
 	}
+	s.ledger = ledger.New(o.Store, ledger.Config{Retention: o.IdempotencyRetention,
+		Wait: o.IdempotencyWait, Lease: o.IdempotencyLease, Logger: s.logger})
 }
 
 // SetStore replaces the server's store (Main's -store); call it before serving.
-func (s *Server) SetStore(st store.Store) { s.store = st; s.setFanout(st) }
+func (s *Server) SetStore(st store.Store) { s.ledger.SetStore(st); s.setFanout(st) }
 
 // ReportExternalID records, from a write's handler, the id of what it created
 // (e.g. a ticket number) for the call's receipt. It overrides the tool's
@@ -139,12 +138,12 @@ func (c *call) effects() *callEffects {
 // readonly tools when the call is audited (for the handler's duration).
 func (s *Server) invokeWrite(ctx context.Context, c *call, e *toolEntry, req *ToolRequest) (*ToolResult, error) {
 	fx := c.effects()
-	fx.argsDigest = canonicalDigest(req.Arguments)
+	fx.argsDigest = ledger.ArgsDigest(req.Arguments)
 	if e.fx == nil { // audited readonly call
 		return s.timedInvoke(ctx, c, e.tool, req)
 	}
 	if e.fx.keyName != "" {
-		if key := topLevelString(req.Arguments, e.fx.keyName); key != "" {
+		if key := ledger.KeyArgument(req.Arguments, e.fx.keyName); key != "" {
 			return s.invokeIdempotent(ctx, c, e, req, key) // idempotency.go
 		}
 	}
@@ -167,17 +166,17 @@ func (s *Server) timedInvoke(ctx context.Context, c *call, t *Tool, req *ToolReq
 func (s *Server) withReceipt(ctx context.Context, c *call, e *toolEntry, res *ToolResult, key string) *ToolResult {
 	fx := c.fx
 	if fx.receiptID == "" { // invokeIdempotent computed it already
-		fx.receiptID = actionID(e.tool.Name, principalSubject(ctx), fx.argsDigest, key)
+		fx.receiptID = ledger.ActionID(e.tool.Name, principalSubject(ctx), fx.argsDigest, key)
 	}
 	externalID := fx.externalID
 	if externalID == "" && e.fx.externalID != "" {
-		externalID = topLevelID(res.StructuredContent, e.fx.externalID)
+		externalID = ledger.IDMember(res.StructuredContent, e.fx.externalID)
 	}
 	status := fx.status
 	if status == "" {
 		status = ReceiptCommitted
 	}
-	b := appendReceipt(make([]byte, 0, 256), fx.receiptID, e.tool.Name, fx.argsDigest, externalID, status, time.Now().UTC())
+	b := ledger.AppendReceipt(make([]byte, 0, 256), fx.receiptID, e.tool.Name, fx.argsDigest, externalID, status, time.Now().UTC())
 	out := *res
 	out.Meta = make(map[string]any, len(res.Meta)+1)
 	for k, v := range res.Meta {
@@ -187,103 +186,10 @@ func (s *Server) withReceipt(ctx context.Context, c *call, e *toolEntry, res *To
 	return &out
 }
 
-// appendReceipt appends the JSON of a Receipt, byte for byte what json.Marshal
-// writes for it (receipts are written on every successful write).
-func appendReceipt(b []byte, action, tool, argsDigest, externalID, status string, at time.Time) []byte {
-	b = append(b, `{"action_id":`...)
-	b = appendMarshalString(b, action)
-	b = append(b, `,"tool":`...)
-	b = appendMarshalString(b, tool)
-	b = append(b, `,"arguments_digest":"sha256:`...)
-	b = append(b, argsDigest...) // hex
-	b = append(b, '"')
-	if externalID != "" {
-		b = append(b, `,"external_id":`...)
-		b = appendMarshalString(b, externalID)
-	}
-	b = append(b, `,"status":`...)
-	b = appendMarshalString(b, status)
-	b = append(b, `,"occurred_at":"`...)
-	b = at.AppendFormat(b, time.RFC3339Nano)
-	return append(b, `"}`...)
-}
-
-// appendMarshalString appends s as json.Marshal encodes it (with HTML escaping).
-func appendMarshalString(b []byte, s string) []byte {
-	if strings.ContainsAny(s, "<>&") {
-		enc, _ := json.Marshal(s) // a string: cannot fail
-		return append(b, enc...)
-	}
-	return jsonwire.AppendString(b, s)
-}
-
 // principalSubject is the subject of the call's principal, "" when anonymous.
 func principalSubject(ctx context.Context) string {
 	if p := PrincipalFrom(ctx); p != nil {
 		return p.Subject
 	}
 	return ""
-}
-
-// actionID digests what identifies an action: tool, subject, arguments, key.
-func actionID(tool, subject, argsDigest, key string) string {
-	sum := digestParts(tool, subject, argsDigest, key)
-	var b [4 + 32]byte
-	copy(b[:], "act_")
-	hex.Encode(b[4:], sum[:16])
-	return string(b[:])
-}
-
-// canonicalDigest is the hex SHA-256 of args re-encoded with sorted keys and no
-// spaces (numbers kept as written), so that a retry whose client orders or spaces
-// the arguments differently has the same digest.
-func canonicalDigest(args json.RawMessage) string {
-	sum := sha256.Sum256(jsonwire.Canonical(args))
-	var b [2 * sha256.Size]byte
-	hex.Encode(b[:], sum[:])
-	return string(b[:])
-}
-
-// topLevelString returns the string member name of the JSON object args ("" when
-// absent or not a string), as json.Unmarshal into a map would find it (the last
-// of repeated members), without the map.
-func topLevelString(args json.RawMessage, name string) string {
-	raw := topLevelMember(args, name)
-	if len(raw) == 0 || raw[0] != '"' {
-		return ""
-	}
-	v, _ := jsonwire.String(raw)
-	return v
-}
-
-// topLevelID returns member name of the JSON object sc as an id: a string as is,
-// a number as written.
-func topLevelID(sc json.RawMessage, name string) string {
-	raw := topLevelMember(sc, name)
-	switch {
-	case len(raw) == 0:
-		return ""
-	case raw[0] == '"':
-		v, _ := jsonwire.String(raw)
-		return v
-	case raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9':
-		return string(raw)
-	}
-	return ""
-}
-
-// topLevelMember returns the raw value of member name of the JSON object obj
-// (the last one when repeated), nil when obj is not an object or has none.
-func topLevelMember(obj []byte, name string) []byte {
-	obj = jsonwire.TrimSpace(obj)
-	if len(obj) == 0 || obj[0] != '{' || !jsonwire.Valid(obj) {
-		return nil
-	}
-	var found []byte
-	jsonwire.EachMember(obj, func(key, val []byte) {
-		if string(key) == name {
-			found = val
-		}
-	})
-	return found
 }

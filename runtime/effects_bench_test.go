@@ -3,9 +3,11 @@
 package runtime
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
+	"slices"
 	"strconv"
 	"syscall"
 	"testing"
@@ -102,4 +104,86 @@ func processCPU() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkKeyedWriteRatio measures the issue's ratio in one process: the same
+// write tool without and with an idempotency key (the same arguments, a new key
+// per call, the in-memory store), run alternately in chunks of 500 calls (order
+// ABBA, so that a drift of the machine's load hits both alike), each chunk's CPU
+// time (user+system, GC included) charged to its side. It reports the CPU per
+// call of each side, keyed/plain over the whole run, and the median of the
+// per-pair ratios (robust to a burst of load on the shared machine); one op is
+// one call of each.
+func BenchmarkKeyedWriteRatio(b *testing.B) {
+	const meta = `,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
+	tool := func(name, key string) *Tool {
+		return &Tool{Name: name, Description: "Note notes.", InputSchema: json.RawMessage(writeInput), IdempotencyKey: key,
+			OutputSchema: json.RawMessage(`{"type":"object","properties":{"id":{"type":"string"}},"required":["id"],"additionalProperties":false}`),
+			ExternalID:   "id",
+			Handler: func(ctx context.Context, req *ToolRequest) (*ToolResult, error) {
+				var in struct{ Note, Key string }
+				if err := req.Decode(&in); err != nil {
+					return nil, err
+				}
+				return Structured(struct {
+					ID string `json:"id"`
+				}{"n-1"})
+			}}
+	}
+	s := effectServer(&Options{Store: store.NewMemory()}, tool("plain", ""), tool("keyed", "key"))
+	run := strconv.FormatInt(time.Now().UnixNano(), 36)
+	var buf []byte
+	msg := func(name string, i int) []byte {
+		buf = append(buf[:0], `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"`...)
+		buf = append(buf, name...)
+		buf = append(buf, `","arguments":{"note":"hello","key":"`...)
+		buf = append(buf, run...)
+		buf = append(buf, '-')
+		buf = strconv.AppendInt(buf, int64(i), 10)
+		return append(append(buf, '"', '}'), meta...)
+	}
+	for _, name := range []string{"plain", "keyed"} {
+		body := s.HandleRaw(context.Background(), msg(name, -1), nil, nil).Body
+		if !bytes.Contains(body, []byte(MetaReceipt)) {
+			b.Fatalf("%s: no receipt in %s", name, body)
+		}
+	}
+	const chunk = 500
+	var cpu [2]time.Duration
+	var calls [2]int
+	var ratios []float64
+	side := func(k int, from, n int) time.Duration {
+		name := [2]string{"plain", "keyed"}[k]
+		c0 := processCPU()
+		for i := from; i < from+n; i++ {
+			s.HandleRaw(context.Background(), msg(name, i), nil, nil)
+		}
+		d := processCPU() - c0
+		cpu[k] += d
+		calls[k] += n
+		return d
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for done, pair := 0, 0; done < b.N; pair++ {
+		n := min(chunk, b.N-done)
+		var d [2]time.Duration
+		first := pair % 2 // ABBA
+		d[first] = side(first, done, n)
+		d[1-first] = side(1-first, done, n)
+		if d[0] > 0 {
+			ratios = append(ratios, float64(d[1])/float64(d[0]))
+		}
+		done += n
+	}
+	b.StopTimer()
+	if len(ratios) > 0 {
+		slices.Sort(ratios)
+		b.ReportMetric(ratios[len(ratios)/2], "median-keyed/plain")
+	}
+	plain := float64(cpu[0]) / float64(calls[0])
+	keyed := float64(cpu[1]) / float64(calls[1])
+	b.ReportMetric(plain, "plain-cpu-ns/call")
+	b.ReportMetric(keyed, "keyed-cpu-ns/call")
+	b.ReportMetric(keyed/plain, "keyed/plain")
 }

@@ -3,19 +3,17 @@ package runtime
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/ledger"
 	"github.com/mcpgen/mcpgen/runtime/store"
 )
 
@@ -155,9 +153,8 @@ func TestInProgressAndOutcomeUnknown(t *testing.T) {
 		t.Errorf("replay:\n%s\nwant\n%s", again, first)
 	}
 	// A claim whose lease lapsed (its process died) is outcome_unknown.
-	lk := ledgerKey("", "write", "k2")
-	claim, _ := json.Marshal(ledgerRecord{State: stateRunning, Args: canonicalDigest(json.RawMessage(`{"note":"y","key":"k2"}`)),
-		Action: "act_dead", Lease: time.Now().Add(-time.Second).UnixMilli()})
+	lk := ledger.Key("", "write", "k2")
+	claim := ledger.AppendRunning(nil, ledger.ArgsDigest([]byte(`{"note":"y","key":"k2"}`)), "act_dead", time.Now().Add(-time.Second))
 	st.PutIfAbsent(context.Background(), lk, claim, time.Hour)
 	res = callWith(t, context.Background(), s, "write", `{"key":"k2","note":"y"}`)
 	if e := errorOf(t, res); e == nil || e.Code != ErrCodeOutcomeUnknown || e.Retryable || e.Details["action_id"] != "act_dead" {
@@ -182,9 +179,8 @@ func TestReconcile(t *testing.T) {
 	st := store.NewMemory()
 	s := effectServer(&Options{Store: st}, tool)
 	dead := func(key, args string) {
-		claim, _ := json.Marshal(ledgerRecord{State: stateRunning, Args: canonicalDigest(json.RawMessage(args)),
-			Action: "act_dead", Lease: time.Now().Add(-time.Second).UnixMilli()})
-		st.PutIfAbsent(context.Background(), ledgerKey("", "write", key), claim, time.Hour)
+		claim := ledger.AppendRunning(nil, ledger.ArgsDigest([]byte(args)), "act_dead", time.Now().Add(-time.Second))
+		st.PutIfAbsent(context.Background(), ledger.Key("", "write", key), claim, time.Hour)
 	}
 	dead("k1", `{"note":"x","key":"k1"}`)
 	res := callWith(t, context.Background(), s, "write", `{"note":"x","key":"k1"}`)
@@ -315,66 +311,9 @@ func TestAppendReceipt(t *testing.T) {
 	} {
 		r.OccurredAt = at.Format(time.RFC3339Nano)
 		want, _ := json.Marshal(r)
-		got := appendReceipt(nil, r.ActionID, r.Tool, strings.TrimPrefix(r.ArgumentsDigest, "sha256:"), r.ExternalID, r.Status, at)
+		got := ledger.AppendReceipt(nil, r.ActionID, r.Tool, strings.TrimPrefix(r.ArgumentsDigest, "sha256:"), r.ExternalID, r.Status, at)
 		if string(got) != string(want) {
 			t.Errorf("appendReceipt = %s, want %s", got, want)
 		}
-	}
-}
-
-// TestTopLevelMember checks the scanner against json.Unmarshal into a map.
-func TestTopLevelMember(t *testing.T) {
-	old := func(args json.RawMessage, name string) (str, id string) {
-		var m map[string]json.RawMessage
-		if json.Unmarshal(args, &m) != nil {
-			return "", ""
-		}
-		_ = json.Unmarshal(m[name], &str)
-		raw := bytes.TrimSpace(m[name])
-		switch {
-		case len(raw) == 0:
-		case json.Unmarshal(raw, &id) == nil:
-		case raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9':
-			id = string(raw)
-		}
-		return str, id
-	}
-	for _, in := range []string{
-		`{"k":"v"}`, ` { "a" : 1 , "k" : "v\u0041" } `, `{"k":"a","k":"b"}`, `{"k":12.50}`, `{"k":-3}`,
-		`{"k":null}`, `{"k":true}`, `{"k":{"k":"x"}}`, `{"\u006b":"esc"}`, `[1]`, `null`, `"k"`, `{"k":"v"`, ``,
-		`{"x":"k","k":"<&>"}`, `{"k":"v"} x`,
-	} {
-		wantS, wantID := old(json.RawMessage(in), "k")
-		if s, id := topLevelString(json.RawMessage(in), "k"), topLevelID(json.RawMessage(in), "k"); s != wantS || id != wantID {
-			t.Errorf("%s: topLevelString %q topLevelID %q, want %q %q", in, s, id, wantS, wantID)
-		}
-	}
-}
-
-// TestDigestIDs checks ledgerKey and actionID against their first (hash.Hash)
-// implementation: ledgers and receipts must keep their keys and ids.
-func TestDigestIDs(t *testing.T) {
-	old := func(prefix string, n int, parts ...string) string {
-		h := sha256.New()
-		for _, part := range parts {
-			h.Write([]byte(strconv.Itoa(len(part))))
-			h.Write([]byte{':'})
-			h.Write([]byte(part))
-		}
-		return prefix + hex.EncodeToString(h.Sum(nil)[:n])
-	}
-	long := strings.Repeat("é", 300)
-	for _, p := range [][4]string{{"note", "", "abc", ""}, {"t", "alice", strings.Repeat("0", 64), "key-1"}, {long, long, "", long}} {
-		if got, want := actionID(p[0], p[1], p[2], p[3]), old("act_", 16, p[0], p[1], p[2], p[3]); got != want {
-			t.Errorf("actionID%q = %s, want %s", p, got, want)
-		}
-		if got, want := ledgerKey(p[0], p[1], p[3]), old("mcpgen:idem:", 20, p[0], p[1], p[3]); got != want {
-			t.Errorf("ledgerKey%q = %s, want %s", p, got, want)
-		}
-	}
-	args := json.RawMessage(`{"b":1,"a":"x"}`)
-	sum := sha256.Sum256([]byte(`{"a":"x","b":1}`))
-	if got := canonicalDigest(args); got != hex.EncodeToString(sum[:]) {
-		t.Errorf("canonicalDigest = %s", got)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/fanout"
+	"github.com/mcpgen/mcpgen/runtime/internal/ledger"
 	"github.com/mcpgen/mcpgen/runtime/internal/seal"
 	"github.com/mcpgen/mcpgen/runtime/store"
 )
@@ -133,9 +134,9 @@ type Server struct {
 	// (primitives.go).
 	prims primitives
 
-	store store.Store                // the idempotency ledger (Options.Store)
-	audit *slog.Logger               // Options.Audit; nil: no audit records
-	fan   atomic.Pointer[fanout.Bus] // change notifications across replicas (fanout.go); nil: none
+	ledger *ledger.Ledger             // the idempotency ledger, on Options.Store
+	audit  *slog.Logger               // Options.Audit; nil: no audit records
+	fan    atomic.Pointer[fanout.Bus] // change notifications across replicas (fanout.go); nil: none
 }
 
 // NewServer returns a server that identifies itself as info. opts may be nil.

@@ -8,7 +8,9 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/mcpgen/mcpgen/examples/incidents/incidentsclient"
 	mcpruntime "github.com/mcpgen/mcpgen/runtime"
@@ -253,5 +255,55 @@ func TestKeyReused(t *testing.T) {
 	}
 	if n := d.Tickets(); n != 1 {
 		t.Fatalf("%d tickets, want 1", n)
+	}
+}
+
+// TestReconcileAbandoned: the first create is abandoned at its deadline while it
+// still runs (its claim lapses); a retry meanwhile cannot tell (outcome_unknown,
+// the handler does not run again); once the first create stored its ticket, the
+// retry reconciles through FindIncidentTicket (reconcile= on the directive): it
+// gets that ticket's receipt, the handler ran once, and later retries replay it.
+func TestReconcileAbandoned(t *testing.T) {
+	d := mustDesk()
+	s := mcpruntime.NewServer(mcpruntime.Implementation{Name: "incidents", Version: "test"},
+		&mcpruntime.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+			CallTimeout: 200 * time.Millisecond, IdempotencyLease: 60 * time.Millisecond, IdempotencyWait: time.Millisecond})
+	RegisterMCP(s, d)
+	var runs atomic.Int32
+	entered, release := make(chan struct{}), make(chan struct{})
+	d.pause = func() {
+		if runs.Add(1) == 1 {
+			close(entered)
+			<-release
+		}
+	}
+	args := ticketArgs("key-reconcile-1")
+	raw, _ := toolCall(context.Background(), t, s, 1, args)
+	<-entered
+	if r := decodeResult(t, raw); r.Meta.Error == nil || r.Meta.Error.Code != mcpruntime.ErrCodeTimeout {
+		t.Fatalf("first call: got %s, want timeout", raw)
+	}
+	lapse := func() { time.Sleep(150 * time.Millisecond) } // more than two leases
+	lapse()
+	raw, _ = toolCall(context.Background(), t, s, 2, args)
+	if r := decodeResult(t, raw); r.Meta.Error == nil || r.Meta.Error.Code != mcpruntime.ErrCodeOutcomeUnknown {
+		t.Fatalf("retry while the first create runs: got %s, want outcome_unknown", raw)
+	}
+	close(release)
+	for d.Tickets() == 0 || d.stillRunning("key-reconcile-1") {
+		time.Sleep(5 * time.Millisecond)
+	}
+	lapse() // the reconciling retry's claim lapses too
+	first, _ := toolCall(context.Background(), t, s, 3, args)
+	r := decodeResult(t, first)
+	if r.IsError || r.Meta.Receipt == nil || r.Meta.Receipt.ExternalID != "INC-0001" || r.Meta.Receipt.Status != "committed" {
+		t.Fatalf("reconciled retry: got %s, want the receipt of INC-0001", first)
+	}
+	again, _ := toolCall(context.Background(), t, s, 4, args)
+	if !bytes.Equal(first, again) {
+		t.Fatalf("replay of the reconciled result:\n%s\nwant\n%s", again, first)
+	}
+	if n, runs := d.Tickets(), runs.Load(); n != 1 || runs != 1 {
+		t.Fatalf("%d tickets, %d handler runs; want 1 and 1", n, runs)
 	}
 }

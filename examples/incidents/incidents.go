@@ -12,11 +12,13 @@ package incidents
 //go:generate go run github.com/mcpgen/mcpgen/cmd/mcpgen -server ./cmd/incidents-server
 
 import (
+	"bytes"
 	"context"
 	"embed"
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -148,11 +150,14 @@ const (
 // and, when the environment names a journal (INCIDENTS_JOURNAL), appends each
 // ticket to it as a JSON line (replicas sharing the file count side effects).
 type Desk struct {
-	// mu guards tickets.
+	// mu guards tickets, ids and running.
 	mu      sync.Mutex
 	tickets []TicketInput
+	ids     []string       // the ticket ids, by ticket
+	running map[string]int // creates under way, by idempotency key
 	down    atomic.Bool
 	journal *os.File
+	jpath   string
 	crash   bool          // INCIDENTS_CRASH_AFTER_COMMIT=1: die right after storing a ticket (fault tests)
 	delay   time.Duration // INCIDENTS_DELAY: a slow ticket system answers this long after storing (chaos tests)
 	pause   func()        // tests: runs before a ticket is stored
@@ -162,7 +167,7 @@ type Desk struct {
 //
 //mcp:constructor
 func NewDesk() (*Desk, error) {
-	d := &Desk{crash: os.Getenv("INCIDENTS_CRASH_AFTER_COMMIT") == "1"}
+	d := &Desk{crash: os.Getenv("INCIDENTS_CRASH_AFTER_COMMIT") == "1", running: map[string]int{}}
 	if v := os.Getenv("INCIDENTS_DELAY"); v != "" {
 		var err error
 		if d.delay, err = time.ParseDuration(v); err != nil {
@@ -174,7 +179,7 @@ func NewDesk() (*Desk, error) {
 		if err != nil {
 			return nil, err
 		}
-		d.journal = f
+		d.journal, d.jpath = f, path
 	}
 	return d, nil
 }
@@ -188,7 +193,7 @@ func (d *Desk) SetAvailable(up bool) { d.down.Store(!up) }
 // The caller needs the scope of the severity (incident:create:p1 for a P1, or
 // the broader incident:create), and the user confirms before the ticket opens.
 //
-//mcp:tool create_incident_ticket destructive scope="incident:create:{severity|lower}" confirm="Open a {severity} incident titled {title}?"
+//mcp:tool create_incident_ticket destructive scope="incident:create:{severity|lower}" confirm="Open a {severity} incident titled {title}?" reconcile=FindIncidentTicket
 func (d *Desk) CreateIncidentTicket(ctx context.Context, in TicketInput) (Receipt, error) {
 	if d.down.Load() {
 		return Receipt{}, &mcpruntime.ToolError{Code: CodeTemporaryUnavailable, Retryable: true,
@@ -200,21 +205,32 @@ func (d *Desk) CreateIncidentTicket(ctx context.Context, in TicketInput) (Receip
 				Message: fmt.Sprintf("unknown evidence id %q: cite ids returned by get_service_status or list_deployments", id)}
 		}
 	}
+	d.mu.Lock()
+	d.running[in.IdempotencyKey]++
+	d.mu.Unlock()
+	defer func() {
+		d.mu.Lock()
+		if d.running[in.IdempotencyKey]--; d.running[in.IdempotencyKey] == 0 {
+			delete(d.running, in.IdempotencyKey)
+		}
+		d.mu.Unlock()
+	}()
 	if d.pause != nil {
 		d.pause()
 	}
 	d.mu.Lock()
-	d.tickets = append(d.tickets, in)
-	n := len(d.tickets)
+	n := len(d.tickets) + 1
 	id := fmt.Sprintf("INC-%04d", n)
 	if d.journal != nil { // ids unique across the replicas sharing the journal
 		id = fmt.Sprintf("INC-%d-%04d", os.Getpid(), n)
-		line, _ := json.Marshal(map[string]string{"ticket_id": id, "idempotency_key": in.IdempotencyKey})
+		line, _ := json.Marshal(journalLine{TicketID: id, IdempotencyKey: in.IdempotencyKey,
+			Title: in.Title, Severity: in.Severity, EvidenceIDs: in.EvidenceIDs})
 		if _, err := d.journal.Write(append(line, '\n')); err != nil {
 			d.mu.Unlock()
 			return Receipt{}, err
 		}
 	}
+	d.tickets, d.ids = append(d.tickets, in), append(d.ids, id)
 	d.mu.Unlock()
 	if d.crash {
 		os.Exit(3) // the ticket exists, no reply goes out, nothing is recorded
@@ -224,6 +240,51 @@ func (d *Desk) CreateIncidentTicket(ctx context.Context, in TicketInput) (Receip
 		srv.ResourceUpdated(fmt.Sprintf("incidents://%d", n)) // subscribers to incidents:// hear of it
 	}
 	return Receipt{TicketID: id, Status: "committed"}, nil
+}
+
+// A journalLine is one ticket in the journal replicas share.
+type journalLine struct {
+	TicketID       string   `json:"ticket_id"`
+	IdempotencyKey string   `json:"idempotency_key"`
+	Title          string   `json:"title"`
+	Severity       Severity `json:"severity"`
+	EvidenceIDs    []string `json:"evidence_ids"`
+}
+
+// FindIncidentTicket looks up the ticket an earlier CreateIncidentTicket with the
+// same idempotency key and request created, for the runtime to reconcile a call
+// whose server died (or whose handler was abandoned at its deadline) before the
+// outcome was recorded. It looks in the journal the replicas share when there is
+// one (a dead replica's tickets are there), else in this desk. A create of the
+// key still running here cannot be told yet: an error (outcome_unknown, ask again).
+func (d *Desk) FindIncidentTicket(ctx context.Context, in TicketInput) (Receipt, bool, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.running[in.IdempotencyKey] > 0 {
+		return Receipt{}, false, fmt.Errorf("a create with this idempotency key is still running")
+	}
+	same := func(key, title string, sev Severity, evidence []string) bool {
+		return key == in.IdempotencyKey && title == in.Title && sev == in.Severity && slices.Equal(evidence, in.EvidenceIDs)
+	}
+	if d.journal == nil {
+		for i, t := range d.tickets {
+			if same(t.IdempotencyKey, t.Title, t.Severity, t.EvidenceIDs) {
+				return Receipt{TicketID: d.ids[i], Status: "committed"}, true, nil
+			}
+		}
+		return Receipt{}, false, nil
+	}
+	b, err := os.ReadFile(d.jpath)
+	if err != nil {
+		return Receipt{}, false, err
+	}
+	for line := range bytes.Lines(b) {
+		var e journalLine
+		if json.Unmarshal(line, &e) == nil && same(e.IdempotencyKey, e.Title, e.Severity, e.EvidenceIDs) {
+			return Receipt{TicketID: e.TicketID, Status: "committed"}, true, nil
+		}
+	}
+	return Receipt{}, false, nil
 }
 
 // Tickets returns how many tickets the desk created (side effects, for tests).

@@ -173,3 +173,10 @@ func TestTicketResource(t *testing.T) {
 		}
 	}
 }
+
+// stillRunning reports whether a create with idempotency key key runs (tests).
+func (d *Desk) stillRunning(key string) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.running[key] > 0
+}

@@ -19,6 +19,7 @@ const _ = mcpruntime.SupportPackageIsVersion1
 var _ func(context.Context, StatusInput) (Status, error) = GetServiceStatus
 var _ func(context.Context, DeploymentsInput) ([]Deployment, error) = ListDeployments
 var _ func(*Desk, context.Context, TicketInput) (Receipt, error) = (*Desk).CreateIncidentTicket
+var _ func(*Desk, context.Context, TicketInput) (Receipt, bool, error) = (*Desk).FindIncidentTicket
 var _ func(*Desk, context.Context, int) (string, error) = (*Desk).Ticket
 var _ func(context.Context, Service) (string, error) = Runbook
 var _ func(context.Context) (string, error) = P1Criteria
@@ -316,6 +317,17 @@ func RegisterMCP(s *mcpruntime.Server, desk *Desk) {
 		},
 		IdempotencyKey: "idempotency_key",
 		ExternalID:     "ticket_id",
+		Reconcile: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
+			var in TicketInput
+			if err := req.Decode(&in); err != nil {
+				return nil, err
+			}
+			out, found, err := desk.FindIncidentTicket(ctx, in)
+			if err != nil || !found {
+				return nil, err
+			}
+			return mcpruntime.Structured(out)
+		},
 	})
 	s.AddResourceTemplate(&mcpruntime.ResourceTemplate{
 		URITemplate: "incidents://{number}",

@@ -115,9 +115,11 @@ func journalLines(t *testing.T, path, key string) []string {
 }
 
 // TestKilledReplica: a replica dies after creating a ticket and before it
-// replies; the retry on another replica sharing Redis gets outcome_unknown (with
-// the action id), never a second ticket. A replica killed after replying keeps
-// its receipt: the retry elsewhere gets the same bytes.
+// replies; the retry on another replica sharing Redis reconciles the lapsed
+// claim (reconcile=FindIncidentTicket reads the shared journal): it gets the
+// receipt of the ticket the dead replica created, never a second ticket, and
+// later retries replay it. A replica killed after replying keeps its receipt:
+// the retry elsewhere gets the same bytes.
 func TestKilledReplica(t *testing.T) {
 	storeURL := testRedis(t)
 	bin := buildServer(t)
@@ -145,12 +147,23 @@ func TestKilledReplica(t *testing.T) {
 			break
 		}
 	}
-	if r.Meta.Error == nil || r.Meta.Error.Code != "outcome_unknown" || r.Meta.Error.Retryable ||
-		!strings.HasPrefix(fmt.Sprint(r.Meta.Error.Details["action_id"]), "act_") {
-		t.Fatalf("retry elsewhere: got %+v, want outcome_unknown with the action id", r)
-	}
-	if ids := journalLines(t, journal, key); len(ids) != 1 {
+	ids := journalLines(t, journal, key)
+	if len(ids) != 1 {
 		t.Fatalf("journal has %v for the key after the retry, want still one ticket", ids)
+	}
+	if r.IsError || r.Meta.Receipt == nil || r.Meta.Receipt.ExternalID != ids[0] || r.Meta.Receipt.Status != "committed" {
+		t.Fatalf("retry elsewhere: got %+v, want the receipt of the dead replica's ticket %s", r, ids[0])
+	}
+	reconciled, err := b.post(ticketArgs(key))
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := b.post(ticketArgs(key))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(reconciled, again) || decodeResult(t, again).Meta.Receipt.ExternalID != ids[0] {
+		t.Fatalf("replays of the reconciled receipt differ:\n%s\n%s", reconciled, again)
 	}
 
 	// Killed after replying: the receipt survives the process.
@@ -162,7 +175,7 @@ func TestKilledReplica(t *testing.T) {
 	b.cmd.Process.Kill()
 	<-b.done
 	c := startReplica(t, bin, storeURL, "INCIDENTS_JOURNAL="+journal)
-	again, err := c.post(ticketArgs(key))
+	again, err = c.post(ticketArgs(key))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -85,6 +85,9 @@ func guards(f *jen.File, p *model.Package) {
 	f.Comment("Fails to compile when a handler's signature changed without regeneration.")
 	for _, t := range p.Tools {
 		f.Var().Id("_").Add(signature(t)).Op("=").Add(handlerExpr(t))
+		if t.Reconcile != "" {
+			f.Var().Id("_").Add(reconcileSignature(t)).Op("=").Add(funcExpr(t, t.Reconcile, t.ReconcilePointerRecv))
+		}
 	}
 	primitiveGuards(f, p)
 	f.Line()
@@ -108,15 +111,34 @@ func signature(t *model.Tool) *jen.Statement {
 	return fn.Params(Type(t.Out), jen.Error())
 }
 
+// reconcileSignature is the func type of t's reconcile function (see
+// signature): the handler's parameters, results (Out, bool, error) or (bool, error).
+func reconcileSignature(t *model.Tool) *jen.Statement {
+	var params []jen.Code
+	if t.Receiver != nil {
+		params = append(params, recvType(t.Receiver.TypeName, t.ReconcilePointerRecv))
+	}
+	params = append(params, jen.Qual("context", "Context"), Type(t.In))
+	fn := jen.Func().Params(params...)
+	if t.Out == nil {
+		return fn.Params(jen.Bool(), jen.Error())
+	}
+	return fn.Params(Type(t.Out), jen.Bool(), jen.Error())
+}
+
 // handlerExpr is the function value of t's handler: F, T.M or (*T).M.
-func handlerExpr(t *model.Tool) *jen.Statement {
+func handlerExpr(t *model.Tool) *jen.Statement { return funcExpr(t, t.Func, t.PointerRecv) }
+
+// funcExpr is the function value of fn, a function or a method of t's
+// handler's receiver: F, T.M or (*T).M.
+func funcExpr(t *model.Tool, fn string, pointer bool) *jen.Statement {
 	if t.Receiver == nil {
-		return jen.Id(t.Func)
+		return jen.Id(fn)
 	}
-	if t.PointerRecv {
-		return jen.Parens(jen.Op("*").Id(t.Receiver.TypeName)).Dot(t.Func)
+	if pointer {
+		return jen.Parens(jen.Op("*").Id(t.Receiver.TypeName)).Dot(fn)
 	}
-	return jen.Id(t.Receiver.TypeName).Dot(t.Func)
+	return jen.Id(t.Receiver.TypeName).Dot(fn)
 }
 
 // recvType is T or *T.

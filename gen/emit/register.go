@@ -69,6 +69,9 @@ func toolFields(t *model.Tool) jen.Code {
 	if t.ExternalID != "" {
 		fs = append(fs, field("ExternalID", jen.Lit(t.ExternalID)))
 	}
+	if t.Reconcile != "" {
+		fs = append(fs, field("Reconcile", reconcileAdapter(t)))
+	}
 	return fields(fs...)
 }
 
@@ -162,15 +165,41 @@ func rawLit(b []byte) jen.Code {
 }
 
 // call is the handler call expression with its arguments.
-func call(t *model.Tool) *jen.Statement {
+func call(t *model.Tool) *jen.Statement { return callFunc(t, t.Func) }
+
+// callFunc calls fn (a method of the handler's receiver for a method handler)
+// with the handler's arguments.
+func callFunc(t *model.Tool, fn string) *jen.Statement {
 	args := []jen.Code{jen.Id("ctx")}
 	if t.In != nil {
 		args = append(args, jen.Id("in"))
 	}
 	if t.Receiver != nil {
-		return jen.Id(t.Receiver.Param).Dot(t.Func).Call(args...)
+		return jen.Id(t.Receiver.Param).Dot(fn).Call(args...)
 	}
-	return jen.Id(t.Func).Call(args...)
+	return jen.Id(fn).Call(args...)
+}
+
+// reconcileAdapter is the mcpruntime.ToolHandler literal calling t's reconcile
+// function: not found is a nil result (the earlier call had no effect), found
+// converts out as the handler's adapter does.
+func reconcileAdapter(t *model.Tool) *jen.Statement {
+	return jen.Func().
+		Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("req").Op("*").Add(rt("ToolRequest"))).
+		Params(jen.Op("*").Add(rt("ToolResult")), jen.Error()).
+		BlockFunc(func(g *jen.Group) {
+			decodeInput(g, t)
+			notFound := jen.Err().Op("!=").Nil().Op("||").Op("!").Id("found")
+			if t.Out == nil {
+				g.List(jen.Id("found"), jen.Err()).Op(":=").Add(callFunc(t, t.Reconcile))
+				g.If(notFound).Block(jen.Return(jen.Nil(), jen.Err()))
+				g.Return(jen.Op("&").Add(rt("ToolResult")).Values(), jen.Nil())
+				return
+			}
+			g.List(jen.Id("out"), jen.Id("found"), jen.Err()).Op(":=").Add(callFunc(t, t.Reconcile))
+			g.If(notFound).Block(jen.Return(jen.Nil(), jen.Err()))
+			convertOut(g, t)
+		})
 }
 
 // callHandler calls the handler and converts its result.
@@ -182,6 +211,12 @@ func callHandler(g *jen.Group, t *model.Tool) {
 	}
 	g.List(jen.Id("out"), jen.Err()).Op(":=").Add(call(t))
 	g.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err()))
+	convertOut(g, t)
+}
+
+// convertOut returns out, the handler's (or reconcile function's) result, as a
+// *mcpruntime.ToolResult.
+func convertOut(g *jen.Group, t *model.Tool) {
 	if t.Out.Kind == model.Pointer {
 		g.If(jen.Id("out").Op("==").Nil()).Block(jen.Return(jen.Nil(), nilResult(t)))
 	}

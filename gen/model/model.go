@@ -193,6 +193,14 @@ type Tool struct {
 	// ExternalID is the JSON name of the top-level output field tagged
 	// `mcp:"external_id"` (the receipt's external id); empty when none.
 	ExternalID string `json:",omitempty"`
+	// Reconcile is the function named by reconcile=NAME (a method of the
+	// handler's receiver when the handler is a method): it looks up the
+	// outcome of an earlier call with the same idempotency key whose process
+	// died before recording it. Empty when none.
+	Reconcile string `json:",omitempty"`
+	// ReconcilePointerRecv reports whether the Reconcile method is declared on
+	// *Receiver.TypeName.
+	ReconcilePointerRecv bool `json:",omitempty"`
 
 	Pos token.Position
 }

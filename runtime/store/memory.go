@@ -22,7 +22,7 @@ type Memory struct {
 
 type memEntry struct {
 	val     []byte
-	expires time.Time // zero: never
+	expires int64 // Unix nanoseconds; 0: never (no pointer for the GC to follow)
 }
 
 // NewMemory returns an empty in-memory store.
@@ -32,30 +32,31 @@ func NewMemory() *Memory {
 
 var _ interface {
 	Store
+	Owner
 	PubSub
 } = (*Memory)(nil)
 
 // live returns the unexpired entry under key; the caller holds mu.
-func (s *Memory) live(key string, now time.Time) (memEntry, bool) {
+func (s *Memory) live(key string, now int64) (memEntry, bool) {
 	e, ok := s.m[key]
-	if ok && !e.expires.IsZero() && !now.Before(e.expires) {
+	if ok && e.expires != 0 && now >= e.expires {
 		delete(s.m, key)
 		return memEntry{}, false
 	}
 	return e, ok
 }
 
-// set stores val under key; the caller holds mu.
-func (s *Memory) set(key string, val []byte, ttl time.Duration, now time.Time) {
-	e := memEntry{val: bytes.Clone(val)}
+// set stores val itself under key; the caller holds mu.
+func (s *Memory) set(key string, val []byte, ttl time.Duration, now int64) {
+	e := memEntry{val: val}
 	if ttl > 0 {
-		e.expires = now.Add(ttl)
+		e.expires = now + int64(ttl)
 	}
 	s.m[key] = e
 	if s.writes++; s.writes >= 1024 && s.writes >= len(s.m) {
 		s.writes = 0
 		for k, e := range s.m {
-			if !e.expires.IsZero() && !now.Before(e.expires) {
+			if e.expires != 0 && now >= e.expires {
 				delete(s.m, k)
 			}
 		}
@@ -63,10 +64,15 @@ func (s *Memory) set(key string, val []byte, ttl time.Duration, now time.Time) {
 }
 
 // PutIfAbsent implements Store.
-func (s *Memory) PutIfAbsent(_ context.Context, key string, val []byte, ttl time.Duration) (bool, error) {
+func (s *Memory) PutIfAbsent(ctx context.Context, key string, val []byte, ttl time.Duration) (bool, error) {
+	return s.PutIfAbsentOwned(ctx, key, bytes.Clone(val), ttl)
+}
+
+// PutIfAbsentOwned implements Owner.
+func (s *Memory) PutIfAbsentOwned(_ context.Context, key string, val []byte, ttl time.Duration) (bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	now := s.now()
+	now := s.now().UnixNano()
 	if _, ok := s.live(key, now); ok {
 		return false, nil
 	}
@@ -75,21 +81,32 @@ func (s *Memory) PutIfAbsent(_ context.Context, key string, val []byte, ttl time
 }
 
 // Get implements Store.
-func (s *Memory) Get(_ context.Context, key string) ([]byte, bool, error) {
+func (s *Memory) Get(ctx context.Context, key string) ([]byte, bool, error) {
+	val, ok, err := s.GetShared(ctx, key)
+	return bytes.Clone(val), ok, err
+}
+
+// GetShared implements Owner.
+func (s *Memory) GetShared(_ context.Context, key string) ([]byte, bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	e, ok := s.live(key, s.now())
+	e, ok := s.live(key, s.now().UnixNano())
 	if !ok {
 		return nil, false, nil
 	}
-	return bytes.Clone(e.val), true, nil
+	return e.val, true, nil
 }
 
 // CompareAndSet implements Store.
-func (s *Memory) CompareAndSet(_ context.Context, key string, old, val []byte, ttl time.Duration) (bool, error) {
+func (s *Memory) CompareAndSet(ctx context.Context, key string, old, val []byte, ttl time.Duration) (bool, error) {
+	return s.CompareAndSetOwned(ctx, key, old, bytes.Clone(val), ttl)
+}
+
+// CompareAndSetOwned implements Owner.
+func (s *Memory) CompareAndSetOwned(_ context.Context, key string, old, val []byte, ttl time.Duration) (bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	now := s.now()
+	now := s.now().UnixNano()
 	e, ok := s.live(key, now)
 	if !ok || !bytes.Equal(e.val, old) {
 		return false, nil

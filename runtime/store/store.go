@@ -36,6 +36,21 @@ type Store interface {
 	Close() error
 }
 
+// An Owner is a Store that can keep a value without copying it, and share the
+// value it holds with a reader (Memory does; a store on the network has nothing
+// to save). Optional, for callers that never change a value once written or
+// read (the idempotency ledger): they check for it with a type assertion.
+type Owner interface {
+	// PutIfAbsentOwned is PutIfAbsent keeping val itself: the caller must not
+	// change val after a call that stored it.
+	PutIfAbsentOwned(ctx context.Context, key string, val []byte, ttl time.Duration) (bool, error)
+	// CompareAndSetOwned is CompareAndSet keeping val itself, under the same rule.
+	CompareAndSetOwned(ctx context.Context, key string, old, val []byte, ttl time.Duration) (bool, error)
+	// GetShared is Get returning the value the store holds: the caller must not
+	// change it.
+	GetShared(ctx context.Context, key string) (val []byte, ok bool, err error)
+}
+
 // A PubSub store also carries messages between the processes that share it (tasks
 // will use it to wake waiters on other replicas). Optional: callers check for it
 // with a type assertion.

@@ -132,6 +132,35 @@ func Run(t *testing.T, s store.Store, prefix string) {
 		wg.Wait()
 		mustGet(t, s, k("n"), "128") // no lost update
 	})
+	if o, ok := s.(store.Owner); ok {
+		t.Run("Owner", func(t *testing.T) {
+			val := []byte("owned")
+			if ok, err := o.PutIfAbsentOwned(ctx, k("o"), val, time.Hour); err != nil || !ok {
+				t.Fatalf("owned put: %v %v, want true", ok, err)
+			}
+			if ok, err := o.PutIfAbsentOwned(ctx, k("o"), []byte("other"), time.Hour); err != nil || ok {
+				t.Fatalf("second owned put: %v %v, want false", ok, err)
+			}
+			mustGet(t, s, k("o"), "owned")
+			shared, ok, err := o.GetShared(ctx, k("o"))
+			if err != nil || !ok || string(shared) != "owned" {
+				t.Fatalf("GetShared: %q %v %v", shared, ok, err)
+			}
+			if ok, err := o.CompareAndSetOwned(ctx, k("o"), []byte("nope"), []byte("x"), time.Hour); err != nil || ok {
+				t.Fatalf("owned CAS with a wrong old value: %v %v, want false", ok, err)
+			}
+			if ok, err := o.CompareAndSetOwned(ctx, k("o"), shared, []byte("next"), time.Hour); err != nil || !ok {
+				t.Fatalf("owned CAS: %v %v, want true", ok, err)
+			}
+			if got, _, _ := o.GetShared(ctx, k("o")); string(got) != "next" {
+				t.Fatalf("after owned CAS: %q", got)
+			}
+			// Get still hands out a copy: changing it leaves the store's value.
+			got, _, _ := s.Get(ctx, k("o"))
+			got[0] = 'X'
+			mustGet(t, s, k("o"), "next")
+		})
+	}
 	if ps, ok := s.(store.PubSub); ok {
 		t.Run("PubSub", func(t *testing.T) { runPubSub(t, ps, k) })
 	}

@@ -1,0 +1,594 @@
+// Package ledger is the idempotency ledger of the mcpgen runtime: it makes a
+// write with an idempotency key run at most once per (principal, tool, key)
+// within a retention, on any store.Store (in-memory, Redis).
+//
+// Before the handler runs, a call claims the key with an atomic put-if-absent of
+// a "running" record (the digest of its arguments, its action id, a lease the
+// ledger renews while the handler runs). A successful result replaces the record,
+// by compare-and-set, with a "done" record holding the result (Claim.Done); a
+// failed call deletes its claim so that the same key can be tried again
+// (Claim.Release); a call whose handler may still act lets its claim lapse
+// (Claim.Abandon). A repeat of the key (Ledger.Begin):
+//   - with other arguments: Conflict;
+//   - finding "done": Replayed, with the stored result;
+//   - finding "running" with a live lease: waits for the result (polling, up to
+//     Config.Wait and the call's deadline), then InProgress;
+//   - finding "running" with a lapsed lease (the process died, or the handler was
+//     abandoned at its deadline): Unknown, or, for a caller that can reconcile,
+//     Reconcile with the claim taken over.
+//
+// The package knows records, not results: the runtime encodes a result into the
+// done record (Claim.Done's append function) and rebuilds it from the pieces
+// ParseStored returns.
+package ledger
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"sync"
+	"time"
+	"unsafe"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
+	"github.com/mcpgen/mcpgen/runtime/store"
+)
+
+// Defaults of Config's zero values.
+const (
+	DefaultRetention = 24 * time.Hour
+	DefaultWait      = 10 * time.Second
+	DefaultLease     = 5 * time.Second
+)
+
+// Config tunes a Ledger; zero values take the defaults.
+type Config struct {
+	Retention time.Duration // how long a key and its result are kept
+	Wait      time.Duration // how long a repeat waits for a running first call
+	Lease     time.Duration // how long a claim outlives its last renewal
+	Logger    *slog.Logger  // renewal and release failures; nil: discarded
+}
+
+// A Ledger is the idempotency ledger on one store.
+type Ledger struct {
+	cfg    Config
+	store  store.Store
+	owner  store.Owner // store, when it can keep values without copies
+	leases leaseSet
+}
+
+// New returns the ledger on st.
+func New(st store.Store, cfg Config) *Ledger {
+	if cfg.Retention <= 0 {
+		cfg.Retention = DefaultRetention
+	}
+	if cfg.Wait <= 0 {
+		cfg.Wait = DefaultWait
+	}
+	if cfg.Lease <= 0 {
+		cfg.Lease = DefaultLease
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	l := &Ledger{cfg: cfg}
+	l.SetStore(st)
+	return l
+}
+
+// SetStore replaces the ledger's store; call it before the first Begin.
+func (l *Ledger) SetStore(st store.Store) {
+	l.store = st
+	l.owner, _ = st.(store.Owner)
+}
+
+// Store returns the ledger's store.
+func (l *Ledger) Store() store.Store { return l.store }
+
+// An Outcome is what Begin found for a call.
+type Outcome uint8
+
+// Outcomes of Begin.
+const (
+	// Fresh: the call claimed the key; run the handler, then Claim.Done,
+	// Release or Abandon.
+	Fresh Outcome = iota + 1
+	// Replayed: the key is done with these arguments; Decision.Result holds the
+	// stored result.
+	Replayed
+	// Conflict: the key was used with other arguments.
+	Conflict
+	// InProgress: a call with the key still runs (Decision.Action is its action id).
+	InProgress
+	// Unknown: the first call's claim lapsed before it recorded an outcome
+	// (Decision.Action is its action id).
+	Unknown
+	// Reconcile: the first call's claim lapsed and this call took it over: look
+	// the outcome up, then Claim.Done, Release or Abandon (or run the handler).
+	Reconcile
+	// StoreError: the store failed (Decision.Err); nothing ran.
+	StoreError
+)
+
+// String names an outcome as the audit trail does.
+func (o Outcome) String() string {
+	switch o {
+	case Fresh:
+		return "fresh"
+	case Replayed:
+		return "replayed"
+	case Conflict:
+		return "conflict"
+	case InProgress:
+		return "in_progress"
+	case Unknown:
+		return "outcome_unknown"
+	case Reconcile:
+		return "reconciled"
+	case StoreError:
+		return "store_error"
+	}
+	return ""
+}
+
+// A Decision is Begin's answer.
+type Decision struct {
+	Outcome Outcome
+	Claim   *Claim // Fresh, Reconcile: the claim this call holds
+	Action  string // InProgress, Unknown: the other call's action id
+	Result  Stored // Replayed
+	Err     error  // StoreError
+}
+
+// Key is the store key of (subject, tool, key): a digest, so that neither the
+// caller's key nor its subject appear in the store's key space.
+func Key(subject, tool, key string) string {
+	var b [keyLen]byte
+	return string(appendKey(b[:0], subject, tool, key))
+}
+
+// keyLen is the length of a store key.
+const keyLen = len(keyPrefix) + 40
+
+const keyPrefix = "mcpgen:idem:"
+
+// appendKey appends Key(subject, tool, key).
+func appendKey(b []byte, subject, tool, key string) []byte {
+	sum := digestParts(subject, tool, key)
+	b = append(b, keyPrefix...)
+	return hex.AppendEncode(b, sum[:20])
+}
+
+// ActionID digests what identifies an action: tool, subject, the arguments'
+// digest and the idempotency key ("" for none).
+func ActionID(tool, subject, argsDigest, key string) string {
+	sum := digestParts(tool, subject, argsDigest, key)
+	var b [4 + 32]byte
+	copy(b[:], "act_")
+	hex.Encode(b[4:], sum[:16])
+	return string(b[:])
+}
+
+// ArgsDigest is the hex SHA-256 of args re-encoded with sorted keys and no spaces
+// (numbers kept as written), so that a retry whose client orders or spaces the
+// arguments differently has the same digest.
+func ArgsDigest(args []byte) string {
+	sum := sha256.Sum256(jsonwire.Canonical(args))
+	var b [2 * sha256.Size]byte
+	hex.Encode(b[:], sum[:])
+	return string(b[:])
+}
+
+// digestParts returns the SHA-256 of parts, each written as its length, ':' and
+// its bytes.
+func digestParts(parts ...string) [sha256.Size]byte {
+	var buf [256]byte
+	b := buf[:0]
+	for _, part := range parts {
+		b = append(strconv.AppendInt(b, int64(len(part)), 10), ':')
+		b = append(b, part...)
+	}
+	return sha256.Sum256(b)
+}
+
+// Begin looks up the key of (subject, tool, key) (Key) for a call whose
+// arguments digest to args and whose action id is action, claiming it when it is
+// free. canReconcile says whether the
+// caller can look up the outcome of a lapsed claim (then it gets Reconcile
+// instead of Unknown). ctx bounds the wait for a running first call; the store is
+// written under a context without its cancellation (the ledger is kept even when
+// the caller gives up).
+func (l *Ledger) Begin(ctx context.Context, subject, tool, key, args, action string, canReconcile bool) Decision {
+	sctx := context.WithoutCancel(ctx)
+	var until time.Time // set when the first wait starts
+	// The claim's first record is written into the claim itself (one
+	// allocation); a record the store did not take is overwritten by the next try.
+	c := &Claim{l: l, ctx: sctx, args: args, action: action}
+	lk := ""
+	for pause := time.Millisecond; ; pause = min(2*pause, 50*time.Millisecond) {
+		var mine []byte
+		if lk == "" {
+			lk, mine = l.runningRecord(c.buf[:0], nil, subject, tool, key, args, action)
+		} else {
+			lk, mine = l.runningRecord(c.buf[:0], &lk, "", "", "", args, action)
+		}
+		claimed, err := l.putIfAbsent(sctx, lk, mine)
+		if err != nil {
+			return Decision{Outcome: StoreError, Err: err}
+		}
+		if claimed {
+			return Decision{Outcome: Fresh, Claim: l.hold(c, lk, mine)}
+		}
+		cur, found, err := l.get(sctx, lk)
+		if err != nil {
+			return Decision{Outcome: StoreError, Err: err}
+		}
+		if !found {
+			continue // released or expired meanwhile: claim it
+		}
+		rec, err := parseRecord(cur)
+		if err != nil {
+			return Decision{Outcome: StoreError, Err: err}
+		}
+		switch {
+		case string(rec.args) != args:
+			return Decision{Outcome: Conflict}
+		case string(rec.state) == stateDone:
+			st, err := ParseStored(rec.result)
+			if err != nil {
+				return Decision{Outcome: StoreError, Err: err}
+			}
+			return Decision{Outcome: Replayed, Result: st}
+		case time.Now().UnixMilli() >= rec.lease: // the first run's claim lapsed
+			if !canReconcile {
+				return Decision{Outcome: Unknown, Action: string(rec.action)}
+			}
+			ok, err := l.compareAndSet(sctx, lk, cur, mine)
+			if err != nil {
+				return Decision{Outcome: StoreError, Err: err}
+			}
+			if ok {
+				return Decision{Outcome: Reconcile, Claim: l.hold(c, lk, mine)}
+			}
+			continue
+		}
+		if until.IsZero() {
+			until = time.Now().Add(l.cfg.Wait)
+			if d, ok := ctx.Deadline(); ok && d.Before(until) {
+				until = d
+			}
+		}
+		if !time.Now().Add(pause).Before(until) {
+			return Decision{Outcome: InProgress, Action: string(rec.action)}
+		}
+		t := time.NewTimer(pause)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return Decision{Outcome: InProgress, Action: string(rec.action)}
+		case <-t.C:
+		}
+	}
+}
+
+// ErrClaimLost reports a done record not written because the claim was taken
+// over (its lease lapsed) or removed meanwhile.
+var ErrClaimLost = errors.New("the claim was taken over (its lease lapsed)")
+
+// A Claim is a call's hold on a key: renewed by the ledger's lease sweep until
+// Done, Release or Abandon.
+type Claim struct {
+	l            *Ledger
+	ctx          context.Context
+	key          string
+	args, action string
+	mu           sync.Mutex
+	cur          []byte // the claim as the store holds it
+	held         bool   // renewals on
+	prev, next   *Claim // in the ledger's leaseSet, under its mu
+	listed       bool
+	buf          [keyLen + runningLen]byte // the first running record, with its key
+}
+
+// runningLen is room for a running record (hex digest, action id, lease).
+const runningLen = 192
+
+// Action is the claim's action id.
+func (c *Claim) Action() string { return c.action }
+
+// Done replaces the claim with the done record whose result appendResult
+// appends (the stored result, replayed to every repeat); size is about how many
+// bytes it appends. An error means the
+// result was not recorded; a repeat then finds the claim lapsed.
+func (c *Claim) Done(size int, appendResult func([]byte) ([]byte, error)) error {
+	cur := c.stop()
+	b := append(make([]byte, 0, keyLen+len(c.args)+len(c.action)+48+size), c.key...)
+	b = appendRecordHead(b, stateDone, c.args, c.action, 0)
+	b, err := appendResult(append(b, `,"result":`...))
+	if err != nil {
+		return err
+	}
+	b = append(b, '}')
+	key, val := split(b)
+	ok, err := c.l.compareAndSet(c.ctx, key, cur, val)
+	if err == nil && !ok {
+		err = ErrClaimLost
+	}
+	return err
+}
+
+// Release deletes the claim, if the key still holds it: the call had no effect,
+// and the key may be tried again.
+func (c *Claim) Release() {
+	cur := c.stop()
+	if got, ok, err := c.l.get(c.ctx, c.key); err == nil && ok && bytes.Equal(got, cur) {
+		if err := c.l.store.Delete(c.ctx, c.key); err != nil {
+			c.l.cfg.Logger.Error("idempotency: claim not released", "err", err)
+		}
+	}
+}
+
+// Abandon stops renewing the claim: the handler may still act, so the claim
+// lapses and a repeat learns that the outcome is unknown (or reconciles it).
+func (c *Claim) Abandon() { c.stop() }
+
+// stop ends the renewals and returns the claim as the store holds it.
+func (c *Claim) stop() []byte {
+	c.l.leases.remove(c)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.held = false
+	return c.cur
+}
+
+// renew extends the claim's lease (the lease sweep calls it).
+func (c *Claim) renew() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.held {
+		return
+	}
+	key, next := c.l.runningRecord(nil, &c.key, "", "", "", c.args, c.action)
+	ok, err := c.l.compareAndSet(c.ctx, key, c.cur, next)
+	switch {
+	case err != nil:
+		c.l.cfg.Logger.Warn("idempotency: lease not renewed", "err", err)
+	case !ok:
+		c.l.cfg.Logger.Error("idempotency: claim lost while the handler runs", "action_id", c.action)
+		c.held = false
+	default:
+		c.key, c.cur = key, next
+	}
+}
+
+// hold makes c the claim of key, whose record mine the store holds, renewed
+// until stopped.
+func (l *Ledger) hold(c *Claim, key string, mine []byte) *Claim {
+	c.key, c.cur, c.held = key, mine, true
+	l.leases.add(c, l)
+	return c
+}
+
+// A leaseSet is the claims a ledger renews: one sweep per ledger every third
+// of the lease, over the claims held at that time, instead of a timer per call.
+// The claims form a list through the claims themselves (no map, no allocation).
+type leaseSet struct {
+	mu      sync.Mutex
+	head    *Claim
+	n       int
+	timer   *time.Timer
+	armed   bool
+	scratch []*Claim
+}
+
+// add registers c, arming the sweep when it is idle.
+func (s *leaseSet) add(c *Claim, l *Ledger) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c.next, c.prev, c.listed = s.head, nil, true
+	if s.head != nil {
+		s.head.prev = c
+	}
+	s.head = c
+	s.n++
+	if s.armed {
+		return
+	}
+	s.armed = true
+	if s.timer == nil {
+		s.timer = time.AfterFunc(l.cfg.Lease/3, l.sweep)
+	} else {
+		s.timer.Reset(l.cfg.Lease / 3)
+	}
+}
+
+// remove unregisters c; the sweep disarms itself when none is left.
+func (s *leaseSet) remove(c *Claim) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !c.listed {
+		return
+	}
+	if c.prev != nil {
+		c.prev.next = c.next
+	} else {
+		s.head = c.next
+	}
+	if c.next != nil {
+		c.next.prev = c.prev
+	}
+	c.prev, c.next, c.listed = nil, nil, false
+	s.n--
+}
+
+// sweep renews every claim held, then rearms while any is left.
+func (l *Ledger) sweep() {
+	s := &l.leases
+	s.mu.Lock()
+	list := s.scratch[:0]
+	for c := s.head; c != nil; c = c.next {
+		list = append(list, c)
+	}
+	s.scratch = nil // renewals run unlocked: a concurrent sweep must not share it
+	s.mu.Unlock()
+	for _, c := range list {
+		c.renew()
+	}
+	clear(list)
+	s.mu.Lock()
+	s.scratch = list[:0]
+	if s.n == 0 {
+		s.armed = false
+	} else {
+		s.timer.Reset(l.cfg.Lease / 3)
+	}
+	s.mu.Unlock()
+}
+
+// heldClaims is how many claims the sweep renews (tests).
+func (l *Ledger) heldClaims() int {
+	l.leases.mu.Lock()
+	defer l.leases.mu.Unlock()
+	return l.leases.n
+}
+
+// runningRecord returns a claim whose lease starts now, and its store key: the
+// key *lk, or else Key(subject, tool, key). It writes them into b when they fit
+// (b is empty), else into a new buffer.
+func (l *Ledger) runningRecord(b []byte, lk *string, subject, tool, key, args, action string) (string, []byte) {
+	if cap(b) < keyLen+runningLen {
+		b = make([]byte, 0, keyLen+runningLen)
+	}
+	if lk != nil {
+		b = append(b, *lk...)
+	} else {
+		b = appendKey(b, subject, tool, key)
+	}
+	b = appendRecordHead(b, stateRunning, args, action, time.Now().Add(l.cfg.Lease).UnixMilli())
+	return split(append(b, '}'))
+}
+
+// split divides b, a store key (keyLen bytes) followed by a record, into the key
+// and the record, sharing b's memory: the in-memory store then keeps one
+// allocation per key (the map's key and its value), and the ledger never
+// changes a buffer once written.
+func split(b []byte) (string, []byte) {
+	return unsafe.String(&b[0], keyLen), b[keyLen:len(b):len(b)]
+}
+
+// putIfAbsent writes a record the ledger never changes afterwards: an Owner
+// store keeps it without a copy.
+func (l *Ledger) putIfAbsent(ctx context.Context, key string, val []byte) (bool, error) {
+	if l.owner != nil {
+		return l.owner.PutIfAbsentOwned(ctx, key, val, l.cfg.Retention)
+	}
+	return l.store.PutIfAbsent(ctx, key, val, l.cfg.Retention)
+}
+
+// compareAndSet is putIfAbsent's compare-and-set.
+func (l *Ledger) compareAndSet(ctx context.Context, key string, old, val []byte) (bool, error) {
+	if l.owner != nil {
+		return l.owner.CompareAndSetOwned(ctx, key, old, val, l.cfg.Retention)
+	}
+	return l.store.CompareAndSet(ctx, key, old, val, l.cfg.Retention)
+}
+
+// get reads a record the ledger only reads: an Owner store shares it.
+func (l *Ledger) get(ctx context.Context, key string) ([]byte, bool, error) {
+	if l.owner != nil {
+		return l.owner.GetShared(ctx, key)
+	}
+	return l.store.Get(ctx, key)
+}
+
+// Record states.
+const (
+	stateRunning = "running"
+	stateDone    = "done"
+)
+
+// A record is a ledger record as read: sub-slices of the stored bytes.
+type record struct {
+	state, args, action, result []byte
+	lease                       int64 // running: claim valid until (Unix ms)
+}
+
+// AppendRunning appends a running record (tests write the claim of a process
+// that died).
+func AppendRunning(b []byte, args, action string, lease time.Time) []byte {
+	return append(appendRecordHead(b, stateRunning, args, action, lease.UnixMilli()), '}')
+}
+
+// appendRecordHead appends a record up to its result, without the '}':
+// {"state":...,"args":...,"action":...[,"lease":N]. The values are hex digests,
+// action ids and state names: no escapes.
+func appendRecordHead(b []byte, state, args, action string, lease int64) []byte {
+	b = append(b, `{"state":"`...)
+	b = append(b, state...)
+	b = append(b, `","args":"`...)
+	b = append(b, args...)
+	b = append(b, `","action":"`...)
+	b = append(b, action...)
+	b = append(b, '"')
+	if lease != 0 {
+		b = strconv.AppendInt(append(b, `,"lease":`...), lease, 10)
+	}
+	return b
+}
+
+// parseRecord reads a record with the jsonwire scanner (no decoder, no copies).
+func parseRecord(b []byte) (record, error) {
+	var r record
+	b = jsonwire.TrimSpace(b)
+	if len(b) == 0 || b[0] != '{' || !jsonwire.Valid(b) {
+		return r, errors.New("ledger record: not a JSON object")
+	}
+	var bad string
+	jsonwire.EachMember(b, func(key, val []byte) {
+		switch string(key) {
+		case "state", "args", "action":
+			s, ok := plainString(val)
+			if !ok {
+				bad = string(key)
+			}
+			switch string(key) {
+			case "state":
+				r.state = s
+			case "args":
+				r.args = s
+			default:
+				r.action = s
+			}
+		case "lease":
+			n, err := strconv.ParseInt(string(val), 10, 64)
+			if err != nil {
+				bad = "lease"
+			}
+			r.lease = n
+		case "result":
+			r.result = val
+		}
+	})
+	switch {
+	case bad != "":
+		return r, fmt.Errorf("ledger record: bad %s", bad)
+	case string(r.state) != stateRunning && string(r.state) != stateDone:
+		return r, fmt.Errorf("ledger record: unknown state %q", r.state)
+	case string(r.state) == stateDone && r.result == nil:
+		return r, errors.New("ledger record: done without a result")
+	}
+	return r, nil
+}
+
+// plainString returns the contents of a JSON string without escapes.
+func plainString(val []byte) ([]byte, bool) {
+	if len(val) < 2 || val[0] != '"' || val[len(val)-1] != '"' || bytes.IndexByte(val, '\\') >= 0 {
+		return nil, false
+	}
+	return val[1 : len(val)-1], true
+}

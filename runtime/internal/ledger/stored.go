@@ -1,0 +1,63 @@
+package ledger
+
+import (
+	"errors"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
+)
+
+// Stored is a successful result as a done record keeps it, each piece already
+// encoded (the runtime encodes it so that a replay has the first answer's
+// bytes): {"content":[BLOCK,...],"structured":VALUE,"meta":{KEY:VALUE,...}}.
+// The pieces are sub-slices of the stored record: read them, never change them.
+type Stored struct {
+	Content    [][]byte
+	Structured []byte // nil: none
+	Meta       []Member
+}
+
+// A Member is one _meta member of a stored result.
+type Member struct {
+	Key   string
+	Value []byte
+}
+
+var errStored = errors.New("idempotency: stored result is not an object of content, structured and meta")
+
+// ParseStored reads a stored result with the jsonwire scanner.
+func ParseStored(raw []byte) (Stored, error) {
+	var st Stored
+	raw = jsonwire.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '{' || !jsonwire.Valid(raw) {
+		return st, errStored
+	}
+	bad := false
+	jsonwire.EachMember(raw, func(key, val []byte) {
+		switch string(key) {
+		case "content":
+			if val[0] != '[' {
+				bad = true
+				return
+			}
+			for i := jsonwire.SkipWS(val, 1); val[i] != ']'; {
+				end := jsonwire.ValueEnd(val, i)
+				st.Content = append(st.Content, val[i:end])
+				i = jsonwire.NextItem(val, end)
+			}
+		case "structured":
+			st.Structured = val
+		case "meta":
+			if val[0] != '{' {
+				bad = true
+				return
+			}
+			jsonwire.EachMember(val, func(k, v []byte) {
+				st.Meta = append(st.Meta, Member{Key: string(k), Value: v})
+			})
+		}
+	})
+	if bad {
+		return Stored{}, errStored
+	}
+	return st, nil
+}
