@@ -60,6 +60,7 @@ func (a *analyzer) toolArgs(t *model.Tool, dir *directive, label string) (inputF
 	t.ReadOnly, t.Destructive = spec.readOnly, spec.destructive
 	t.Idempotent, t.OpenWorld = spec.idempotent, spec.openWorld
 	t.Strict = spec.strict // resolved against Config.Strict by profileInput
+	t.Task = spec.task
 	if spec.input == "" {
 		return inputFile{}, spec.auth
 	}

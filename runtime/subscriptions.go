@@ -51,6 +51,7 @@ type subscriptionFilter struct {
 	PromptsListChanged    bool     `json:"promptsListChanged,omitempty"`
 	ResourcesListChanged  bool     `json:"resourcesListChanged,omitempty"`
 	ResourceSubscriptions []string `json:"resourceSubscriptions,omitempty"`
+	TaskIDs               []string `json:"taskIds,omitempty"` // tasks_methods.go
 }
 
 // wants reports whether the filter asked for list changes of kind.
@@ -292,6 +293,9 @@ func (s *Server) listen(ctx context.Context, c *call) ([]byte, *rpcError) {
 	}
 	if err := json.Unmarshal(c.msg.Params, &p); err != nil || p.Notifications == nil {
 		return nil, errorf(CodeInvalidParams, "subscriptions/listen: params.notifications must be a subscription filter")
+	}
+	if rerr := s.honourTaskFilter(ctx, c, p.Notifications); rerr != nil {
+		return nil, rerr
 	}
 	l := &listener{id: c.msg.ID, sess: c.sess, out: c.out, filter: s.honoured(*p.Notifications), stop: make(chan struct{})}
 	l.mu.Lock() // held until the acknowledgement is out: it goes first

@@ -1,0 +1,367 @@
+// Package tasks is the task engine of the mcpgen runtime: durable task records
+// on a runtime/store Store, their status machine, time to live, poll interval,
+// and the lease by which the server instance running a task shows it is alive.
+// It knows nothing of JSON-RPC, eras or handlers: package runtime renders
+// records for each protocol revision and runs the handlers (runtime/tasks.go).
+//
+// A record is one JSON value under "task:<id>". Every change is a
+// compare-and-set on the whole value, so any number of server instances
+// sharing the store may read and change a task; the instance running its
+// handler renews the record's lease, and any instance that observes a
+// non-terminal task whose lease has lapsed marks it failed (Observe).
+package tasks
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/store"
+)
+
+// A Status is a task's state.
+type Status string
+
+// The statuses of the status machine: working <-> input_required, then one
+// terminal status (completed, failed, cancelled) that never changes again.
+const (
+	Working       Status = "working"
+	InputRequired Status = "input_required"
+	Completed     Status = "completed"
+	Failed        Status = "failed"
+	Cancelled     Status = "cancelled"
+)
+
+// Terminal reports whether st is completed, failed or cancelled.
+func (st Status) Terminal() bool { return st == Completed || st == Failed || st == Cancelled }
+
+// Errors of the engine.
+var (
+	// ErrNotFound reports an unknown id, an id of another principal or era, or
+	// a record purged after its TTL.
+	ErrNotFound = errors.New("task not found")
+	// ErrExpired reports a task whose TTL has ended (kept a little while so
+	// the client learns why it is gone).
+	ErrExpired = errors.New("task has expired")
+	// ErrMalformed reports an id that cannot be one this engine issued.
+	ErrMalformed = errors.New("malformed task id")
+	// ErrNoChange, returned by an Update function, leaves the record as is.
+	ErrNoChange = errors.New("no change")
+	// ErrContention reports a record changed by others on every attempt.
+	ErrContention = errors.New("task record contended")
+)
+
+// A Record is the durable state of one task. Times are Unix milliseconds.
+type Record struct {
+	ID      string `json:"id"`
+	Owner   string `json:"owner"` // the principal that created it
+	Era     string `json:"era"`   // the protocol revision it was created under
+	Tool    string `json:"tool"`
+	Status  Status `json:"status"`
+	Message string `json:"message,omitempty"`
+	Created int64  `json:"created"`
+	Updated int64  `json:"updated"`
+	TTLMs   int64  `json:"ttlMs"`
+	PollMs  int64  `json:"pollMs"`
+	// Lease is when the runner's claim lapses unless renewed; Runner names
+	// the server instance that runs the handler.
+	Lease  int64  `json:"lease"`
+	Runner string `json:"runner"`
+	// Inputs are the open input requests ({"method","params"}) by key;
+	// Answers the responses tasks/update delivered that the handler has not
+	// taken yet; Asked every key ever asked (keys are never reused).
+	Inputs  map[string]json.RawMessage `json:"inputs,omitempty"`
+	Answers map[string]json.RawMessage `json:"answers,omitempty"`
+	Asked   []string                   `json:"asked,omitempty"`
+	// CancelRequested is set by tasks/cancel; the runner cancels its handler.
+	CancelRequested bool `json:"cancelRequested,omitempty"`
+	// Result is the request's result as the era encodes it (completed);
+	// Error the JSON-RPC error object (failed).
+	Result json.RawMessage `json:"result,omitempty"`
+	Error  json.RawMessage `json:"error,omitempty"`
+}
+
+// Expires is when the task's TTL ends.
+func (r *Record) Expires() time.Time { return time.UnixMilli(r.Created + r.TTLMs) }
+
+// WasAsked reports whether key was ever asked.
+func (r *Record) WasAsked(key string) bool {
+	for _, k := range r.Asked {
+		if k == key {
+			return true
+		}
+	}
+	return false
+}
+
+// Limits bound what clients and the server may ask of the engine.
+type Limits struct {
+	// DefaultTTL is the TTL of a task when nobody asks for one; MinTTL and
+	// MaxTTL clamp any requested TTL.
+	DefaultTTL, MinTTL, MaxTTL time.Duration
+	// Poll is the pollIntervalMs the engine suggests.
+	Poll time.Duration
+	// Lease is how long a runner's claim lasts without renewal.
+	Lease time.Duration
+	// Grace is how long an expired record is kept to answer "expired"
+	// instead of "not found".
+	Grace time.Duration
+}
+
+// Defaults for zero Limits fields.
+const (
+	DefaultTTL   = time.Hour
+	DefaultMin   = time.Second
+	DefaultMax   = 24 * time.Hour
+	DefaultPoll  = 500 * time.Millisecond
+	DefaultLease = 15 * time.Second
+	DefaultGrace = 5 * time.Minute
+)
+
+// An Engine keeps task records in a store.
+type Engine struct {
+	st     store.Store
+	lim    Limits
+	runner string
+	now    func() time.Time
+}
+
+// New returns an engine over st; runner names this server instance in the
+// records whose handlers it runs.
+func New(st store.Store, lim Limits, runner string) *Engine {
+	def := func(d *time.Duration, v time.Duration) {
+		if *d <= 0 {
+			*d = v
+		}
+	}
+	def(&lim.MinTTL, DefaultMin)
+	def(&lim.MaxTTL, DefaultMax)
+	def(&lim.DefaultTTL, DefaultTTL)
+	def(&lim.Poll, DefaultPoll)
+	def(&lim.Lease, DefaultLease)
+	def(&lim.Grace, DefaultGrace)
+	lim.MaxTTL = max(lim.MaxTTL, lim.MinTTL)
+	lim.DefaultTTL = min(max(lim.DefaultTTL, lim.MinTTL), lim.MaxTTL)
+	return &Engine{st: st, lim: lim, runner: runner, now: time.Now}
+}
+
+// Limits returns the engine's limits with their defaults filled.
+func (e *Engine) Limits() Limits { return e.lim }
+
+// Runner returns the name of this server instance.
+func (e *Engine) Runner() string { return e.runner }
+
+// SetClock replaces the engine's clock (tests).
+func (e *Engine) SetClock(now func() time.Time) { e.now = now }
+
+// Now returns the engine's clock reading.
+func (e *Engine) Now() time.Time { return e.now() }
+
+// ClampTTL returns the TTL for a requested one in milliseconds: 0 (none
+// asked) is the default, anything else is clamped to [MinTTL, MaxTTL].
+// Negative values are the caller's to refuse.
+func (e *Engine) ClampTTL(requestedMs int64) time.Duration {
+	if requestedMs == 0 {
+		return e.lim.DefaultTTL
+	}
+	if requestedMs > e.lim.MaxTTL.Milliseconds() {
+		return e.lim.MaxTTL
+	}
+	return max(time.Duration(requestedMs)*time.Millisecond, e.lim.MinTTL)
+}
+
+// idBytes is the entropy of a task id: 256 bits.
+const idBytes = 32
+
+// NewID returns an unguessable task id: 32 random bytes, base64url.
+func NewID() string {
+	var b [idBytes]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (Go 1.24+)
+	return base64.RawURLEncoding.EncodeToString(b[:])
+}
+
+// ValidID reports whether id has the shape NewID gives.
+func ValidID(id string) bool {
+	if len(id) != base64.RawURLEncoding.EncodedLen(idBytes) {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+func key(id string) string { return "task:" + id }
+
+// keep is how long the store keeps a record from now: to its TTL's end plus
+// the grace period.
+func (e *Engine) keep(r *Record) time.Duration {
+	return max(time.Until(r.Expires())+e.lim.Grace, time.Second)
+}
+
+// Create stores a new working record for tool, owned by owner, with the
+// given TTL, leased to this instance. It returns once the store holds it:
+// any instance sharing the store can read it from then on.
+func (e *Engine) Create(ctx context.Context, owner, era, tool string, ttl time.Duration) (*Record, error) {
+	now := e.now().UnixMilli()
+	r := &Record{
+		ID: NewID(), Owner: owner, Era: era, Tool: tool, Status: Working,
+		Created: now, Updated: now, TTLMs: ttl.Milliseconds(), PollMs: e.lim.Poll.Milliseconds(),
+		Lease: now + e.lim.Lease.Milliseconds(), Runner: e.runner,
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		return nil, err
+	}
+	ok, err := e.st.PutIfAbsent(ctx, key(r.ID), b, e.keep(r))
+	if err != nil {
+		return nil, fmt.Errorf("create task: %w", err)
+	}
+	if !ok { // 256 random bits collided: the store is lying
+		return nil, fmt.Errorf("create task: id %s already taken", r.ID)
+	}
+	return r, nil
+}
+
+// load reads a record and its stored bytes.
+func (e *Engine) load(ctx context.Context, id string) (*Record, []byte, error) {
+	if !ValidID(id) {
+		return nil, nil, ErrMalformed
+	}
+	b, ok, err := e.st.Get(ctx, key(id))
+	if err != nil {
+		return nil, nil, fmt.Errorf("read task: %w", err)
+	}
+	if !ok {
+		return nil, nil, ErrNotFound
+	}
+	r := new(Record)
+	if err := json.Unmarshal(b, r); err != nil {
+		return nil, nil, fmt.Errorf("read task: corrupt record: %w", err)
+	}
+	return r, b, nil
+}
+
+// Get returns the record of id as stored, whoever owns it.
+func (e *Engine) Get(ctx context.Context, id string) (*Record, error) {
+	r, _, err := e.load(ctx, id)
+	return r, err
+}
+
+// maxAttempts bounds the compare-and-set retries of one Update.
+const maxAttempts = 64
+
+// Update applies f to the record of id and stores the result with a
+// compare-and-set, retrying on a concurrent change. f may return ErrNoChange
+// (the record is returned unchanged) or another error (returned). A record in
+// a terminal status is passed to f too; f decides.
+func (e *Engine) Update(ctx context.Context, id string, f func(r *Record) error) (*Record, error) {
+	for range maxAttempts {
+		r, old, err := e.load(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		if err := f(r); err != nil {
+			if errors.Is(err, ErrNoChange) {
+				return r, nil
+			}
+			return r, err
+		}
+		b, err := json.Marshal(r)
+		if err != nil {
+			return nil, err
+		}
+		ok, err := e.st.CompareAndSet(ctx, key(id), old, b, e.keep(r))
+		if err != nil {
+			return nil, fmt.Errorf("update task: %w", err)
+		}
+		if ok {
+			return r, nil
+		}
+	}
+	return nil, ErrContention
+}
+
+// Observe returns the record of id for owner in era as a client may see it:
+// ErrNotFound for another owner's or era's task (never "forbidden": a task id
+// is not a secret worth confirming), ErrExpired after its TTL, and a task
+// whose runner's lease lapsed is first marked failed (abandoned).
+func (e *Engine) Observe(ctx context.Context, id, owner, era string) (*Record, error) {
+	r, err := e.Get(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if r.Owner != owner || r.Era != era {
+		return nil, ErrNotFound
+	}
+	now := e.now()
+	if !now.Before(r.Expires()) {
+		return nil, ErrExpired
+	}
+	if !r.Status.Terminal() && now.UnixMilli() > r.Lease {
+		return e.Update(ctx, id, func(r *Record) error {
+			if r.Status.Terminal() || e.now().UnixMilli() <= r.Lease {
+				return ErrNoChange
+			}
+			Abandon(r)
+			e.Touch(r)
+			return nil
+		})
+	}
+	return r, nil
+}
+
+// Abandon marks r failed because its runner stopped renewing its lease.
+func Abandon(r *Record) {
+	lapsed := time.UnixMilli(r.Lease).UTC().Format(time.RFC3339Nano)
+	msg := fmt.Sprintf("task abandoned: the server instance running it (%s) stopped renewing its lease at %s (it was stopped or lost); the task did not finish and was not retried", r.Runner, lapsed)
+	Finish(r, Failed, msg, nil, ErrorObject(-32603, msg, nil))
+}
+
+// Touch sets r's lastUpdatedAt to now.
+func (e *Engine) Touch(r *Record) { r.Updated = max(e.now().UnixMilli(), r.Updated) }
+
+// Finish puts r into a terminal status with its result or error, and drops
+// its open input requests.
+func Finish(r *Record, st Status, msg string, result, rpcErr json.RawMessage) {
+	r.Status, r.Message, r.Result, r.Error = st, msg, result, rpcErr
+	r.Inputs, r.Answers = nil, nil
+}
+
+// ErrorObject encodes a JSON-RPC error object.
+func ErrorObject(code int, msg string, data any) json.RawMessage {
+	v := map[string]any{"code": code, "message": msg}
+	if data != nil {
+		v["data"] = data
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		b, _ = json.Marshal(map[string]any{"code": code, "message": msg})
+	}
+	return b
+}
+
+// Renew extends the lease of a task this instance runs; it reports the
+// record as stored (a cancel request or answers may have arrived).
+func (e *Engine) Renew(ctx context.Context, id string) (*Record, error) {
+	return e.Update(ctx, id, func(r *Record) error {
+		if r.Status.Terminal() || r.Runner != e.runner {
+			return ErrNoChange
+		}
+		r.Lease = e.now().Add(e.lim.Lease).UnixMilli()
+		return nil
+	})
+}
+
+// LeaseDue reports whether the lease of r should be renewed now (a third of
+// it is gone).
+func (e *Engine) LeaseDue(r *Record) bool {
+	return e.now().UnixMilli() > r.Lease-2*e.lim.Lease.Milliseconds()/3
+}

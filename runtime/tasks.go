@@ -1,0 +1,492 @@
+package runtime
+
+// tasks.go: tools that run as tasks (docs/tasks.md). The engine, records and
+// wire shapes live in internal/tasks; this file decides when a tools/call
+// becomes a task, runs its handler in the background and serves the tasks/*
+// methods of both eras (tasks_methods.go).
+
+import (
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/tasks"
+)
+
+// A TaskSupport says whether a tool runs as a task (Tool.Task).
+type TaskSupport string
+
+// The values of Tool.Task ("" is a plain tool).
+const (
+	// TaskOptional: the server decides per call (docs/tasks.md): a call that
+	// has not finished within Options.TaskThreshold becomes a task.
+	TaskOptional TaskSupport = "optional"
+	// TaskRequired: every call is a task; clients that do not support tasks
+	// get -32021 (2026-07-28) or -32601 (2025-11-25).
+	TaskRequired TaskSupport = "required"
+)
+
+const (
+	extTasks        = "io.modelcontextprotocol/tasks"
+	metaRelatedTask = "io.modelcontextprotocol/related-task"
+	// defaultTaskThreshold is how long a task tool's handler runs as a plain
+	// call before it becomes a task.
+	defaultTaskThreshold = 100 * time.Millisecond
+)
+
+// taskState is the server's task machinery, made on first use (the store may
+// be replaced until then: SetStore).
+type taskState struct {
+	once sync.Once
+	eng  *tasks.Engine
+	any  atomic.Bool // a task tool is registered
+	runs sync.Map    // task id -> *taskRun, the tasks whose handlers run here
+}
+
+// taskEngine returns the server's task engine.
+func (s *Server) taskEngine() *tasks.Engine {
+	t := &s.tasks
+	t.once.Do(func() {
+		o := &s.opts
+		t.eng = tasks.New(s.store, tasks.Limits{DefaultTTL: o.TaskTTL, MaxTTL: o.TaskMaxTTL,
+			Poll: o.TaskPollInterval, Lease: o.TaskLease}, hex.EncodeToString([]byte(tasks.NewID()[:9])))
+	})
+	return t.eng
+}
+
+// Phases of a taskRun.
+const (
+	phaseCall = iota // still an ordinary call: MRTR questions, plain result
+	phaseTask        // a task: its record exists, the client polls it
+)
+
+// A taskRun is a task tool's handler running in the background.
+type taskRun struct {
+	s      *Server
+	c      *call
+	e      *toolEntry
+	r      *round
+	cancel context.CancelFunc
+
+	start     chan struct{} // closed when StartTask asks for the task now
+	startOnce sync.Once
+
+	mu       sync.Mutex
+	phase    int
+	asked    bool // asked a question as an ordinary call (MRTR): it is about to return
+	returned bool
+	rec      *tasks.Record // the record as created (phaseTask)
+	created  chan struct{} // closed once rec exists
+	done     chan struct{} // closed when the handler returned
+	res      *ToolResult
+	rerr     *rpcError
+	wake     chan struct{} // answers or a cancel may have arrived
+	used     map[string]json.RawMessage
+}
+
+type taskKey struct{}
+
+// taskFrom returns the task run of a handler's context, or nil.
+func taskFrom(ctx context.Context) *taskRun {
+	tr, _ := ctx.Value(taskKey{}).(*taskRun)
+	return tr
+}
+
+// StartTask makes the call ctx belongs to a task now, if its tool may run as
+// one and its client supports tasks; it reports whether the call is a task.
+// A handler calls it before it asks the user something that should be
+// answered through the task (tasks/update) rather than by retrying the call.
+func StartTask(ctx context.Context) bool {
+	tr := taskFrom(ctx)
+	if tr == nil {
+		return false
+	}
+	tr.startOnce.Do(func() { close(tr.start) })
+	select {
+	case <-tr.created:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// declaresTasks reports whether a 2026-07-28 request declared the tasks
+// extension in its capabilities.
+func declaresTasks(caps json.RawMessage) bool {
+	var v struct {
+		Extensions map[string]json.RawMessage `json:"extensions"`
+	}
+	return json.Unmarshal(caps, &v) == nil && isObject(v.Extensions[extTasks])
+}
+
+// missingTasksExtension is the -32021 of a client that did not declare the
+// tasks extension.
+func missingTasksExtension(what string) *rpcError {
+	e := errorf(CodeMissingClientCapability, "Missing required client capability: %s needs the %s extension", what, extTasks)
+	e.data = map[string]any{"requiredCapabilities": map[string]any{"extensions": map[string]any{extTasks: map[string]any{}}}}
+	return e
+}
+
+// callToolTask routes a tools/call of a task tool: handled false lets it run
+// as a plain call.
+func (s *Server) callToolTask(ctx context.Context, c *call, e *toolEntry, r *round, args json.RawMessage) ([]byte, *rpcError, bool) {
+	if !c.info.Modern {
+		return s.callToolTaskLegacy(ctx, c, e, r, args)
+	}
+	if !declaresTasks(c.info.ClientCapabilities) {
+		if e.tool.Task == TaskRequired {
+			return nil, missingTasksExtension("tool " + e.tool.Name), true
+		}
+		return nil, nil, false
+	}
+	b, rerr := s.runTask(ctx, c, e, r, args, 0, s.opts.TaskThreshold)
+	return b, rerr, true
+}
+
+// runTask runs the handler in the background and answers the call: with its
+// result if it finished (or asked a question) within threshold, else with a
+// new task. A required tool always answers with a task; a negative threshold
+// makes the task at once.
+func (s *Server) runTask(ctx context.Context, c *call, e *toolEntry, r *round, args json.RawMessage, ttlMs int64, threshold time.Duration) ([]byte, *rpcError) {
+	eng := s.taskEngine()
+	ttl := eng.ClampTTL(ttlMs)
+	hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ttl)
+	tr := &taskRun{s: s, c: c, e: e, r: r, cancel: cancel, start: make(chan struct{}),
+		created: make(chan struct{}), done: make(chan struct{}), wake: make(chan struct{}, 1)}
+	hctx = &callCtx{context.WithValue(hctx, taskKey{}, tr), c}
+	c.deadline = time.Time{} // the task's TTL bounds the handler, not CallTimeout
+	go func() {
+		res, rerr := s.runTool(hctx, c, e, args)
+		tr.returnedWith(res, rerr)
+	}()
+	if threshold >= 0 {
+		timer := time.NewTimer(threshold)
+		select {
+		case <-tr.done:
+		case <-timer.C:
+		case <-tr.start:
+		case <-ctx.Done():
+		}
+		timer.Stop()
+	}
+	tr.mu.Lock()
+	if tr.asked && !tr.returned {
+		tr.mu.Unlock()
+		<-tr.done // an MRTR question ends the handler at once
+		tr.mu.Lock()
+	}
+	if tr.returned || tr.asked {
+		tr.mu.Unlock()
+		return s.concludeCallPhase(ctx, tr, ttl)
+	}
+	if ctx.Err() != nil { // the client went away before the task existed
+		tr.mu.Unlock()
+		cancel()
+		<-tr.done
+		return nil, errorf(CodeInternalError, "request cancelled")
+	}
+	tr.phase = phaseTask
+	tr.mu.Unlock()
+	rec, err := eng.Create(ctx, principalID(c.caller()), c.info.ProtocolVersion, e.tool.Name, ttl)
+	if err != nil {
+		s.logger.Error("task not created", "tool", e.tool.Name, "err", err)
+		cancel()
+		tr.rec = nil
+		close(tr.created)
+		return nil, errorf(CodeInternalError, "internal error: cannot create a task: %v", err)
+	}
+	s.tasks.runs.Store(rec.ID, tr)
+	tr.rec = rec
+	close(tr.created)
+	go tr.watch()
+	s.taskStatusChanged(rec)
+	return s.createdResult(c, rec), nil
+}
+
+// concludeCallPhase answers a call whose handler returned (or asked a
+// question) before it became a task: its own reply, or, for a required tool
+// without open questions, a task already in its final state.
+func (s *Server) concludeCallPhase(ctx context.Context, tr *taskRun, ttl time.Duration) ([]byte, *rpcError) {
+	c, r := tr.c, tr.r
+	r.mu.Lock()
+	mrtr := r.fail != nil || len(r.asked) > 0
+	r.mu.Unlock()
+	if tr.e.tool.Task != TaskRequired || mrtr || tr.rerr != nil {
+		return s.toolReply(c, tr.e, r, tr.res, tr.rerr)
+	}
+	eng := s.taskEngine()
+	rec, err := eng.Create(ctx, principalID(c.caller()), c.info.ProtocolVersion, tr.e.tool.Name, ttl)
+	if err != nil {
+		return nil, errorf(CodeInternalError, "internal error: cannot create a task: %v", err)
+	}
+	if rec, err = eng.Update(ctx, rec.ID, tr.final); err != nil {
+		return nil, errorf(CodeInternalError, "internal error: cannot finish a task: %v", err)
+	}
+	s.taskStatusChanged(rec)
+	return s.createdResult(c, rec), nil
+}
+
+// createdResult is the CreateTaskResult of the call's era.
+func (s *Server) createdResult(c *call, rec *tasks.Record) []byte {
+	if c.info.Modern {
+		return tasks.CreateResult(rec, s.serverInfoMeta)
+	}
+	return tasks.LegacyCreate(rec)
+}
+
+// returnedWith records the handler's outcome; a task records it in the store.
+func (t *taskRun) returnedWith(res *ToolResult, rerr *rpcError) {
+	t.mu.Lock()
+	t.res, t.rerr, t.returned = res, rerr, true
+	phase := t.phase
+	t.mu.Unlock()
+	defer close(t.done)
+	defer t.cancel()
+	if phase == phaseCall {
+		return
+	}
+	<-t.created
+	if t.rec == nil {
+		return
+	}
+	defer t.s.tasks.runs.Delete(t.rec.ID)
+	ctx, cancel := context.WithTimeout(context.Background(), notifyTimeout)
+	defer cancel()
+	rec, err := t.s.taskEngine().Update(ctx, t.rec.ID, t.final)
+	if err != nil {
+		t.s.logger.Error("task result not stored", "task", t.rec.ID, "err", err)
+		return
+	}
+	t.s.taskStatusChanged(rec)
+}
+
+// final puts a record into the terminal state the handler's outcome makes
+// (an Update function): a cancelled or abandoned task stays as it is.
+func (t *taskRun) final(rec *tasks.Record) error {
+	if rec.Status.Terminal() {
+		return tasks.ErrNoChange
+	}
+	s, eng := t.s, t.s.taskEngine()
+	defer eng.Touch(rec)
+	t.r.mu.Lock()
+	fail := t.r.fail
+	t.r.mu.Unlock()
+	rerr, res := t.rerr, t.res
+	if fail != nil {
+		rerr = fail
+	}
+	switch {
+	case rerr != nil:
+		tasks.Finish(rec, tasks.Failed, rerr.msg, nil, tasks.ErrorObject(rerr.code, rerr.msg, rerr.data))
+	case res != nil && res.toolErr != nil && res.toolErr.Code == ErrCodeInternal:
+		msg := res.toolErr.Message
+		tasks.Finish(rec, tasks.Failed, msg, nil, tasks.ErrorObject(CodeInternalError, msg, map[string]any{"error": res.toolErr}))
+	default:
+		enc := &call{srv: s, msg: &Message{ID: json.RawMessage("0")}, info: t.c.info}
+		b, rerr := s.encodeToolResult(enc, t.e, res)
+		if rerr != nil {
+			tasks.Finish(rec, tasks.Failed, rerr.msg, nil, tasks.ErrorObject(rerr.code, rerr.msg, rerr.data))
+			return nil
+		}
+		result := b[len(`{"jsonrpc":"2.0","id":0,"result":`):]
+		msg := "completed"
+		if res.IsError {
+			msg = "completed with a tool error"
+		}
+		tasks.Finish(rec, tasks.Completed, msg, result, nil)
+	}
+	return nil
+}
+
+// watchEvery is how often a running task's record is read: cancel requests
+// and answers from other instances arrive this way, and the lease is renewed
+// when due.
+func (t *taskRun) watchEvery() time.Duration {
+	return min(t.s.taskEngine().Limits().Lease/3, 250*time.Millisecond)
+}
+
+// watch follows the record while the handler runs: it renews the lease,
+// cancels the handler when the task was cancelled (or abandoned) elsewhere,
+// and wakes a handler waiting for answers.
+func (t *taskRun) watch() {
+	eng := t.s.taskEngine()
+	tick := time.NewTicker(t.watchEvery())
+	defer tick.Stop()
+	for {
+		select {
+		case <-t.done:
+			return
+		case <-tick.C:
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), notifyTimeout)
+		rec, err := eng.Get(ctx, t.rec.ID)
+		switch {
+		case errors.Is(err, tasks.ErrNotFound):
+			t.cancel()
+		case err != nil:
+			t.s.logger.Warn("task record unreadable", "task", t.rec.ID, "err", err)
+		case rec.Status.Terminal() || rec.Runner != eng.Runner():
+			t.cancel()
+		case eng.LeaseDue(rec):
+			if _, err := eng.Renew(ctx, t.rec.ID); err != nil {
+				t.s.logger.Warn("task lease not renewed", "task", t.rec.ID, "err", err)
+			}
+		}
+		if err == nil && len(rec.Answers) > 0 {
+			t.poke()
+		}
+		cancel()
+	}
+}
+
+// poke wakes a handler waiting for answers.
+func (t *taskRun) poke() {
+	select {
+	case t.wake <- struct{}{}:
+	default:
+	}
+}
+
+// inTask reports whether the run is a task (waiting until its record exists).
+func (t *taskRun) inTask() bool {
+	t.mu.Lock()
+	phase := t.phase
+	t.mu.Unlock()
+	if phase == phaseCall {
+		return false
+	}
+	<-t.created
+	return t.rec != nil
+}
+
+// askAny asks questions from a task tool's handler: as an ordinary call
+// (MRTR: a question without an answer ends the call with input_required and
+// keeps it from becoming a task) or inside the task.
+func (t *taskRun) askAny(ctx context.Context, qs []Question) error {
+	t.mu.Lock()
+	if t.phase == phaseCall {
+		defer t.mu.Unlock()
+		err := t.r.askModern(qs)
+		if errors.Is(err, ErrInputRequired) {
+			t.asked = true
+		}
+		return err
+	}
+	t.mu.Unlock()
+	if !t.inTask() {
+		return ErrNoInput
+	}
+	return t.ask(ctx, qs)
+}
+
+// ask answers questions asked inside a task: open ones become the task's
+// inputRequests (input_required) until tasks/update delivers their answers.
+func (t *taskRun) ask(ctx context.Context, qs []Question) error {
+	if !t.c.info.Modern {
+		return t.askLegacy(ctx, qs)
+	}
+	eng := t.s.taskEngine()
+	for {
+		var got map[string]json.RawMessage
+		rec, err := eng.Update(ctx, t.rec.ID, func(rec *tasks.Record) error {
+			got = nil
+			if rec.Status.Terminal() {
+				return fmt.Errorf("task is %s", rec.Status)
+			}
+			changed := false
+			for _, q := range qs {
+				if _, ok := t.used[q.key]; ok {
+					continue
+				}
+				if raw, ok := rec.Answers[q.key]; ok {
+					if got == nil {
+						got = map[string]json.RawMessage{}
+					}
+					got[q.key] = raw
+					delete(rec.Answers, q.key)
+					changed = true
+				} else if !rec.WasAsked(q.key) {
+					b, err := json.Marshal(map[string]any{"method": q.method, "params": q.params(true)})
+					if err != nil {
+						return err
+					}
+					if rec.Inputs == nil {
+						rec.Inputs = map[string]json.RawMessage{}
+					}
+					rec.Inputs[q.key], rec.Asked = b, append(rec.Asked, q.key)
+					changed = true
+				}
+			}
+			if len(rec.Inputs) > 0 && rec.Status != tasks.InputRequired {
+				rec.Status, rec.Message, changed = tasks.InputRequired, "waiting for input", true
+			}
+			if !changed {
+				return tasks.ErrNoChange
+			}
+			eng.Touch(rec)
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("%w: %v", ErrNoInput, err)
+		}
+		if rec.Status == tasks.InputRequired {
+			t.s.taskStatusChanged(rec)
+		}
+		open := 0
+		for _, q := range qs {
+			raw, ok := t.used[q.key]
+			if !ok {
+				if raw, ok = got[q.key]; ok {
+					if t.used == nil {
+						t.used = map[string]json.RawMessage{}
+					}
+					t.used[q.key] = raw
+				}
+			}
+			if !ok {
+				open++
+				continue
+			}
+			if err := q.accept(raw); err != nil {
+				return fmt.Errorf("answer to %s: %w", q.key, err)
+			}
+		}
+		if open == 0 {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-t.wake:
+		}
+	}
+}
+
+// progress turns a progress report into the task's status message.
+func (t *taskRun) progress(progress, total float64, message string) {
+	if message == "" {
+		message = fmt.Sprintf("progress %g", progress)
+		if total > 0 {
+			message += fmt.Sprintf(" of %g", total)
+		}
+	}
+	eng := t.s.taskEngine()
+	ctx, cancel := context.WithTimeout(context.Background(), notifyTimeout)
+	defer cancel()
+	rec, err := eng.Update(ctx, t.rec.ID, func(rec *tasks.Record) error {
+		if rec.Status.Terminal() || rec.Message == message {
+			return tasks.ErrNoChange
+		}
+		rec.Message = message
+		eng.Touch(rec)
+		return nil
+	})
+	if err == nil {
+		t.s.taskStatusChanged(rec)
+	}
+}
