@@ -266,9 +266,8 @@ type progressParams struct {
 // progressToken); otherwise it does nothing. progress must increase with every call;
 // total is omitted when 0 (unknown), message when empty.
 func Progress(ctx context.Context, progress, total float64, message string) error {
-	if tr := taskFrom(ctx); tr != nil && tr.inTask() {
-		tr.progress(progress, total, message) // tasks.go: the task's status message
-		return nil
+	if tr := taskFrom(ctx); tr != nil && tr.progressed(progress, total, message) {
+		return nil // tasks.go: the task's status message
 	}
 	c := callFrom(ctx)
 	if c == nil || c.progressToken == nil {

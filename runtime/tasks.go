@@ -80,6 +80,7 @@ type taskRun struct {
 	phase    int
 	asked    bool // asked a question as an ordinary call (MRTR): it is about to return
 	returned bool
+	lastMsg  string // the last progress message before the task existed
 	rec      *tasks.Record // the record as created (phaseTask)
 	created  chan struct{} // closed once rec exists
 	done     chan struct{} // closed when the handler returned
@@ -160,6 +161,9 @@ func (s *Server) runTask(ctx context.Context, c *call, e *toolEntry, r *round, a
 		created: make(chan struct{}), done: make(chan struct{}), wake: make(chan struct{}, 1)}
 	hctx = &callCtx{context.WithValue(hctx, taskKey{}, tr), c}
 	c.deadline = time.Time{} // the task's TTL bounds the handler, not CallTimeout
+	if threshold < 0 {
+		tr.phase = phaseTask // before the handler starts: it may return at once
+	}
 	go func() {
 		res, rerr := s.runTool(hctx, c, e, args)
 		tr.returnedWith(res, rerr)
@@ -175,6 +179,10 @@ func (s *Server) runTask(ctx context.Context, c *call, e *toolEntry, r *round, a
 		timer.Stop()
 	}
 	tr.mu.Lock()
+	if tr.phase == phaseTask {
+		tr.mu.Unlock()
+		return s.startTask(ctx, tr, ttl)
+	}
 	if tr.asked && !tr.returned {
 		tr.mu.Unlock()
 		<-tr.done // an MRTR question ends the handler at once
@@ -192,10 +200,20 @@ func (s *Server) runTask(ctx context.Context, c *call, e *toolEntry, r *round, a
 	}
 	tr.phase = phaseTask
 	tr.mu.Unlock()
-	rec, err := eng.Create(ctx, principalID(c.caller()), c.info.ProtocolVersion, e.tool.Name, ttl)
+	return s.startTask(ctx, tr, ttl)
+}
+
+// startTask creates the record of a run that became a task and answers the
+// call with it.
+func (s *Server) startTask(ctx context.Context, tr *taskRun, ttl time.Duration) ([]byte, *rpcError) {
+	c, e, eng := tr.c, tr.e, s.taskEngine()
+	tr.mu.Lock()
+	msg := tr.lastMsg
+	tr.mu.Unlock()
+	rec, err := eng.Create(ctx, principalID(c.caller()), c.info.ProtocolVersion, e.tool.Name, ttl, msg)
 	if err != nil {
 		s.logger.Error("task not created", "tool", e.tool.Name, "err", err)
-		cancel()
+		tr.cancel()
 		tr.rec = nil
 		close(tr.created)
 		return nil, errorf(CodeInternalError, "internal error: cannot create a task: %v", err)
@@ -220,7 +238,7 @@ func (s *Server) concludeCallPhase(ctx context.Context, tr *taskRun, ttl time.Du
 		return s.toolReply(c, tr.e, r, tr.res, tr.rerr)
 	}
 	eng := s.taskEngine()
-	rec, err := eng.Create(ctx, principalID(c.caller()), c.info.ProtocolVersion, tr.e.tool.Name, ttl)
+	rec, err := eng.Create(ctx, principalID(c.caller()), c.info.ProtocolVersion, tr.e.tool.Name, ttl, "")
 	if err != nil {
 		return nil, errorf(CodeInternalError, "internal error: cannot create a task: %v", err)
 	}
@@ -467,14 +485,31 @@ func (t *taskRun) ask(ctx context.Context, qs []Question) error {
 	}
 }
 
-// progress turns a progress report into the task's status message.
-func (t *taskRun) progress(progress, total float64, message string) {
+// progressed turns a progress report into the task's status message: it
+// reports true inside a task; before, the message is kept for the task's
+// first status and the report goes out as usual.
+func (t *taskRun) progressed(progress, total float64, message string) bool {
 	if message == "" {
 		message = fmt.Sprintf("progress %g", progress)
 		if total > 0 {
 			message += fmt.Sprintf(" of %g", total)
 		}
 	}
+	t.mu.Lock()
+	if t.phase == phaseCall {
+		t.lastMsg = message
+		t.mu.Unlock()
+		return false
+	}
+	t.mu.Unlock()
+	if t.inTask() {
+		t.progress(message)
+	}
+	return true
+}
+
+// progress sets the task's status message.
+func (t *taskRun) progress(message string) {
 	eng := t.s.taskEngine()
 	ctx, cancel := context.WithTimeout(context.Background(), notifyTimeout)
 	defer cancel()

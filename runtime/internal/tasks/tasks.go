@@ -18,6 +18,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/store"
@@ -128,7 +129,22 @@ type Engine struct {
 	lim    Limits
 	runner string
 	now    func() time.Time
+
+	// snaps holds the record each task's last poll read, so that a client
+	// polling far faster than its pollIntervalMs is answered without a
+	// store read (see Observe); local changes drop a task's snapshot.
+	mu    sync.Mutex
+	snaps map[string]snapshot
 }
+
+// A snapshot is a record as a poll read it.
+type snapshot struct {
+	rec *Record
+	at  time.Time
+}
+
+// maxSnaps bounds the snapshots kept; beyond it they are all dropped.
+const maxSnaps = 4096
 
 // New returns an engine over st; runner names this server instance in the
 // records whose handlers it runs.
@@ -207,12 +223,12 @@ func (e *Engine) keep(r *Record) time.Duration {
 }
 
 // Create stores a new working record for tool, owned by owner, with the
-// given TTL, leased to this instance. It returns once the store holds it:
+// given TTL and status message, leased to this instance. It returns once the store holds it:
 // any instance sharing the store can read it from then on.
-func (e *Engine) Create(ctx context.Context, owner, era, tool string, ttl time.Duration) (*Record, error) {
+func (e *Engine) Create(ctx context.Context, owner, era, tool string, ttl time.Duration, msg string) (*Record, error) {
 	now := e.now().UnixMilli()
 	r := &Record{
-		ID: NewID(), Owner: owner, Era: era, Tool: tool, Status: Working,
+		ID: NewID(), Owner: owner, Era: era, Tool: tool, Status: Working, Message: msg,
 		Created: now, Updated: now, TTLMs: ttl.Milliseconds(), PollMs: e.lim.Poll.Milliseconds(),
 		Lease: now + e.lim.Lease.Milliseconds(), Runner: e.runner,
 	}
@@ -279,6 +295,7 @@ func (e *Engine) Update(ctx context.Context, id string, f func(r *Record) error)
 			return nil, err
 		}
 		ok, err := e.st.CompareAndSet(ctx, key(id), old, b, e.keep(r))
+		e.forget(id)
 		if err != nil {
 			return nil, fmt.Errorf("update task: %w", err)
 		}
@@ -293,10 +310,19 @@ func (e *Engine) Update(ctx context.Context, id string, f func(r *Record) error)
 // ErrNotFound for another owner's or era's task (never "forbidden": a task id
 // is not a secret worth confirming), ErrExpired after its TTL, and a task
 // whose runner's lease lapsed is first marked failed (abandoned).
+//
+// Polls of one task on this instance closer together than a tenth of its
+// pollIntervalMs are answered from the record the previous poll read
+// (polling storms cost no store reads); changes made through this engine
+// are seen at once, changes made by other instances within that tenth.
 func (e *Engine) Observe(ctx context.Context, id, owner, era string) (*Record, error) {
-	r, err := e.Get(ctx, id)
-	if err != nil {
-		return nil, err
+	r := e.snapshot(id)
+	if r == nil {
+		var err error
+		if r, err = e.Get(ctx, id); err != nil {
+			return nil, err
+		}
+		e.remember(r)
 	}
 	if r.Owner != owner || r.Era != era {
 		return nil, ErrNotFound
@@ -316,6 +342,34 @@ func (e *Engine) Observe(ctx context.Context, id, owner, era string) (*Record, e
 		})
 	}
 	return r, nil
+}
+
+// snapshot returns the record a recent poll read, or nil.
+func (e *Engine) snapshot(id string) *Record {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	s, ok := e.snaps[id]
+	if !ok || e.now().Sub(s.at) >= time.Duration(s.rec.PollMs)*time.Millisecond/10 {
+		return nil
+	}
+	return s.rec
+}
+
+// remember keeps the record a poll read.
+func (e *Engine) remember(r *Record) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.snaps == nil || len(e.snaps) >= maxSnaps {
+		e.snaps = map[string]snapshot{}
+	}
+	e.snaps[r.ID] = snapshot{r, e.now()}
+}
+
+// forget drops a task's snapshot.
+func (e *Engine) forget(id string) {
+	e.mu.Lock()
+	delete(e.snaps, id)
+	e.mu.Unlock()
 }
 
 // Abandon marks r failed because its runner stopped renewing its lease.
