@@ -80,7 +80,7 @@ type taskRun struct {
 	phase    int
 	asked    bool // asked a question as an ordinary call (MRTR): it is about to return
 	returned bool
-	lastMsg  string // the last progress message before the task existed
+	lastMsg  string        // the last progress message before the task existed
 	rec      *tasks.Record // the record as created (phaseTask)
 	created  chan struct{} // closed once rec exists
 	done     chan struct{} // closed when the handler returned
