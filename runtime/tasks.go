@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -30,6 +31,10 @@ const (
 	// get -32021 (2026-07-28) or -32601 (2025-11-25).
 	TaskRequired TaskSupport = "required"
 )
+
+// TaskLeaseEnv names the environment variable that sets the task lease
+// (a Go duration, e.g. "5s") when Options.TaskLease is 0.
+const TaskLeaseEnv = "MCP_TASK_LEASE"
 
 const (
 	extTasks        = "io.modelcontextprotocol/tasks"
@@ -53,8 +58,12 @@ func (s *Server) taskEngine() *tasks.Engine {
 	t := &s.tasks
 	t.once.Do(func() {
 		o := &s.opts
+		lease := o.TaskLease
+		if d, err := time.ParseDuration(os.Getenv(TaskLeaseEnv)); lease == 0 && err == nil && d > 0 {
+			lease = d
+		}
 		t.eng = tasks.New(s.store, tasks.Limits{DefaultTTL: o.TaskTTL, MaxTTL: o.TaskMaxTTL,
-			Poll: o.TaskPollInterval, Lease: o.TaskLease}, hex.EncodeToString([]byte(tasks.NewID()[:9])))
+			Poll: o.TaskPollInterval, Lease: lease}, hex.EncodeToString([]byte(tasks.NewID()[:9])))
 	})
 	return t.eng
 }

@@ -23,7 +23,7 @@ func Server(s *model.Server) ([]byte, error) {
 		importName(f, p.Path, p.Name)
 	}
 	f.Anon(model.AuthPath)       // -auth-issuer, -auth-audience: OAuth over -http
-	if takesIdempotencyKeys(s) { // -store redis://... for replicas sharing one ledger
+	if usesStore(s) { // -store redis://... for replicas sharing one ledger and tasks
 		f.Anon(model.RuntimePath + "/store/redisstore")
 	}
 	f.Func().Id("main").Params().BlockFunc(func(g *jen.Group) {
@@ -44,11 +44,12 @@ func Server(s *model.Server) ([]byte, error) {
 	return out, err
 }
 
-// takesIdempotencyKeys reports whether a tool served takes an idempotency key.
-func takesIdempotencyKeys(s *model.Server) bool {
+// usesStore reports whether a tool served takes an idempotency key or runs as
+// a task: both keep state in the store, which replicas share on Redis.
+func usesStore(s *model.Server) bool {
 	for _, p := range s.Packages {
 		for _, t := range p.Tools {
-			if t.IdempotencyKey != "" {
+			if t.IdempotencyKey != "" || t.Task != "" {
 				return true
 			}
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/mcpgen/mcpgen/examples/everything"
 	mcpruntime "github.com/mcpgen/mcpgen/runtime"
 	_ "github.com/mcpgen/mcpgen/runtime/auth"
+	_ "github.com/mcpgen/mcpgen/runtime/store/redisstore"
 )
 
 func main() {
