@@ -22,8 +22,8 @@ func Server(s *model.Server) ([]byte, error) {
 	for _, p := range s.Packages {
 		importName(f, p.Path, p.Name)
 	}
-	f.Anon(model.AuthPath)       // -auth-issuer, -auth-audience: OAuth over -http
-	if usesStore(s) { // -store redis://... for replicas sharing one ledger and tasks
+	f.Anon(model.AuthPath) // -auth-issuer, -auth-audience: OAuth over -http
+	if usesStore(s) {      // -store redis://... for replicas sharing one ledger and tasks
 		f.Anon(model.RuntimePath + "/store/redisstore")
 	}
 	f.Func().Id("main").Params().BlockFunc(func(g *jen.Group) {
