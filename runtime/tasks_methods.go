@@ -383,11 +383,15 @@ func (s *Server) taskStatusChanged(rec *tasks.Record) {
 	ctx, cancel := context.WithTimeout(context.Background(), notifyTimeout)
 	defer cancel()
 	if rec.Era != versionLegacy {
+		ls := s.prims.hub.matching(func(l *listener) bool { return l.filter.wantsTask(rec.ID) })
+		if len(ls) == 0 {
+			return
+		}
 		var params map[string]any
 		if json.Unmarshal(tasks.Detailed(rec), &params) != nil {
 			return
 		}
-		for _, l := range s.prims.hub.matching(func(l *listener) bool { return l.filter.wantsTask(rec.ID) }) {
+		for _, l := range ls {
 			s.deliver(ctx, "notifications/tasks", l.send(ctx, "notifications/tasks", params))
 		}
 		return

@@ -135,6 +135,7 @@ type Engine struct {
 	// store read (see Observe); local changes drop a task's snapshot.
 	mu    sync.Mutex
 	snaps map[string]snapshot
+	epoch uint64 // counts local changes: a read that raced one is not kept
 }
 
 // A snapshot is a record as a poll read it.
@@ -316,13 +317,13 @@ func (e *Engine) Update(ctx context.Context, id string, f func(r *Record) error)
 // (polling storms cost no store reads); changes made through this engine
 // are seen at once, changes made by other instances within that tenth.
 func (e *Engine) Observe(ctx context.Context, id, owner, era string) (*Record, error) {
-	r := e.snapshot(id)
+	r, epoch := e.snapshot(id)
 	if r == nil {
 		var err error
 		if r, err = e.Get(ctx, id); err != nil {
 			return nil, err
 		}
-		e.remember(r)
+		e.remember(r, epoch)
 	}
 	if r.Owner != owner || r.Era != era {
 		return nil, ErrNotFound
@@ -344,21 +345,26 @@ func (e *Engine) Observe(ctx context.Context, id, owner, era string) (*Record, e
 	return r, nil
 }
 
-// snapshot returns the record a recent poll read, or nil.
-func (e *Engine) snapshot(id string) *Record {
+// snapshot returns the record a recent poll read, or nil and the count of
+// local changes so far.
+func (e *Engine) snapshot(id string) (*Record, uint64) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	s, ok := e.snaps[id]
 	if !ok || e.now().Sub(s.at) >= time.Duration(s.rec.PollMs)*time.Millisecond/10 {
-		return nil
+		return nil, e.epoch
 	}
-	return s.rec
+	return s.rec, e.epoch
 }
 
-// remember keeps the record a poll read.
-func (e *Engine) remember(r *Record) {
+// remember keeps the record a poll read, unless a local change happened since
+// the read began (epoch): the read may predate it.
+func (e *Engine) remember(r *Record, epoch uint64) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if e.epoch != epoch {
+		return
+	}
 	if e.snaps == nil || len(e.snaps) >= maxSnaps {
 		e.snaps = map[string]snapshot{}
 	}
@@ -369,6 +375,7 @@ func (e *Engine) remember(r *Record) {
 func (e *Engine) forget(id string) {
 	e.mu.Lock()
 	delete(e.snaps, id)
+	e.epoch++
 	e.mu.Unlock()
 }
 
