@@ -5,10 +5,15 @@
 # Mcp-Session-Id). Runs the official conformance suite through nginx for both
 # revisions (every scenario in scripts/conformance-required.txt must pass),
 # then checks that the rounds of one 2026-07-28 MRTR call land on more than
-# one replica and still complete.
+# one replica and still complete. The replicas share one Redis (-store), so a
+# task created through one is polled, answered and cancelled through the
+# others; last, the replica running a task is killed (SIGKILL) and the task
+# must turn failed once its lease (MCP_TASK_LEASE=2s here) lapses: the script
+# prints how long that took.
 #
-# usage: scripts/replicas.sh        (installs nginx with apt-get when missing)
+# usage: scripts/replicas.sh        (installs nginx and redis-server with apt-get when missing)
 # env: CONFORMANCE (runner path; default ../shared/tools/conformance)
+#      MCPGEN_TEST_REDIS (a Redis to share; default: a redis-server of its own)
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -19,22 +24,40 @@ if ! command -v nginx >/dev/null; then
   echo "replicas.sh: installing nginx"
   apt-get update -qq && apt-get install -y -qq nginx >/dev/null
 fi
+if [ -z "${MCPGEN_TEST_REDIS:-}" ] && ! command -v redis-server >/dev/null; then
+  echo "replicas.sh: installing redis-server"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null
+fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/mcpgen-replicas-XXXXXX")
 mkdir -p "$work"/tmp-{body,proxy,fcgi,uwsgi,scgi}
 pids=()
+rpids=()
 cleanup() {
+  for p in "${rpids[@]}"; do kill "$p" 2>/dev/null || true; done
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
   for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
   rm -rf "$work"
 }
 trap cleanup EXIT
 
+store=${MCPGEN_TEST_REDIS:-}
+if [ -z "$store" ]; then
+  rport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+  redis-server --port "$rport" --bind 127.0.0.1 --save '' --appendonly no --daemonize no </dev/null >"$work/redis.log" 2>&1 &
+  pids+=($!)
+  for _ in $(seq 1 100); do redis-cli -p "$rport" ping >/dev/null 2>&1 && break; sleep 0.1; done
+  store=redis://127.0.0.1:$rport/0
+fi
+
 (cd "$repo" && go build -o "$work/everything-server" ./examples/everything/cmd/everything-server)
 export MCP_STATE_KEY="replicas-shared-key-$(date +%s)-$$"
+export MCP_TASK_LEASE=2s
 ports=()
+rpids=()
 for n in 1 2 3; do
-  MCP_SESSION_PREFIX="r$n-" "$work/everything-server" -http 127.0.0.1:0 2>"$work/r$n.log" &
+  MCP_SESSION_PREFIX="r$n-" "$work/everything-server" -http 127.0.0.1:0 -store "$store" 2>"$work/r$n.log" &
+  rpids+=($!)
   pids+=($!)
   port=
   for _ in $(seq 1 100); do
@@ -120,7 +143,67 @@ if len(set(ups)) < 2:
 PY
 
 for n in 1 2 3; do
-  kill -0 "${pids[$((n-1))]}" 2>/dev/null || { echo "FAIL: replica $n died" >&2; status=1; }
+  kill -0 "${rpids[$((n-1))]}" 2>/dev/null || { echo "FAIL: replica $n died" >&2; status=1; }
 done
-[ "$status" -eq 0 ] && echo "replicas: all required scenarios passed through nginx; MRTR rounds crossed replicas"
+
+# Tasks across replicas, then a replica killed mid-task.
+python3 - "$url" "$work/nginx-access.log" "${ports[*]}" "${rpids[*]}" <<'PY' || status=1
+import json, os, signal, sys, time, urllib.request
+url, log, ports, rpids = sys.argv[1], sys.argv[2], sys.argv[3].split(), [int(p) for p in sys.argv[4].split()]
+meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}, "extensions": {"io.modelcontextprotocol/tasks": {}}}}
+def rpc(method, params, at=None):
+    params = {**params, "_meta": meta}
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}).encode()
+    req = urllib.request.Request(at or url, body, {"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
+        "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": method, "Mcp-Name": params.get("taskId", params.get("name", ""))})
+    raw = urllib.request.urlopen(req).read().decode()
+    if raw.startswith("event:") or raw.startswith("id:") or "\ndata: " in raw:
+        raw = [l[6:] for l in raw.splitlines() if l.startswith("data: ")][-1]
+    msg = json.loads(raw)
+    if "error" in msg:
+        sys.exit("tasks: %s %s: %s" % (method, params, msg["error"]))
+    return msg["result"]
+def poll(tid, until, limit=15):
+    start = time.time()
+    while time.time() - start < limit:
+        t = rpc("tasks/get", {"taskId": tid})
+        if until(t):
+            return t
+        time.sleep(0.05)
+    sys.exit("tasks: task %s stuck: %s" % (tid, t))
+ended = lambda t: t["status"] in ("completed", "failed", "cancelled")
+before = len(open(log).readlines())
+# Answered through other replicas.
+tid = rpc("tools/call", {"name": "confirm_delete", "arguments": {"filename": "replicas.txt"}})["taskId"]
+t = poll(tid, lambda t: t["status"] == "input_required")
+rpc("tasks/update", {"taskId": tid, "inputResponses": {k: {"action": "accept", "content": {"confirm": True}} for k in t["inputRequests"]}})
+t = poll(tid, ended)
+if t["status"] != "completed" or "Deleted replicas.txt." not in json.dumps(t["result"]):
+    sys.exit("tasks: answered task: %s" % t)
+# Cancelled through another replica: cancelled everywhere.
+tid = rpc("tools/call", {"name": "slow_compute", "arguments": {"seconds": 60, "label": "cancel"}})["taskId"]
+rpc("tasks/cancel", {"taskId": tid})
+for _ in range(3):
+    if rpc("tasks/get", {"taskId": tid})["status"] != "cancelled":
+        sys.exit("tasks: a cancelled task is not cancelled on every replica")
+ups = set(l.split()[0] for l in open(log).readlines()[before:])
+print("tasks: created, polled, answered and cancelled through %d replicas" % len(ups))
+if len(ups) < 3:
+    sys.exit("tasks: fewer than 3 replicas served the task requests")
+# Kill the replica running a task (created on it directly); through nginx,
+# another marks it failed after the lease.
+runner = ports[0]
+tid = rpc("tools/call", {"name": "slow_compute", "arguments": {"seconds": 60, "label": "killed"}}, "http://127.0.0.1:%s/mcp" % runner)["taskId"]
+poll(tid, lambda t: "computing" in t.get("statusMessage", ""))
+os.kill(rpids[0], signal.SIGKILL)
+killed = time.time()
+t = poll(tid, ended)
+took = time.time() - killed
+if t["status"] != "failed" or "stopped renewing its lease" not in t.get("statusMessage", ""):
+    sys.exit("tasks: killed replica's task: %s" % t)
+print("tasks: replica on port %s killed mid-task; the task failed %.2f s later (lease 2 s): %s" % (runner, took, t["statusMessage"][:80]))
+PY
+
+[ "$status" -eq 0 ] && echo "replicas: all required scenarios passed through nginx; MRTR rounds crossed replicas; tasks crossed replicas and outlived a killed one"
 exit "$status"
