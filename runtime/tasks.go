@@ -330,45 +330,12 @@ func (t *taskRun) final(rec *tasks.Record) error {
 	return nil
 }
 
-// watchEvery is how often a running task's record is read: cancel requests
-// and answers from other instances arrive this way, and the lease is renewed
-// when due.
-func (t *taskRun) watchEvery() time.Duration {
-	return min(t.s.taskEngine().Limits().Lease/3, 250*time.Millisecond)
-}
-
-// watch follows the record while the handler runs: it renews the lease,
-// cancels the handler when the task was cancelled (or abandoned) elsewhere,
-// and wakes a handler waiting for answers.
+// watch follows the record while the handler runs (the lease, a cancel or
+// answers given on another instance).
 func (t *taskRun) watch() {
-	eng := t.s.taskEngine()
-	tick := time.NewTicker(t.watchEvery())
-	defer tick.Stop()
-	for {
-		select {
-		case <-t.done:
-			return
-		case <-tick.C:
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), notifyTimeout)
-		rec, err := eng.Get(ctx, t.rec.ID)
-		switch {
-		case errors.Is(err, tasks.ErrNotFound):
-			t.cancel()
-		case err != nil:
-			t.s.logger.Warn("task record unreadable", "task", t.rec.ID, "err", err)
-		case rec.Status.Terminal() || rec.Runner != eng.Runner():
-			t.cancel()
-		case eng.LeaseDue(rec):
-			if _, err := eng.Renew(ctx, t.rec.ID); err != nil {
-				t.s.logger.Warn("task lease not renewed", "task", t.rec.ID, "err", err)
-			}
-		}
-		if err == nil && len(rec.Answers) > 0 {
-			t.poke()
-		}
-		cancel()
-	}
+	t.s.taskEngine().Follow(t.rec.ID, t.done, t.cancel, t.poke, func(msg string, err error) {
+		t.s.logger.Warn(msg, "task", t.rec.ID, "err", err)
+	})
 }
 
 // poke wakes a handler waiting for answers.
@@ -419,71 +386,46 @@ func (t *taskRun) ask(ctx context.Context, qs []Question) error {
 	}
 	eng := t.s.taskEngine()
 	for {
-		var got map[string]json.RawMessage
-		rec, err := eng.Update(ctx, t.rec.ID, func(rec *tasks.Record) error {
-			got = nil
-			if rec.Status.Terminal() {
-				return fmt.Errorf("task is %s", rec.Status)
-			}
-			changed := false
-			for _, q := range qs {
-				if _, ok := t.used[q.key]; ok {
-					continue
-				}
-				if raw, ok := rec.Answers[q.key]; ok {
-					if got == nil {
-						got = map[string]json.RawMessage{}
-					}
-					got[q.key] = raw
-					delete(rec.Answers, q.key)
-					changed = true
-				} else if !rec.WasAsked(q.key) {
-					b, err := json.Marshal(map[string]any{"method": q.method, "params": q.params(true)})
-					if err != nil {
-						return err
-					}
-					if rec.Inputs == nil {
-						rec.Inputs = map[string]json.RawMessage{}
-					}
-					rec.Inputs[q.key], rec.Asked = b, append(rec.Asked, q.key)
-					changed = true
-				}
-			}
-			if len(rec.Inputs) > 0 && rec.Status != tasks.InputRequired {
-				rec.Status, rec.Message, changed = tasks.InputRequired, "waiting for input", true
-			}
-			if !changed {
-				return tasks.ErrNoChange
-			}
-			eng.Touch(rec)
-			return nil
-		})
-		if err != nil {
-			return fmt.Errorf("%w: %v", ErrNoInput, err)
-		}
-		if rec.Status == tasks.InputRequired {
-			t.s.taskStatusChanged(rec)
-		}
-		open := 0
+		open := map[string]json.RawMessage{}
+		t.mu.Lock()
 		for _, q := range qs {
-			raw, ok := t.used[q.key]
-			if !ok {
-				if raw, ok = got[q.key]; ok {
-					if t.used == nil {
-						t.used = map[string]json.RawMessage{}
-					}
-					t.used[q.key] = raw
+			if _, ok := t.used[q.key]; !ok {
+				b, err := json.Marshal(map[string]any{"method": q.method, "params": q.params(true)})
+				if err != nil {
+					t.mu.Unlock()
+					return err
 				}
-			}
-			if !ok {
-				open++
-				continue
-			}
-			if err := q.accept(raw); err != nil {
-				return fmt.Errorf("answer to %s: %w", q.key, err)
+				open[q.key] = b
 			}
 		}
-		if open == 0 {
+		t.mu.Unlock()
+		if len(open) > 0 {
+			got, rec, err := eng.Ask(ctx, t.rec.ID, open)
+			if err != nil {
+				return fmt.Errorf("%w: %v", ErrNoInput, err)
+			}
+			if rec.Status == tasks.InputRequired {
+				t.s.taskStatusChanged(rec)
+			}
+			t.mu.Lock()
+			for k, v := range got {
+				if t.used == nil {
+					t.used = map[string]json.RawMessage{}
+				}
+				t.used[k] = v
+				delete(open, k)
+			}
+			t.mu.Unlock()
+		}
+		if len(open) == 0 {
+			for _, q := range qs {
+				t.mu.Lock()
+				raw := t.used[q.key]
+				t.mu.Unlock()
+				if err := q.accept(raw); err != nil {
+					return fmt.Errorf("answer to %s: %w", q.key, err)
+				}
+			}
 			return nil
 		}
 		select {
@@ -519,18 +461,9 @@ func (t *taskRun) progressed(progress, total float64, message string) bool {
 
 // progress sets the task's status message.
 func (t *taskRun) progress(message string) {
-	eng := t.s.taskEngine()
 	ctx, cancel := context.WithTimeout(context.Background(), notifyTimeout)
 	defer cancel()
-	rec, err := eng.Update(ctx, t.rec.ID, func(rec *tasks.Record) error {
-		if rec.Status.Terminal() || rec.Message == message {
-			return tasks.ErrNoChange
-		}
-		rec.Message = message
-		eng.Touch(rec)
-		return nil
-	})
-	if err == nil {
+	if rec, changed, err := t.s.taskEngine().SetStatus(ctx, t.rec.ID, "", message); err == nil && changed {
 		t.s.taskStatusChanged(rec)
 	}
 }

@@ -120,31 +120,15 @@ func (s *Server) taskUpdate(ctx context.Context, c *call) ([]byte, *rpcError) {
 	if rec.Status.Terminal() {
 		return nil, errorf(CodeInvalidParams, "tasks/update: task is %s: it takes no more input", rec.Status)
 	}
-	eng := s.taskEngine()
-	rec, err := eng.Update(ctx, rec.ID, func(r *tasks.Record) error {
-		taken := false
-		for k, v := range answers {
-			if _, open := r.Inputs[k]; !open {
-				continue
-			}
-			if r.Answers == nil {
-				r.Answers = map[string]json.RawMessage{}
-			}
-			r.Answers[k] = v
-			delete(r.Inputs, k)
-			taken = true
-		}
-		if !taken {
-			return tasks.ErrNoChange
-		}
-		if len(r.Inputs) == 0 && r.Status == tasks.InputRequired {
-			r.Status, r.Message = tasks.Working, "input received"
-		}
-		eng.Touch(r)
-		return nil
-	})
+	rec, taken, err := s.taskEngine().Answer(ctx, rec.ID, answers)
+	if errors.Is(err, tasks.ErrTerminal) {
+		return nil, errorf(CodeInvalidParams, "tasks/update: %v: it takes no more input", err)
+	}
 	if err != nil {
 		return nil, taskError(err)
+	}
+	if !taken {
+		return s.ackResult(), nil
 	}
 	if v, ok := s.tasks.runs.Load(rec.ID); ok {
 		v.(*taskRun).poke()
@@ -169,16 +153,7 @@ func (s *Server) taskCancel(ctx context.Context, c *call) ([]byte, *rpcError) {
 		}
 		return nil, errorf(CodeInvalidParams, "tasks/cancel: task is already %s", tasks.LegacyStatus(rec))
 	}
-	eng := s.taskEngine()
-	rec, err := eng.Update(ctx, rec.ID, func(r *tasks.Record) error {
-		if r.Status.Terminal() {
-			return tasks.ErrNoChange
-		}
-		tasks.Finish(r, tasks.Cancelled, "cancelled by the client", nil, nil)
-		r.CancelRequested = true
-		eng.Touch(r)
-		return nil
-	})
+	rec, _, err := s.taskEngine().Cancel(ctx, rec.ID)
 	if err != nil {
 		return nil, taskError(err)
 	}
@@ -235,23 +210,7 @@ func (s *Server) taskResult(ctx context.Context, c *call) ([]byte, *rpcError) {
 		}
 		return nil, out
 	}
-	return withRelatedTask(rec.Result, rec.ID), nil
-}
-
-// withRelatedTask adds _meta["io.modelcontextprotocol/related-task"] to a
-// result object.
-func withRelatedTask(result json.RawMessage, id string) []byte {
-	var obj map[string]json.RawMessage
-	if json.Unmarshal(result, &obj) != nil {
-		return result
-	}
-	meta := map[string]json.RawMessage{}
-	if raw, ok := obj["_meta"]; ok {
-		_ = json.Unmarshal(raw, &meta)
-	}
-	meta[metaRelatedTask] = mustMarshal(map[string]string{"taskId": id})
-	obj["_meta"] = mustMarshal(meta)
-	return mustMarshal(obj)
+	return tasks.WithRelatedTask(rec.Result, rec.ID), nil
 }
 
 // taskList answers tasks/list (2025-11-25) with the caller's tasks this
@@ -295,19 +254,9 @@ func (s *Server) callToolTaskLegacy(ctx context.Context, c *call, e *toolEntry, 
 	case e.tool.Task == "":
 		return nil, errorf(CodeMethodNotFound, "tool %s does not run as a task", e.tool.Name), true
 	}
-	var t struct {
-		TTL *json.Number `json:"ttl"`
-	}
-	if !isObject(task) || json.Unmarshal(task, &t) != nil {
-		return nil, errorf(CodeInvalidParams, "tools/call: params.task must be an object"), true
-	}
-	var ttl int64
-	if t.TTL != nil {
-		v, err := t.TTL.Int64()
-		if err != nil || v < 0 {
-			return nil, errorf(CodeInvalidParams, "tools/call: params.task.ttl must be a non-negative integer (milliseconds)"), true
-		}
-		ttl = v
+	ttl, err := tasks.LegacyTTL(task)
+	if err != nil {
+		return nil, errorf(CodeInvalidParams, "tools/call: %v", err), true
 	}
 	b, rerr := s.runTask(ctx, c, e, r, args, ttl, -1)
 	return b, rerr, true
@@ -358,18 +307,9 @@ func (t *taskRun) askLegacy(ctx context.Context, qs []Question) error {
 
 // setStatus moves a running task between working and input_required.
 func (t *taskRun) setStatus(st tasks.Status, msg string) {
-	eng := t.s.taskEngine()
 	ctx, cancel := context.WithTimeout(context.Background(), notifyTimeout)
 	defer cancel()
-	rec, err := eng.Update(ctx, t.rec.ID, func(r *tasks.Record) error {
-		if r.Status.Terminal() || r.Status == st {
-			return tasks.ErrNoChange
-		}
-		r.Status, r.Message = st, msg
-		eng.Touch(r)
-		return nil
-	})
-	if err == nil {
+	if rec, changed, err := t.s.taskEngine().SetStatus(ctx, t.rec.ID, st, msg); err == nil && changed {
 		t.s.taskStatusChanged(rec)
 	}
 }

@@ -426,3 +426,188 @@ func (e *Engine) Renew(ctx context.Context, id string) (*Record, error) {
 func (e *Engine) LeaseDue(r *Record) bool {
 	return e.now().UnixMilli() > r.Lease-2*e.lim.Lease.Milliseconds()/3
 }
+
+// ErrTerminal reports a change asked of a task that already ended.
+var ErrTerminal = errors.New("task already ended")
+
+// Ask records the questions a task's handler asks (key -> the input request
+// {"method","params"}) and takes the answers tasks/update delivered for
+// them: it returns those answers (each handed out once) and the record. Keys
+// asked before are not asked again; while questions are open the task is
+// input_required.
+func (e *Engine) Ask(ctx context.Context, id string, questions map[string]json.RawMessage) (map[string]json.RawMessage, *Record, error) {
+	var got map[string]json.RawMessage
+	rec, err := e.Update(ctx, id, func(r *Record) error {
+		got = nil
+		if r.Status.Terminal() {
+			return fmt.Errorf("%w: %s", ErrTerminal, r.Status)
+		}
+		changed := false
+		for k, q := range questions {
+			if raw, ok := r.Answers[k]; ok {
+				if got == nil {
+					got = map[string]json.RawMessage{}
+				}
+				got[k] = raw
+				delete(r.Answers, k)
+				changed = true
+			} else if !r.WasAsked(k) {
+				if r.Inputs == nil {
+					r.Inputs = map[string]json.RawMessage{}
+				}
+				r.Inputs[k], r.Asked = q, append(r.Asked, k)
+				changed = true
+			}
+		}
+		if len(r.Inputs) > 0 && r.Status != InputRequired {
+			r.Status, r.Message, changed = InputRequired, "waiting for input", true
+		}
+		if !changed {
+			return ErrNoChange
+		}
+		e.Touch(r)
+		return nil
+	})
+	return got, rec, err
+}
+
+// Answer delivers tasks/update's responses to the open input requests they
+// name; other keys are ignored. The task is working again once none is open.
+// It reports whether anything was taken.
+func (e *Engine) Answer(ctx context.Context, id string, responses map[string]json.RawMessage) (*Record, bool, error) {
+	taken := false
+	rec, err := e.Update(ctx, id, func(r *Record) error {
+		taken = false
+		if r.Status.Terminal() {
+			return fmt.Errorf("%w: %s", ErrTerminal, r.Status)
+		}
+		for k, v := range responses {
+			if _, open := r.Inputs[k]; !open {
+				continue
+			}
+			if r.Answers == nil {
+				r.Answers = map[string]json.RawMessage{}
+			}
+			r.Answers[k] = v
+			delete(r.Inputs, k)
+			taken = true
+		}
+		if !taken {
+			return ErrNoChange
+		}
+		if len(r.Inputs) == 0 && r.Status == InputRequired {
+			r.Status, r.Message = Working, "input received"
+		}
+		e.Touch(r)
+		return nil
+	})
+	return rec, taken, err
+}
+
+// Cancel cancels a task that has not ended; it reports whether it did.
+func (e *Engine) Cancel(ctx context.Context, id string) (*Record, bool, error) {
+	done := false
+	rec, err := e.Update(ctx, id, func(r *Record) error {
+		if r.Status.Terminal() {
+			return ErrNoChange
+		}
+		Finish(r, Cancelled, "cancelled by the client", nil, nil)
+		r.CancelRequested, done = true, true
+		e.Touch(r)
+		return nil
+	})
+	return rec, done, err
+}
+
+// SetStatus changes a running task's status (st may be "" to keep it) and
+// message; it reports whether anything changed.
+func (e *Engine) SetStatus(ctx context.Context, id string, st Status, msg string) (*Record, bool, error) {
+	changed := false
+	rec, err := e.Update(ctx, id, func(r *Record) error {
+		changed = false
+		if st == "" {
+			st = r.Status
+		}
+		if r.Status.Terminal() || r.Status == st && r.Message == msg {
+			return ErrNoChange
+		}
+		r.Status, r.Message, changed = st, msg, true
+		e.Touch(r)
+		return nil
+	})
+	return rec, changed, err
+}
+
+// WithRelatedTask adds _meta["io.modelcontextprotocol/related-task"] to a
+// result object (2025-11-25 tasks/result).
+func WithRelatedTask(result json.RawMessage, id string) json.RawMessage {
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(result, &obj) != nil {
+		return result
+	}
+	meta := map[string]json.RawMessage{}
+	if raw, ok := obj["_meta"]; ok {
+		_ = json.Unmarshal(raw, &meta)
+	}
+	meta["io.modelcontextprotocol/related-task"], _ = json.Marshal(map[string]string{"taskId": id})
+	obj["_meta"], _ = json.Marshal(meta)
+	b, err := json.Marshal(obj)
+	if err != nil {
+		return result
+	}
+	return b
+}
+
+// Follow watches the record of a task this instance runs until done is
+// closed: every interval it reads the record, renews the lease when due,
+// calls stop when the task ended or was lost (cancelled elsewhere, abandoned,
+// purged), and wake when answers are waiting. Read errors are passed to
+// warn.
+func (e *Engine) Follow(id string, done <-chan struct{}, stop, wake func(), warn func(msg string, err error)) {
+	tick := time.NewTicker(min(e.lim.Lease/3, 250*time.Millisecond))
+	defer tick.Stop()
+	for {
+		select {
+		case <-done:
+			return
+		case <-tick.C:
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		r, err := e.Get(ctx, id)
+		switch {
+		case errors.Is(err, ErrNotFound):
+			stop()
+		case err != nil:
+			warn("task record unreadable", err)
+		case r.Status.Terminal() || r.Runner != e.runner:
+			stop()
+		case e.LeaseDue(r):
+			if _, err := e.Renew(ctx, id); err != nil {
+				warn("task lease not renewed", err)
+			}
+		}
+		if err == nil && len(r.Answers) > 0 {
+			wake()
+		}
+		cancel()
+	}
+}
+
+// LegacyTTL reads the ttl of a 2025-11-25 params.task: absent or null is 0
+// (the default); it must be a non-negative integer of milliseconds.
+func LegacyTTL(task json.RawMessage) (int64, error) {
+	var t struct {
+		TTL *json.Number `json:"ttl"`
+	}
+	if len(task) == 0 || task[0] != '{' || json.Unmarshal(task, &t) != nil {
+		return 0, errors.New("params.task must be an object")
+	}
+	if t.TTL == nil {
+		return 0, nil
+	}
+	v, err := t.TTL.Int64()
+	if err != nil || v < 0 {
+		return 0, errors.New("params.task.ttl must be a non-negative integer (milliseconds)")
+	}
+	return v, nil
+}
