@@ -308,7 +308,7 @@ func Log(ctx context.Context, level, logger string, data any) error {
 		return fmt.Errorf("%w: %q", ErrInvalidLogLevel, level)
 	}
 	c := callFrom(ctx)
-	if c == nil {
+	if c == nil || taskFrom(ctx).inTask() { // tasks send no log messages (tasks.go)
 		return nil
 	}
 	min := c.logLevel

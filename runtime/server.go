@@ -116,6 +116,9 @@ type Options struct {
 	// runs as a plain call before it becomes a task; 0 means 100 ms, a
 	// negative value makes the task at once.
 	TaskThreshold time.Duration
+	// MaxTasks bounds the task handlers running at once in this server; a call
+	// that would start one more is answered -32603 "server busy". 0 means 1000.
+	MaxTasks int
 
 	// Audit, when set, receives one record per request (audit.go): ids, digests,
 	// outcome and durations, never arguments or tokens. Nil (the default) means

@@ -42,15 +42,17 @@ const (
 	// defaultTaskThreshold is how long a task tool's handler runs as a plain
 	// call before it becomes a task.
 	defaultTaskThreshold = 100 * time.Millisecond
+	defaultMaxTasks      = 1000
 )
 
 // taskState is the server's task machinery, made on first use (the store may
 // be replaced until then: SetStore).
 type taskState struct {
-	once sync.Once
-	eng  *tasks.Engine
-	any  atomic.Bool // a task tool is registered
-	runs sync.Map    // task id -> *taskRun, the tasks whose handlers run here
+	once    sync.Once
+	eng     *tasks.Engine
+	any     atomic.Bool  // a task tool is registered
+	running atomic.Int64 // task handlers running (Options.MaxTasks)
+	runs    sync.Map     // task id -> *taskRun, the tasks whose handlers run here
 }
 
 // taskEngine returns the server's task engine.
@@ -163,6 +165,14 @@ func (s *Server) callToolTask(ctx context.Context, c *call, e *toolEntry, r *rou
 // new task. A required tool always answers with a task; a negative threshold
 // makes the task at once.
 func (s *Server) runTask(ctx context.Context, c *call, e *toolEntry, r *round, args json.RawMessage, ttlMs int64, threshold time.Duration) ([]byte, *rpcError) {
+	limit := int64(s.opts.MaxTasks)
+	if limit <= 0 {
+		limit = defaultMaxTasks
+	}
+	if s.tasks.running.Add(1) > limit {
+		s.tasks.running.Add(-1)
+		return nil, errorf(CodeInternalError, "server busy: %d tasks running (the limit)", limit)
+	}
 	eng := s.taskEngine()
 	ttl := eng.ClampTTL(ttlMs)
 	hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ttl)
@@ -174,6 +184,7 @@ func (s *Server) runTask(ctx context.Context, c *call, e *toolEntry, r *round, a
 		tr.phase = phaseTask // before the handler starts: it may return at once
 	}
 	go func() {
+		defer s.tasks.running.Add(-1)
 		res, rerr := s.runTool(hctx, c, e, args)
 		tr.returnedWith(res, rerr)
 	}()
@@ -346,8 +357,12 @@ func (t *taskRun) poke() {
 	}
 }
 
-// inTask reports whether the run is a task (waiting until its record exists).
+// inTask reports whether the run is a task (waiting until its record
+// exists); false for nil.
 func (t *taskRun) inTask() bool {
+	if t == nil {
+		return false
+	}
 	t.mu.Lock()
 	phase := t.phase
 	t.mu.Unlock()

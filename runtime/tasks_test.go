@@ -600,3 +600,36 @@ func TestTasksLegacyElicitation(t *testing.T) {
 		t.Errorf("result: %s", r.Result)
 	}
 }
+
+func TestTasksLimitAndLog(t *testing.T) {
+	h, _, cancelled := newTaskHarness(t, &Options{MaxTasks: 1})
+	logged := make(chan error, 1)
+	h.s.AddTool(&Tool{Name: "logs", Description: "Logs inside its task.", InputSchema: json.RawMessage(`{"type":"object"}`), Task: TaskRequired,
+		Handler: func(ctx context.Context, _ *ToolRequest) (*ToolResult, error) {
+			StartTask(ctx)
+			logged <- Log(ctx, "error", "t", "inside a task")
+			return &ToolResult{Content: []Content{Text("logged")}}, nil
+		}})
+	id := h.start("block")
+	if code, msg := h.errCode(h.ctx, "tools/call", map[string]any{"name": "slow"}, taskCaps); code != CodeInternalError || !strings.Contains(msg, "server busy") {
+		t.Fatalf("a second task over MaxTasks 1: %d %q", code, msg)
+	}
+	h.call("tasks/cancel", map[string]any{"taskId": id})
+	waitFor(t, cancelled, "the cancelled handler")
+	deadline := time.Now().Add(waitTimeout)
+	for h.s.tasks.running.Load() != 0 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	// With a log level asked, a log message would go out on the call's stream,
+	// which is over once the task exists: inside a task it is dropped.
+	raw := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"logs","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",` +
+		`"io.modelcontextprotocol/logLevel":"debug","io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}}}`
+	var created detailed
+	if err := json.Unmarshal(rawMember(h.s.HandleRaw(h.ctx, []byte(raw), nil, nil).Body, "result"), &created); err != nil || created.TaskID == "" {
+		t.Fatalf("logs: no task (%v)", err)
+	}
+	h.until(created.TaskID, terminal)
+	if err := waitFor(t, (<-chan error)(logged), "the log call"); err != nil {
+		t.Errorf("Log inside a task: %v, want nil (dropped)", err)
+	}
+}
