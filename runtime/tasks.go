@@ -146,9 +146,9 @@ func missingTasksExtension(what string) *rpcError {
 
 // callToolTask routes a tools/call of a task tool: handled false lets it run
 // as a plain call.
-func (s *Server) callToolTask(ctx context.Context, c *call, e *toolEntry, r *round, args json.RawMessage) ([]byte, *rpcError, bool) {
+func (s *Server) callToolTask(ctx context.Context, c *call, e *toolEntry, args json.RawMessage) ([]byte, *rpcError, bool) {
 	if !c.info.Modern {
-		return s.callToolTaskLegacy(ctx, c, e, r, args)
+		return s.callToolTaskLegacy(ctx, c, e, args)
 	}
 	if !declaresTasks(c.info.ClientCapabilities) {
 		if e.tool.Task == TaskRequired {
@@ -156,7 +156,7 @@ func (s *Server) callToolTask(ctx context.Context, c *call, e *toolEntry, r *rou
 		}
 		return nil, nil, false
 	}
-	b, rerr := s.runTask(ctx, c, e, r, args, 0, s.opts.TaskThreshold)
+	b, rerr := s.runTask(ctx, c, e, args, 0, s.opts.TaskThreshold)
 	return b, rerr, true
 }
 
@@ -164,7 +164,7 @@ func (s *Server) callToolTask(ctx context.Context, c *call, e *toolEntry, r *rou
 // result if it finished (or asked a question) within threshold, else with a
 // new task. A required tool always answers with a task; a negative threshold
 // makes the task at once.
-func (s *Server) runTask(ctx context.Context, c *call, e *toolEntry, r *round, args json.RawMessage, ttlMs int64, threshold time.Duration) ([]byte, *rpcError) {
+func (s *Server) runTask(ctx context.Context, c *call, e *toolEntry, args json.RawMessage, ttlMs int64, threshold time.Duration) ([]byte, *rpcError) {
 	limit := int64(s.opts.MaxTasks)
 	if limit <= 0 {
 		limit = defaultMaxTasks
@@ -176,16 +176,16 @@ func (s *Server) runTask(ctx context.Context, c *call, e *toolEntry, r *round, a
 	eng := s.taskEngine()
 	ttl := eng.ClampTTL(ttlMs)
 	hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ttl)
-	tr := &taskRun{s: s, c: c, e: e, r: r, cancel: cancel, start: make(chan struct{}),
+	tr := &taskRun{s: s, e: e, cancel: cancel, start: make(chan struct{}),
 		created: make(chan struct{}), done: make(chan struct{}), wake: make(chan struct{}, 1)}
-	hctx = &callCtx{context.WithValue(hctx, taskKey{}, tr), c}
-	c.deadline = time.Time{} // the task's TTL bounds the handler, not CallTimeout
+	hc := handlerCall(c, context.WithValue(hctx, taskKey{}, tr))
+	tr.c, tr.r = hc, &hc.round
 	if threshold < 0 {
 		tr.phase = phaseTask // before the handler starts: it may return at once
 	}
 	go func() {
 		defer s.tasks.running.Add(-1)
-		res, rerr := s.runTool(hctx, c, e, args)
+		res, rerr := s.runTool(&hc.ctx, hc, e, args)
 		tr.returnedWith(res, rerr)
 	}()
 	if threshold >= 0 {
@@ -210,7 +210,7 @@ func (s *Server) runTask(ctx context.Context, c *call, e *toolEntry, r *round, a
 	}
 	if tr.returned || tr.asked {
 		tr.mu.Unlock()
-		return s.concludeCallPhase(ctx, tr, ttl)
+		return s.concludeCallPhase(ctx, c, tr, ttl)
 	}
 	if ctx.Err() != nil { // the client went away before the task existed
 		tr.mu.Unlock()
@@ -221,6 +221,21 @@ func (s *Server) runTask(ctx context.Context, c *call, e *toolEntry, r *round, a
 	tr.phase = phaseTask
 	tr.mu.Unlock()
 	return s.startTask(ctx, tr, ttl)
+}
+
+// handlerCall is the call a task tool's handler runs under: made from the
+// request's call, with its round, but its own, since it outlives the request
+// (which is answered and audited while the handler runs on). Its context is
+// ctx: the request's values without its cancellation; no CallTimeout deadline
+// (the task's TTL bounds it).
+func handlerCall(c *call, ctx context.Context) *call {
+	hc := &call{srv: c.srv, msg: c.msg, sess: c.sess, out: c.out, info: c.info, handle: c.handle,
+		tool: c.tool, progressToken: c.progressToken, logLevel: c.logLevel, clientInfo: c.clientInfo}
+	r, hr := &c.round, &hc.round
+	hr.binding, hr.args, hr.number, hr.caller = r.binding, r.args, r.number, r.caller
+	hr.answers, hr.fromSt = r.answers, r.fromSt
+	hc.ctx = callCtx{ctx, hc}
+	return hc
 }
 
 // startTask creates the record of a run that became a task and answers the
@@ -249,8 +264,8 @@ func (s *Server) startTask(ctx context.Context, tr *taskRun, ttl time.Duration) 
 // concludeCallPhase answers a call whose handler returned (or asked a
 // question) before it became a task: its own reply, or, for a required tool
 // without open questions, a task already in its final state.
-func (s *Server) concludeCallPhase(ctx context.Context, tr *taskRun, ttl time.Duration) ([]byte, *rpcError) {
-	c, r := tr.c, tr.r
+func (s *Server) concludeCallPhase(ctx context.Context, c *call, tr *taskRun, ttl time.Duration) ([]byte, *rpcError) {
+	r := tr.r
 	r.mu.Lock()
 	mrtr := r.fail != nil || len(r.asked) > 0
 	r.mu.Unlock()

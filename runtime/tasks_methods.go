@@ -241,7 +241,7 @@ func (s *Server) taskList(ctx context.Context, c *call) ([]byte, *rpcError) {
 // callToolTaskLegacy routes a 2025-11-25 tools/call: one with params.task
 // becomes a task at once; a required tool without it, or a plain tool with
 // it, is -32601 (the spec's rule).
-func (s *Server) callToolTaskLegacy(ctx context.Context, c *call, e *toolEntry, r *round, args json.RawMessage) ([]byte, *rpcError, bool) {
+func (s *Server) callToolTaskLegacy(ctx context.Context, c *call, e *toolEntry, args json.RawMessage) ([]byte, *rpcError, bool) {
 	if c.info.ProtocolVersion != versionLegacy {
 		return nil, nil, false
 	}
@@ -258,7 +258,7 @@ func (s *Server) callToolTaskLegacy(ctx context.Context, c *call, e *toolEntry, 
 	if err != nil {
 		return nil, errorf(CodeInvalidParams, "tools/call: %v", err), true
 	}
-	b, rerr := s.runTask(ctx, c, e, r, args, ttl, -1)
+	b, rerr := s.runTask(ctx, c, e, args, ttl, -1)
 	return b, rerr, true
 }
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -631,5 +632,18 @@ func TestTasksLimitAndLog(t *testing.T) {
 	h.until(created.TaskID, terminal)
 	if err := waitFor(t, (<-chan error)(logged), "the log call"); err != nil {
 		t.Errorf("Log inside a task: %v, want nil (dropped)", err)
+	}
+}
+
+func TestTasksAudited(t *testing.T) {
+	var buf syncBuffer
+	h, release, _ := newTaskHarness(t, &Options{Audit: slog.New(slog.NewJSONHandler(&buf, nil))})
+	id := h.start("slow")
+	close(release)
+	if d := h.until(id, terminal); d.Status != "completed" {
+		t.Fatalf("audited task: %+v", d)
+	}
+	if !strings.Contains(buf.String(), `"tool":"slow"`) {
+		t.Errorf("no audit record of the call that created the task:\n%s", buf.String())
 	}
 }

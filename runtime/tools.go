@@ -89,7 +89,7 @@ func (s *Server) callTool(ctx context.Context, c *call) ([]byte, *rpcError) {
 	}
 	c.tool = e
 	if e.tool.Task != "" || !c.info.Modern {
-		if b, rerr, handled := s.callToolTask(ctx, c, e, r, args); handled { // tasks.go
+		if b, rerr, handled := s.callToolTask(ctx, c, e, args); handled { // tasks.go
 			return b, rerr
 		}
 	}
