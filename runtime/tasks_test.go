@@ -5,7 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -645,5 +648,61 @@ func TestTasksAudited(t *testing.T) {
 	}
 	if !strings.Contains(buf.String(), `"tool":"slow"`) {
 		t.Errorf("no audit record of the call that created the task:\n%s", buf.String())
+	}
+}
+
+// TestTasksLegacyHTTP runs a 2025-11-25 task over Streamable HTTP: the
+// task-augmented call answers at once, the task's questions arrive on the
+// session's GET stream with the related-task _meta, and tasks/result returns
+// the result once they are answered.
+func TestTasksLegacyHTTP(t *testing.T) {
+	s := newTestServer(t, nil, taskTools(make(chan struct{}), make(chan error, 1))...)
+	ts := httptest.NewServer(s.HTTPHandler(nil))
+	defer ts.Close()
+	c := newHTTPClient(t, ts)
+	resp := c.post(context.Background(), nil, rpcRequest(1, "initialize", map[string]any{
+		"protocolVersion": versionLegacy, "capabilities": map[string]any{"elicitation": map[string]any{}},
+		"clientInfo": map[string]any{"name": "http-test", "version": "1"}}))
+	c.messages(resp, versionLegacy, "initialize")
+	if c.session = resp.Header.Get("Mcp-Session-Id"); c.session == "" {
+		t.Fatal("no session")
+	}
+	c.post(context.Background(), legacyHeaders(), []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)).Body.Close()
+	hdr := legacyHeaders()
+	hdr.Set("Accept", "text/event-stream")
+	stream := c.do(http.MethodGet, hdr)
+	defer stream.Body.Close()
+	asks := make(chan string, 4)
+	go func() {
+		_, _ = readEvents(stream.Body, func(ev sseEvent) bool {
+			if strings.Contains(ev.data, `"elicitation/create"`) {
+				asks <- ev.data
+			}
+			return false
+		})
+	}()
+	resp = c.post(context.Background(), legacyHeaders(), rpcRequest(2, "tools/call", map[string]any{"name": "ask", "arguments": map[string]any{}, "task": map[string]any{"ttl": 60000}}))
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err := testSpec.validate(revLegacy, "CreateTaskResult", rawMember(body, "result")); err != nil {
+		t.Fatalf("CreateTaskResult over HTTP: %s: %v", body, err)
+	}
+	id := string(rawMember(rawMember(rawMember(body, "result"), "task"), "taskId"))
+	id = strings.Trim(id, `"`)
+	for i := 1; i <= 2; i++ {
+		ask := waitFor(t, (<-chan string)(asks), "an elicitation on the GET stream")
+		c.validate(versionLegacy, "", []byte(ask))
+		if !strings.Contains(ask, `"io.modelcontextprotocol/related-task":{"taskId":"`+id+`"}`) {
+			t.Fatalf("elicitation without the related task: %s", ask)
+		}
+		answer := fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"action":"accept","content":{"name":"h%d"}}}`, rawMember([]byte(ask), "id"), i)
+		c.post(context.Background(), legacyHeaders(), []byte(answer)).Body.Close()
+	}
+	msgs := c.messages(c.post(context.Background(), legacyHeaders(), rpcRequest(3, "tasks/result", map[string]any{"taskId": id})), versionLegacy, "tasks/result")
+	if len(msgs) != 1 || !bytes.Contains(msgs[0], []byte(`{\"name\":\"h1\"}+{\"name\":\"h2\"}`)) {
+		t.Fatalf("tasks/result over HTTP: %s", msgs)
+	}
+	if err := testSpec.validate(revLegacy, "CallToolResult", rawMember(msgs[0], "result")); err != nil {
+		t.Error(err)
 	}
 }
