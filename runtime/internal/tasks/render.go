@@ -41,6 +41,9 @@ func appendTask(b []byte, r *Record, modern bool) []byte {
 		ttl, poll = `","ttlMs":`, `,"pollIntervalMs":`
 	}
 	b = strconv.AppendInt(append(b, ttl...), r.TTLMs, 10)
+	if r.PollMs <= 0 { // a poll interval under 1 ms: none suggested
+		return b
+	}
 	return strconv.AppendInt(append(b, poll...), r.PollMs, 10)
 }
 
