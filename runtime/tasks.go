@@ -253,6 +253,7 @@ func (s *Server) startTask(ctx context.Context, tr *taskRun, ttl time.Duration) 
 		close(tr.created)
 		return nil, errorf(CodeInternalError, "internal error: cannot create a task: %v", err)
 	}
+	s.index(ctx, rec)
 	s.tasks.runs.Store(rec.ID, tr)
 	tr.rec = rec
 	close(tr.created)
@@ -277,11 +278,23 @@ func (s *Server) concludeCallPhase(ctx context.Context, c *call, tr *taskRun, tt
 	if err != nil {
 		return nil, errorf(CodeInternalError, "internal error: cannot create a task: %v", err)
 	}
+	s.index(ctx, rec)
 	if rec, err = eng.Update(ctx, rec.ID, tr.final); err != nil {
 		return nil, errorf(CodeInternalError, "internal error: cannot finish a task: %v", err)
 	}
 	s.taskStatusChanged(rec)
 	return s.createdResult(c, rec), nil
+}
+
+// index adds a 2025-11-25 task to its owner's list (tasks/list); the
+// 2026-07-28 extension has no list.
+func (s *Server) index(ctx context.Context, rec *tasks.Record) {
+	if rec.Era != versionLegacy {
+		return
+	}
+	if err := s.taskEngine().Index(ctx, rec); err != nil {
+		s.logger.Warn("task not listed", "task", rec.ID, "err", err)
+	}
 }
 
 // createdResult is the CreateTaskResult of the call's era.

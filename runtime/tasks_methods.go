@@ -213,28 +213,20 @@ func (s *Server) taskResult(ctx context.Context, c *call) ([]byte, *rpcError) {
 	return tasks.WithRelatedTask(rec.Result, rec.ID), nil
 }
 
-// taskList answers tasks/list (2025-11-25) with the caller's tasks this
-// server still runs; docs/tasks.md says why the list is not global.
+// taskList answers tasks/list (2025-11-25): the caller's tasks, from its list
+// in the store (every instance's, finished ones too, until their TTL ends).
 func (s *Server) taskList(ctx context.Context, c *call) ([]byte, *rpcError) {
-	owner := principalID(c.caller())
+	recs, err := s.taskEngine().List(ctx, principalID(c.caller()), c.info.ProtocolVersion)
+	if err != nil {
+		return nil, taskError(err)
+	}
 	b := []byte(`{"tasks":[`)
-	n := 0
-	s.tasks.runs.Range(func(_, v any) bool {
-		tr := v.(*taskRun)
-		if tr.rec == nil || tr.rec.Owner != owner || tr.rec.Era != c.info.ProtocolVersion {
-			return true
-		}
-		rec, err := s.taskEngine().Observe(ctx, tr.rec.ID, owner, c.info.ProtocolVersion)
-		if err != nil {
-			return true
-		}
-		if n > 0 {
+	for i, rec := range recs {
+		if i > 0 {
 			b = append(b, ',')
 		}
-		n++
 		b = append(b, tasks.LegacyTask(rec)...)
-		return true
-	})
+	}
 	return append(b, "]}"...), nil
 }
 

@@ -514,6 +514,10 @@ func TestTasksLegacy(t *testing.T) {
 	if !bytes.Contains(r.Result, []byte(`"io.modelcontextprotocol/related-task":{"taskId":"`+id+`"}`)) {
 		t.Errorf("tasks/result: %s", r.Result)
 	}
+	// A finished task is still listed (tasks/get resolves it, so tasks/list must).
+	if l := h.legacy(sess, "tasks/list", map[string]any{}); !bytes.Contains(l.Result, []byte(`"taskId":"`+id+`","status":"completed"`)) {
+		t.Errorf("tasks/list after completion: %s", l.Result)
+	}
 	// Status notifications went to the session's stream.
 	for len(out) > 0 {
 		n := <-out

@@ -14,7 +14,9 @@ package tasks
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -610,4 +612,85 @@ func LegacyTTL(task json.RawMessage) (int64, error) {
 		return 0, errors.New("params.task.ttl must be a non-negative integer (milliseconds)")
 	}
 	return v, nil
+}
+
+// maxListed bounds the tasks one owner's list keeps (the oldest go first).
+const maxListed = 1000
+
+// indexKey is the store key of an owner's task list in an era.
+func indexKey(owner, era string) string {
+	sum := sha256.Sum256([]byte(era + "\x00" + owner))
+	return "tasks-of:" + hex.EncodeToString(sum[:16])
+}
+
+// An indexEntry is one task of an owner's list.
+type indexEntry struct {
+	ID      string `json:"id"`
+	Expires int64  `json:"exp"` // Unix ms, with the grace period
+}
+
+// Index adds r to its owner's list (2025-11-25 tasks/list), dropping expired
+// entries, and the oldest beyond maxListed.
+func (e *Engine) Index(ctx context.Context, r *Record) error {
+	k := indexKey(r.Owner, r.Era)
+	exp := r.Created + r.TTLMs + e.lim.Grace.Milliseconds()
+	for range maxAttempts {
+		old, found, err := e.st.Get(ctx, k)
+		if err != nil {
+			return err
+		}
+		var list []indexEntry
+		if found && json.Unmarshal(old, &list) != nil {
+			list = nil
+		}
+		now := e.now().UnixMilli()
+		kept := list[:0]
+		for _, x := range list {
+			if x.Expires > now {
+				kept = append(kept, x)
+			}
+		}
+		kept = append(kept, indexEntry{r.ID, exp})
+		if len(kept) > maxListed {
+			kept = kept[len(kept)-maxListed:]
+		}
+		keep := time.Duration(0)
+		for _, x := range kept {
+			keep = max(keep, time.Until(time.UnixMilli(x.Expires)))
+		}
+		b, err := json.Marshal(kept)
+		if err != nil {
+			return err
+		}
+		var ok bool
+		if found {
+			ok, err = e.st.CompareAndSet(ctx, k, old, b, max(keep, time.Second))
+		} else {
+			ok, err = e.st.PutIfAbsent(ctx, k, b, max(keep, time.Second))
+		}
+		if err != nil || ok {
+			return err
+		}
+	}
+	return ErrContention
+}
+
+// List returns the owner's tasks of an era, oldest first, as Observe sees
+// them (expired and vanished ones left out).
+func (e *Engine) List(ctx context.Context, owner, era string) ([]*Record, error) {
+	b, found, err := e.st.Get(ctx, indexKey(owner, era))
+	if err != nil || !found {
+		return nil, err
+	}
+	var list []indexEntry
+	if err := json.Unmarshal(b, &list); err != nil {
+		return nil, fmt.Errorf("task list: %w", err)
+	}
+	var out []*Record
+	for _, x := range list {
+		if r, err := e.Observe(ctx, x.ID, owner, era); err == nil {
+			out = append(out, r)
+		}
+	}
+	return out, nil
 }

@@ -258,3 +258,43 @@ func TestRender(t *testing.T) {
 		t.Errorf("2025-11-25 Task of an isError result: %v", legacy)
 	}
 }
+
+func TestIndexAndList(t *testing.T) {
+	ctx := context.Background()
+	clk := &clock{t: time.Now()}
+	st := store.NewMemory()
+	st.SetClock(clk.now)
+	e := New(st, Limits{Grace: time.Minute}, "r")
+	e.SetClock(clk.now)
+	var ids []string
+	for i, ttl := range []time.Duration{time.Hour, time.Minute, time.Hour} {
+		r, err := e.Create(ctx, "alice", "2025-11-25", "t", ttl, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := e.Index(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, r.ID)
+		if i == 0 { // another owner's and another era's tasks are not alice's
+			for _, o := range [][2]string{{"bob", "2025-11-25"}, {"alice", "2026-07-28"}} {
+				x, _ := e.Create(ctx, o[0], o[1], "t", time.Hour, "")
+				if err := e.Index(ctx, x); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	list, err := e.List(ctx, "alice", "2025-11-25")
+	if err != nil || len(list) != 3 || list[0].ID != ids[0] || list[2].ID != ids[2] {
+		t.Fatalf("list: %v, %v", list, err)
+	}
+	clk.add(2 * time.Minute) // the second task's TTL ended
+	list, err = e.List(ctx, "alice", "2025-11-25")
+	if err != nil || len(list) != 2 || list[1].ID != ids[2] {
+		t.Fatalf("list after one expired: %d tasks, %v", len(list), err)
+	}
+	if list, _ := e.List(ctx, "carol", "2025-11-25"); len(list) != 0 {
+		t.Fatalf("an owner without tasks: %v", list)
+	}
+}
