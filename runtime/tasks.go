@@ -7,7 +7,6 @@ package runtime
 
 import (
 	"context"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -64,8 +63,10 @@ func (s *Server) taskEngine() *tasks.Engine {
 		if d, err := time.ParseDuration(os.Getenv(TaskLeaseEnv)); lease == 0 && err == nil && d > 0 {
 			lease = d
 		}
+		host, _ := os.Hostname()
+		runner := fmt.Sprintf("%s pid %d, %s", host, os.Getpid(), tasks.NewID()[:8]) // named in abandoned tasks' messages
 		t.eng = tasks.New(s.store, tasks.Limits{DefaultTTL: o.TaskTTL, MaxTTL: o.TaskMaxTTL,
-			Poll: o.TaskPollInterval, Lease: lease}, hex.EncodeToString([]byte(tasks.NewID()[:9])))
+			Poll: o.TaskPollInterval, Lease: lease}, runner)
 	})
 	return t.eng
 }
@@ -121,7 +122,7 @@ func StartTask(ctx context.Context) bool {
 	tr.startOnce.Do(func() { close(tr.start) })
 	select {
 	case <-tr.created:
-		return true
+		return tr.rec != nil
 	case <-ctx.Done():
 		return false
 	}
