@@ -59,6 +59,7 @@ type toolSpec struct {
 	title                                        string
 	readOnly, destructive, idempotent, openWorld bool
 	strict                                       string // "", "none" or "openai"
+	task                                         string // "", "optional" or "required"
 	input                                        string // input=FILE.json, relative to the package directory
 	inputOff                                     int    // offset of the input argument within args
 	auth                                         authSpec
@@ -111,7 +112,7 @@ func isFlag(word string) bool {
 }
 
 // toolArgsUsage lists the accepted arguments, for error messages.
-const toolArgsUsage = `want [NAME] [title="..."] [readonly] [destructive] [idempotent] [openworld] [strict=openai|none] [input=FILE.json] [scope="..."] [confirm="..."] [reconcile=FUNC]`
+const toolArgsUsage = `want [NAME] [title="..."] [readonly] [destructive] [idempotent] [openworld] [strict=openai|none] [task=optional|required] [input=FILE.json] [scope="..."] [confirm="..."] [reconcile=FUNC]`
 
 // setStrict records strict=openai|none, returning a message for another value.
 func (s *toolSpec) setStrict(t argToken) string {
@@ -119,6 +120,18 @@ func (s *toolSpec) setStrict(t argToken) string {
 		return fmt.Sprintf("strict must be openai or none, got %q", t.val)
 	}
 	s.strict = t.val
+	return ""
+}
+
+// setTask records task=optional|required, returning a message for another value.
+func (s *toolSpec) setTask(t argToken) string {
+	if !t.hasVal {
+		return "task needs a value: task=optional|required"
+	}
+	if t.val != "optional" && t.val != "required" {
+		return fmt.Sprintf("task must be optional or required, got %q", t.val)
+	}
+	s.task = t.val
 	return ""
 }
 
@@ -147,6 +160,8 @@ func (s *toolSpec) set(key string, t argToken) string {
 		s.title = t.val
 	case key == "strict":
 		return s.setStrict(t)
+	case key == "task":
+		return s.setTask(t)
 	case key == "input" && t.hasVal && t.val != "":
 		s.input, s.inputOff = t.val, t.off
 	case key == "scope" || key == "confirm":

@@ -63,6 +63,7 @@ func (a *analyzer) toolArgs(t *model.Tool, dir *directive, label string) (inputF
 	t.Idempotent, t.OpenWorld = spec.idempotent, spec.openWorld
 	t.Strict = spec.strict // resolved against Config.Strict by profileInput
 	rec := reconcileRef{name: spec.reconcile, pos: dir.pos + token.Pos(dir.off+spec.reconcileOff)}
+	t.Task = spec.task
 	if spec.input == "" {
 		return inputFile{}, spec.auth, rec
 	}

@@ -266,6 +266,9 @@ type progressParams struct {
 // progressToken); otherwise it does nothing. progress must increase with every call;
 // total is omitted when 0 (unknown), message when empty.
 func Progress(ctx context.Context, progress, total float64, message string) error {
+	if tr := taskFrom(ctx); tr != nil && tr.progressed(progress, total, message) {
+		return nil // tasks.go: the task's status message
+	}
 	c := callFrom(ctx)
 	if c == nil || c.progressToken == nil {
 		return nil
@@ -305,7 +308,7 @@ func Log(ctx context.Context, level, logger string, data any) error {
 		return fmt.Errorf("%w: %q", ErrInvalidLogLevel, level)
 	}
 	c := callFrom(ctx)
-	if c == nil {
+	if c == nil || taskFrom(ctx).inTask() { // tasks send no log messages (tasks.go)
 		return nil
 	}
 	min := c.logLevel

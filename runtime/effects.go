@@ -90,7 +90,7 @@ func (s *Server) applyEffectDefaults() {
 	if o.Store == nil {
 		o.Store = store.NewMemory()
 	}
-	s.audit = o.Audit
+	s.store, s.audit = o.Store, o.Audit
 	if o.IdempotencyRetention <= 0 {
 		o.IdempotencyRetention = defaultIdempotencyRetention
 	}
@@ -105,7 +105,7 @@ func (s *Server) applyEffectDefaults() {
 }
 
 // SetStore replaces the server's store (Main's -store); call it before serving.
-func (s *Server) SetStore(st store.Store) { s.ledger.SetStore(st); s.setFanout(st) }
+func (s *Server) SetStore(st store.Store) { s.store = st; s.ledger.SetStore(st); s.setFanout(st) }
 
 // ReportExternalID records, from a write's handler, the id of what it created
 // (e.g. a ticket number) for the call's receipt. It overrides the tool's

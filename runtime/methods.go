@@ -46,7 +46,7 @@ func (s *Server) initialize(_ context.Context, c *call) ([]byte, *rpcError) {
 	s.prims.hub.addSession(c.sess, principalID(c.caller())) // list changes and resource updates reach it
 	return mustMarshal(initializeResult{
 		ProtocolVersion: version,
-		Capabilities:    s.capabilities(),
+		Capabilities:    s.taskCapabilities(s.capabilities(), version),
 		ServerInfo:      s.info,
 		Instructions:    s.opts.Instructions,
 	}), nil

@@ -271,6 +271,9 @@ func Ask(ctx context.Context, qs ...Question) error {
 			return err
 		}
 	}
+	if tr := taskFrom(ctx); tr != nil {
+		return tr.askAny(ctx, qs) // tasks.go
+	}
 	if c.info.Modern {
 		return r.askModern(qs)
 	}

@@ -155,6 +155,12 @@ type wireTool struct {
 	InputSchema  json.RawMessage  `json:"inputSchema"`
 	OutputSchema json.RawMessage  `json:"outputSchema,omitempty"`
 	Annotations  *ToolAnnotations `json:"annotations,omitempty"`
+	Execution    *toolExecution   `json:"execution,omitempty"`
+}
+
+// toolExecution is a 2025-11-25 tool's execution member.
+type toolExecution struct {
+	TaskSupport string `json:"taskSupport"`
 }
 
 // AddTool registers t. It panics on a programmer error: an empty or duplicate name, a
@@ -179,6 +185,9 @@ func (s *Server) AddTool(t *Tool) {
 		next.byName[x.tool.Name] = x
 	}
 	s.tools.Store(next)
+	if t.Task != "" {
+		s.tasks.any.Store(true)
+	}
 	s.listChanged(kindTools)
 }
 
@@ -246,6 +255,9 @@ func buildToolEntry(t *Tool) (*toolEntry, error) {
 	}
 	if t.LegacyOutputSchema != nil {
 		w.OutputSchema = t.LegacyOutputSchema
+	}
+	if t.Task != "" { // 2025-11-25 only: the extension has no per-tool flag
+		w.Execution = &toolExecution{TaskSupport: string(t.Task)}
 	}
 	legacy, err := json.Marshal(w)
 	if err != nil {

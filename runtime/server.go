@@ -106,6 +106,24 @@ type Options struct {
 	// left to lapse (its process died, or its handler was abandoned at
 	// CallTimeout) makes a repeat outcome_unknown; 0 means 5 seconds.
 	IdempotencyLease time.Duration
+	// TaskTTL is how long a task and its result are kept when the client
+	// asks for no TTL; 0 means one hour. TaskMaxTTL caps any TTL (0: 24
+	// hours); requested TTLs below one second are raised to it.
+	TaskTTL, TaskMaxTTL time.Duration
+	// TaskPollInterval is the pollIntervalMs tasks suggest; 0 means 500 ms.
+	TaskPollInterval time.Duration
+	// TaskLease is how long a task's claim by the instance running it lasts
+	// without renewal (renewed while the handler runs); a task whose lease
+	// lapses is marked failed by the next instance that reads it. 0 means 15 s.
+	TaskLease time.Duration
+	// TaskThreshold is how long a call of a TaskOptional or TaskRequired tool
+	// runs as a plain call before it becomes a task; 0 means 100 ms, a
+	// negative value makes the task at once.
+	TaskThreshold time.Duration
+	// MaxTasks bounds the task handlers running at once in this server; a call
+	// that would start one more is answered -32603 "server busy". 0 means 1000.
+	MaxTasks int
+
 	// Audit, when set, receives one record per request (audit.go): ids, digests,
 	// outcome and durations, never arguments or tokens. Nil (the default) means
 	// no audit trail; Main's -audit flag sets a JSON logger on stderr.
@@ -134,7 +152,9 @@ type Server struct {
 	// (primitives.go).
 	prims primitives
 
+	store  store.Store                // the task records (Options.Store; tasks.go)
 	ledger *ledger.Ledger             // the idempotency ledger, on Options.Store
+	tasks  taskState                  // tasks.go
 	audit  *slog.Logger               // Options.Audit; nil: no audit records
 	fan    atomic.Pointer[fanout.Bus] // change notifications across replicas (fanout.go); nil: none
 }
@@ -177,6 +197,9 @@ func (s *Server) applyDefaults() {
 	}
 	if o.InputTimeout <= 0 {
 		o.InputTimeout = defaultInputTimeout
+	}
+	if o.TaskThreshold == 0 {
+		o.TaskThreshold = defaultTaskThreshold
 	}
 	if o.MaxInputRounds <= 0 {
 		o.MaxInputRounds = defaultMaxInputRounds
@@ -225,7 +248,7 @@ type discoverResult struct {
 func (s *Server) buildDiscover() []byte {
 	return mustMarshal(discoverResult{
 		SupportedVersions: supportedVersions(),
-		Capabilities:      s.capabilities(),
+		Capabilities:      s.taskCapabilities(s.capabilities(), versionModern),
 		Instructions:      s.opts.Instructions,
 		TTLMs:             s.ttlMs,
 		CacheScope:        "public",

@@ -287,6 +287,9 @@ func (s *Server) listen(ctx context.Context, c *call) ([]byte, *rpcError) {
 	if err := json.Unmarshal(c.msg.Params, &p); err != nil || p.Notifications == nil {
 		return nil, errorf(CodeInvalidParams, "subscriptions/listen: params.notifications must be a subscription filter")
 	}
+	if rerr := s.honourTaskFilter(ctx, c, p.Notifications); rerr != nil {
+		return nil, rerr
+	}
 	l := &listener{id: c.msg.ID, sess: c.sess, who: principalID(c.caller()), out: c.out, filter: s.honoured(*p.Notifications), stop: make(chan struct{})}
 	l.mu.Lock() // held until the acknowledgement is out: it goes first
 	s.prims.hub.addListener(l)
@@ -317,7 +320,6 @@ func (s *Server) honoured(f subscriptionFilter) subscriptionFilter {
 	if p.resources.Load().Len() == 0 && p.templates.Load().Len() == 0 {
 		f.ResourcesListChanged, f.ResourceSubscriptions = false, nil
 	}
-	f.TaskIDs = nil // no tasks served yet
 	return f
 }
 

@@ -46,6 +46,9 @@ type Tool struct {
 	// Confirm, when set, is the question the user must accept before the handler
 	// runs (consent.go), {field} filled with the call's arguments.
 	Confirm string
+	// Task says whether the tool runs as a task (tasks.go, docs/tasks.md):
+	// "" never, TaskOptional when the server decides, TaskRequired always.
+	Task TaskSupport
 	// Handler runs the tool.
 	Handler ToolHandler
 

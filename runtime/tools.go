@@ -88,6 +88,11 @@ func (s *Server) callTool(ctx context.Context, c *call) ([]byte, *rpcError) {
 		return nil, rerr
 	}
 	c.tool = e
+	if e.tool.Task != "" || !c.info.Modern {
+		if b, rerr, handled := s.callToolTask(ctx, c, e, args); handled { // tasks.go
+			return b, rerr
+		}
+	}
 	res, rerr := s.runTool(withRound(ctx, r), c, e, args)
 	if c.fx != nil {
 		c.fx.noteResult(res)

@@ -8,11 +8,16 @@
 # then checks that the rounds of one 2026-07-28 MRTR call land on more than
 # one replica and still complete, and that listeners on every replica (three
 # listen streams and a 2025-11-25 GET stream) each hear exactly one
-# resources/updated caused by a call served by another replica.
+# resources/updated caused by a call served by another replica. The replicas
+# share one Redis (-store), so a task created through one is polled, answered
+# and cancelled through the others, and a listen stream on a third replica
+# hears its status change; last, the replica running a task is killed
+# (SIGKILL) and the task must turn failed once its lease (MCP_TASK_LEASE=2s
+# here) lapses: the script prints how long that took.
 #
 # usage: scripts/replicas.sh        (installs nginx and redis-server with apt-get when missing)
 # env: CONFORMANCE (runner path; default ../shared/tools/conformance)
-#      MCPGEN_TEST_REDIS (a Redis to use; default: redis-server on a free loopback port)
+#      MCPGEN_TEST_REDIS (a Redis to share; default: a redis-server of its own)
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -30,6 +35,7 @@ fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/mcpgen-replicas-XXXXXX")
 mkdir -p "$work"/tmp-{body,proxy,fcgi,uwsgi,scgi}
 pids=()
+rpids=()
 redis_pid=
 cleanup() {
   for p in "${pids[@]}" $redis_pid; do kill "$p" 2>/dev/null || true; done
@@ -49,9 +55,11 @@ fi
 
 (cd "$repo" && go build -o "$work/everything-server" ./examples/everything/cmd/everything-server)
 export MCP_STATE_KEY="replicas-shared-key-$(date +%s)-$$"
+export MCP_TASK_LEASE=2s
 ports=()
 for n in 1 2 3; do
   MCP_SESSION_PREFIX="r$n-" "$work/everything-server" -http 127.0.0.1:0 -store "$store" 2>"$work/r$n.log" &
+  rpids+=($!)
   pids+=($!)
   port=
   for _ in $(seq 1 100); do
@@ -237,7 +245,96 @@ if len(listeners) != 4 or not others:
 PY
 
 for n in 1 2 3; do
-  kill -0 "${pids[$((n-1))]}" 2>/dev/null || { echo "FAIL: replica $n died" >&2; status=1; }
+  kill -0 "${rpids[$((n-1))]}" 2>/dev/null || { echo "FAIL: replica $n died" >&2; status=1; }
 done
-[ "$status" -eq 0 ] && echo "replicas: all required scenarios passed through nginx; MRTR rounds crossed replicas; change notifications crossed replicas"
+
+# Tasks across replicas, then a replica killed mid-task.
+python3 - "$url" "$work/nginx-access.log" "${ports[*]}" "${rpids[*]}" <<'PY' || status=1
+import json, os, queue, signal, sys, threading, time, urllib.request
+url, log, ports, rpids = sys.argv[1], sys.argv[2], sys.argv[3].split(), [int(p) for p in sys.argv[4].split()]
+meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}, "extensions": {"io.modelcontextprotocol/tasks": {}}}}
+def rpc(method, params, at=None):
+    params = {**params, "_meta": meta}
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}).encode()
+    req = urllib.request.Request(at or url, body, {"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
+        "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": method, "Mcp-Name": params.get("taskId", params.get("name", ""))})
+    raw = urllib.request.urlopen(req).read().decode()
+    if raw.startswith("event:") or raw.startswith("id:") or "\ndata: " in raw:
+        raw = [l[6:] for l in raw.splitlines() if l.startswith("data: ")][-1]
+    msg = json.loads(raw)
+    if "error" in msg:
+        sys.exit("tasks: %s %s: %s" % (method, params, msg["error"]))
+    return msg["result"]
+def poll(tid, until, limit=15):
+    start = time.time()
+    while time.time() - start < limit:
+        t = rpc("tasks/get", {"taskId": tid})
+        if until(t):
+            return t
+        time.sleep(0.05)
+    sys.exit("tasks: task %s stuck: %s" % (tid, t))
+ended = lambda t: t["status"] in ("completed", "failed", "cancelled")
+before = len(open(log).readlines())
+# Answered through other replicas.
+tid = rpc("tools/call", {"name": "confirm_delete", "arguments": {"filename": "replicas.txt"}})["taskId"]
+t = poll(tid, lambda t: t["status"] == "input_required")
+rpc("tasks/update", {"taskId": tid, "inputResponses": {k: {"action": "accept", "content": {"confirm": True}} for k in t["inputRequests"]}})
+t = poll(tid, ended)
+if t["status"] != "completed" or "Deleted replicas.txt." not in json.dumps(t["result"]):
+    sys.exit("tasks: answered task: %s" % t)
+# Created on replica 2, listened to on replica 3, cancelled through replica 1:
+# the listener hears the status change (fan-out), and the task reads
+# cancelled on every replica.
+direct = lambda i: "http://127.0.0.1:%s/mcp" % ports[i]
+tid = rpc("tools/call", {"name": "slow_compute", "arguments": {"seconds": 60, "label": "cancel"}}, direct(1))["taskId"]
+body = json.dumps({"jsonrpc": "2.0", "id": "task-listen", "method": "subscriptions/listen",
+                   "params": {"_meta": meta, "notifications": {"taskIds": [tid]}}}).encode()
+listen = urllib.request.urlopen(urllib.request.Request(direct(2), body, {"Content-Type": "application/json",
+    "Accept": "application/json, text/event-stream", "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "subscriptions/listen"}), timeout=20)
+heard = queue.Queue()
+def read_listen():
+    try:
+        for raw in listen:
+            line = raw.decode().strip()
+            if line.startswith("data: {"):
+                heard.put(json.loads(line[6:]))
+    except Exception:
+        pass
+threading.Thread(target=read_listen, daemon=True).start()
+ack = heard.get(timeout=10)
+if ack.get("method") != "notifications/subscriptions/acknowledged" or tid not in json.dumps(ack):
+    sys.exit("tasks: listen on replica 3 was not acknowledged with the task id: %s" % ack)
+rpc("tasks/cancel", {"taskId": tid}, direct(0))
+try:
+    while True:
+        m = heard.get(timeout=10)
+        if m.get("method") == "notifications/tasks" and m["params"].get("taskId") == tid and m["params"].get("status") == "cancelled":
+            break
+except queue.Empty:
+    sys.exit("tasks: the listener on replica 3 did not hear the task cancelled through replica 1")
+listen.close()
+print("tasks: a listener on replica 3 heard task %s... cancelled through replica 1 (created on replica 2)" % tid[:8])
+for _ in range(3):
+    if rpc("tasks/get", {"taskId": tid})["status"] != "cancelled":
+        sys.exit("tasks: a cancelled task is not cancelled on every replica")
+ups = set(l.split()[0] for l in open(log).readlines()[before:])
+print("tasks: created, polled, answered and cancelled through %d replicas" % len(ups))
+if len(ups) < 3:
+    sys.exit("tasks: fewer than 3 replicas served the task requests")
+# Kill the replica running a task (created on it directly); through nginx,
+# another marks it failed after the lease.
+runner = ports[0]
+tid = rpc("tools/call", {"name": "slow_compute", "arguments": {"seconds": 60, "label": "killed"}}, "http://127.0.0.1:%s/mcp" % runner)["taskId"]
+poll(tid, lambda t: "computing" in t.get("statusMessage", ""))
+os.kill(rpids[0], signal.SIGKILL)
+killed = time.time()
+t = poll(tid, ended)
+took = time.time() - killed
+if t["status"] != "failed" or "stopped renewing its lease" not in t.get("statusMessage", ""):
+    sys.exit("tasks: killed replica's task: %s" % t)
+print("tasks: replica on port %s killed mid-task; the task failed %.2f s later (lease 2 s): %s" % (runner, took, t["statusMessage"][:80]))
+PY
+
+[ "$status" -eq 0 ] && echo "replicas: all required scenarios passed through nginx; MRTR rounds crossed replicas; change notifications and tasks crossed replicas; a task outlived its killed replica"
 exit "$status"

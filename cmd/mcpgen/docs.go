@@ -35,6 +35,7 @@ type catalogTool struct {
 	Scopes                   []string // scope templates, all required
 	ScopeList                []string // every scope the templates can require
 	Confirm                  string   // the consent question, or ""
+	Task                     string   // "optional", "required" or ""
 }
 
 // A catalogArg is one row of a tool's argument table.
@@ -94,7 +95,7 @@ func renderCatalog(prog *model.Program) ([]byte, error) {
 // toolEntry describes one tool for the catalog.
 func toolEntry(t *model.Tool) (catalogTool, error) {
 	ct := catalogTool{Name: t.Name, Title: t.Title, Description: cell(t.Description, false),
-		Scopes: t.Scopes, ScopeList: t.ScopeList, Confirm: t.Confirm}
+		Scopes: t.Scopes, ScopeList: t.ScopeList, Confirm: t.Confirm, Task: t.Task}
 	for _, h := range []struct {
 		on   bool
 		name string

@@ -62,6 +62,9 @@ func toolFields(t *model.Tool) jen.Code {
 	if t.Confirm != "" {
 		fs = append(fs, field("Confirm", jen.Lit(t.Confirm)))
 	}
+	if t.Task != "" {
+		fs = append(fs, field("Task", rt(taskConst(t.Task))))
+	}
 	fs = append(fs, field("Handler", adapter(t)))
 	if t.IdempotencyKey != "" {
 		fs = append(fs, field("IdempotencyKey", jen.Lit(t.IdempotencyKey)))
@@ -73,6 +76,14 @@ func toolFields(t *model.Tool) jen.Code {
 		fs = append(fs, field("Reconcile", reconcileAdapter(t)))
 	}
 	return fields(fs...)
+}
+
+// taskConst names the runtime constant of a task= value.
+func taskConst(task string) string {
+	if task == "required" {
+		return "TaskRequired"
+	}
+	return "TaskOptional"
 }
 
 // field is one Key: value element of a composite literal.

@@ -23,7 +23,7 @@ func Server(s *model.Server) ([]byte, error) {
 		importName(f, p.Path, p.Name)
 	}
 	f.Anon(model.AuthPath) // -auth-issuer, -auth-audience: OAuth over -http
-	if sharesStore(s) {    // -store redis://... for replicas sharing one ledger and change notifications
+	if sharesStore(s) {    // -store redis://... for replicas sharing the ledger, task records and change notifications
 		f.Anon(model.RuntimePath + "/store/redisstore")
 	}
 	f.Func().Id("main").Params().BlockFunc(func(g *jen.Group) {
@@ -45,16 +45,16 @@ func Server(s *model.Server) ([]byte, error) {
 }
 
 // sharesStore reports whether replicas of the server need a shared store:
-// a tool served takes an idempotency key (the ledger), or resources are
-// served (their change notifications reach the clients of every replica
-// through the store's publish/subscribe).
+// a tool served takes an idempotency key (the ledger) or runs as a task (its
+// records), or resources are served (their change notifications reach the
+// clients of every replica through the store's publish/subscribe).
 func sharesStore(s *model.Server) bool {
 	for _, p := range s.Packages {
 		if len(p.Resources) > 0 {
 			return true
 		}
 		for _, t := range p.Tools {
-			if t.IdempotencyKey != "" {
+			if t.IdempotencyKey != "" || t.Task != "" {
 				return true
 			}
 		}

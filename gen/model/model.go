@@ -184,6 +184,9 @@ type Tool struct {
 	// ScopeList is every scope Scopes can require, enum fields expanded
 	// (sorted); a {field} of a free string stays a template.
 	ScopeList []string `json:",omitempty"`
+	// Task is "optional" or "required" (task=...): the tool may run, or always
+	// runs, as a task (docs/tasks.md); empty for a plain tool.
+	Task string `json:",omitempty"`
 	// Confirm is the consent question of confirm="...": the runtime asks the
 	// user before the handler runs, {field} filled with the arguments.
 	Confirm string `json:",omitempty"`

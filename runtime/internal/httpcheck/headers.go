@@ -78,6 +78,8 @@ func nameParamField(method string) (string, bool) {
 		return "name", true
 	case "resources/read":
 		return "uri", true
+	case "tasks/get", "tasks/update", "tasks/cancel":
+		return "taskId", true
 	}
 	return "", false
 }

@@ -2,6 +2,8 @@ package httpcheck
 
 import (
 	"encoding/base64"
+	"encoding/json"
+	"net/http"
 	"strings"
 	"testing"
 )
@@ -57,5 +59,33 @@ func TestParamHeaders(t *testing.T) {
 	if len(got) != 2 || got[0].name != "A" || strings.Join(got[0].path, ".") != "a" ||
 		got[1].name != "B" || strings.Join(got[1].path, ".") != "o.b" {
 		t.Fatalf("got %+v, want A at a and B at o.b", got)
+	}
+}
+
+// TestTaskRoutingHeader: tasks/get, tasks/update and tasks/cancel carry
+// Mcp-Name = params.taskId (the tasks extension's routing header).
+func TestTaskRoutingHeader(t *testing.T) {
+	params := json.RawMessage(`{"taskId":"abc","_meta":{}}`)
+	hdr := func(name string) http.Header {
+		h := http.Header{}
+		h.Set(HeaderProtocolVersion, "2026-07-28")
+		if name != "" {
+			h.Set(HeaderName, name)
+		}
+		return h
+	}
+	for _, m := range []string{"tasks/get", "tasks/update", "tasks/cancel"} {
+		ok := hdr("abc")
+		ok.Set(HeaderMethod, m)
+		if err := CheckStandard(ok, m, params, "2026-07-28"); err != nil {
+			t.Errorf("%s with the matching Mcp-Name: %v", m, err)
+		}
+		for _, name := range []string{"other", ""} {
+			bad := hdr(name)
+			bad.Set(HeaderMethod, m)
+			if err := CheckStandard(bad, m, params, "2026-07-28"); err == nil {
+				t.Errorf("%s with Mcp-Name %q: accepted", m, name)
+			}
+		}
 	}
 }
