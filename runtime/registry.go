@@ -306,3 +306,26 @@ func (ts *toolSet) pageStart(cursor string) (int, bool) {
 	}
 	return 0, false
 }
+
+// Tool returns a copy of the registered tool called name, or nil. With
+// PutTool, a host can wrap a tool's handler (metrics, a test's run count).
+func (s *Server) Tool(name string) *Tool {
+	e := s.tools.Load().byName[name]
+	if e == nil {
+		return nil
+	}
+	cp := *e.tool
+	return &cp
+}
+
+// Tools returns copies of the registered tools in registration order (the
+// order of tools/list).
+func (s *Server) Tools() []*Tool {
+	list := s.tools.Load().list
+	out := make([]*Tool, len(list))
+	for i, e := range list {
+		cp := *e.tool
+		out[i] = &cp
+	}
+	return out
+}
