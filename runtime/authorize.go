@@ -502,9 +502,9 @@ func listCacheScope(perCaller bool) string {
 // other than the one that opened the session.
 const sessionOtherCaller = "forbidden: this session belongs to another caller"
 
-// boundTo reports whether r comes from the caller that opened the session.
-func (hs *httpSession) boundTo(r *http.Request) bool {
-	return hs.caller == principalID(PrincipalFrom(r.Context()))
+// boundTo reports whether r comes from the caller that opened the session hs.
+func boundTo(hs *httpSession, r *http.Request) bool {
+	return hs.Caller == principalID(PrincipalFrom(r.Context()))
 }
 
 // stdioContext gives stdio requests their principal: Options.StdioPrincipal, by

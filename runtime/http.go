@@ -10,12 +10,14 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/httpcheck"
+	"github.com/mcpgen/mcpgen/runtime/internal/httpsession"
 	"github.com/mcpgen/mcpgen/runtime/internal/httpstream"
 )
 
@@ -91,14 +93,14 @@ type httpHandler struct {
 
 // newHTTPHandler returns a handler with resolved options.
 func newHTTPHandler(s *Server, o HTTPOptions) *httpHandler {
-	return &httpHandler{srv: s, opts: o, sessions: newSessionStore(o.MaxSessions, o.MaxSessionsPerPeer, o.SessionIdleTimeout)}
+	return &httpHandler{srv: s, opts: o, sessions: newSessionStore(s, o)}
 }
 
 // endStreams ends the long-lived streams, which would otherwise hold up a
 // graceful shutdown: the sessions' GET streams, and 2026-07-28
 // subscriptions/listen responses (they end with their final result).
 func (h *httpHandler) endStreams() {
-	h.sessions.endStreams()
+	h.sessions.EndStreams()
 	if h.legacy != nil {
 		h.legacy.endStreams()
 	}
@@ -118,7 +120,7 @@ func (h *httpHandler) shutdown(ctx context.Context) error {
 	case <-ctx.Done():
 		err = fmt.Errorf("drain background requests: %w", ctx.Err())
 	}
-	h.sessions.closeAll()
+	h.sessions.CloseAll()
 	return err
 }
 
@@ -303,4 +305,23 @@ func (h *httpHandler) anonymous(r *http.Request) *http.Request {
 		return r.WithContext(WithPrincipal(r.Context(), p))
 	}
 	return r
+}
+
+// The 2025-11-25 HTTP sessions (runtime/internal/httpsession), each serving a
+// dispatcher Session.
+type (
+	httpSession  = httpsession.Session[*Session]
+	sessionStore = httpsession.Store[*Session]
+)
+
+// SessionPrefixEnv names the environment variable whose value starts every
+// 2025-11-25 session id this process mints (visible ASCII, e.g. "r1-"): behind a
+// load balancer, each replica gets its own prefix and the balancer routes a
+// session to the replica that minted it (docs/deploy-replicas.md).
+const SessionPrefixEnv = "MCP_SESSION_PREFIX"
+
+// newSessionStore returns the session store of a handler of s with options o.
+func newSessionStore(s *Server, o HTTPOptions) *sessionStore {
+	return httpsession.NewStore(o.MaxSessions, o.MaxSessionsPerPeer, o.SessionIdleTimeout, os.Getenv(SessionPrefixEnv),
+		func(standalone *httpstream.Exchange) *Session { return s.NewSession(standalone) })
 }

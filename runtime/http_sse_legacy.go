@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/httpcheck"
+	"github.com/mcpgen/mcpgen/runtime/internal/httpsession"
 	"github.com/mcpgen/mcpgen/runtime/internal/httpstream"
 )
 
@@ -96,7 +97,7 @@ func (l *legacySSE) serveStream(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusNotAcceptable, nil, CodeInvalidRequest, "GET needs Accept: text/event-stream")
 		return
 	}
-	c := &sseConn{id: newSessionID(), caller: principalID(PrincipalFrom(r.Context()))}
+	c := &sseConn{id: httpsession.NewID(), caller: principalID(PrincipalFrom(r.Context()))}
 	c.ctx, c.end = context.WithCancel(context.WithoutCancel(r.Context()))
 	defer c.end()
 	c.sess = l.h.srv.NewSession(c)
