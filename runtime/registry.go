@@ -15,6 +15,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/internal/httpcheck"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 	"github.com/mcpgen/mcpgen/runtime/internal/schemacheck"
+	"github.com/mcpgen/mcpgen/runtime/internal/scope"
 )
 
 // A toolSet is an immutable snapshot of the registered tools; AddTool replaces it.
@@ -38,7 +39,7 @@ type toolEntry struct {
 	hdrOnce sync.Once
 	hdrs    []httpcheck.ParamHeader // x-mcp-header annotations of the input schema
 
-	scopes    []scopeTemplate     // Tool.Scopes compiled (authorize.go)
+	scopes    []scope.Template    // Tool.Scopes compiled (authorize.go)
 	scopeAlts map[string][]string // per template, every scope it can require (enum fields), nil if open
 	scopeList []string            // every concrete scope the tool can require
 }
@@ -204,10 +205,10 @@ func newToolEntry(t *Tool) (*toolEntry, error) {
 	if err != nil {
 		return nil, err
 	}
-	if e.scopes, err = compileScopes(t.Scopes, t.InputSchema); err != nil {
+	if e.scopes, err = scope.Compile(t.Scopes, t.InputSchema); err != nil {
 		return nil, fmt.Errorf("tool %q: %w", t.Name, err)
 	}
-	e.scopeAlts, e.scopeList = expandScopes(e.scopes, t.InputSchema)
+	e.scopeAlts, e.scopeList = scope.Expand(e.scopes, t.InputSchema)
 	if e.fx, err = newToolEffects(t); err != nil {
 		return nil, fmt.Errorf("tool %q: %w", t.Name, err)
 	}
