@@ -21,11 +21,10 @@ const (
 
 // Reserved _meta keys of the 2026-07-28 revision.
 const (
-	metaProtocolVersion    = "io.modelcontextprotocol/protocolVersion"
-	metaClientCapabilities = "io.modelcontextprotocol/clientCapabilities"
-	metaClientInfo         = "io.modelcontextprotocol/clientInfo"
-	metaLogLevel           = "io.modelcontextprotocol/logLevel"
-	metaServerInfo         = "io.modelcontextprotocol/serverInfo"
+	metaProtocolVersion    = jsonrpc.MetaProtocolVersion
+	metaClientCapabilities = jsonrpc.MetaClientCapabilities
+	metaLogLevel           = jsonrpc.MetaLogLevel
+	metaServerInfo         = jsonrpc.MetaServerInfo
 )
 
 // An Era is the protocol era a message is served under.
@@ -87,33 +86,15 @@ type Message struct {
 
 	params    params
 	paramsErr error
-	metaStore requestMeta // params.Meta points here: no allocation of its own
-	repeated  error       // a member name repeated in params or params._meta
+	repeated  error // a member name repeated in params or params._meta
 }
 
-// params is the union of the params members the runtime reads, decoded once.
-type params struct {
-	Meta            *requestMeta    `json:"_meta"`
-	Name            string          `json:"name"`
-	URI             string          `json:"uri"`
-	Arguments       json.RawMessage `json:"arguments"`
-	Cursor          *string         `json:"cursor"`
-	ProtocolVersion string          `json:"protocolVersion"`
-	Capabilities    json.RawMessage `json:"capabilities"`
-	ClientInfo      json.RawMessage `json:"clientInfo"`
-	Level           string          `json:"level"`
-	RequestID       json.RawMessage `json:"requestId"`
-}
-
-// requestMeta is params._meta; members stay raw so that presence and type are checked
-// apart.
-type requestMeta struct {
-	ProtocolVersion    json.RawMessage `json:"io.modelcontextprotocol/protocolVersion"`
-	ClientCapabilities json.RawMessage `json:"io.modelcontextprotocol/clientCapabilities"`
-	ClientInfo         json.RawMessage `json:"io.modelcontextprotocol/clientInfo"`
-	LogLevel           json.RawMessage `json:"io.modelcontextprotocol/logLevel"`
-	ProgressToken      json.RawMessage `json:"progressToken"`
-}
+// params is the union of the params members the runtime reads, decoded once
+// (internal/jsonrpc); requestMeta is its _meta.
+type (
+	params      = jsonrpc.Params
+	requestMeta = jsonrpc.Meta
+)
 
 // messageError is a message ParseMessage rejected, with what is needed to answer it.
 type messageError struct {
@@ -216,24 +197,13 @@ func fromEnvelope(env *jsonrpc.Frame) (*Message, error) {
 	return nil, bad("no method")
 }
 
-// decodeParams decodes the params union and classifies the era. Like encoding/json,
-// null members leave fields unset and a member of the wrong type records paramsErr
-// without stopping the others.
+// decodeParams decodes the params union and classifies the era.
 func (m *Message) decodeParams() {
-	if len(m.Params) == 0 || string(m.Params) == "null" {
-		return
+	m.params.Decode(m.Params, rawString)
+	m.paramsErr = m.params.Err
+	if m.params.Repeated != nil {
+		m.repeated = repeatedMember(m.params.Repeated, m.params.RepeatedIn)
 	}
-	if m.Params[0] != '{' {
-		m.paramsErr = errors.New("params must be an object")
-		return
-	}
-	var keys jsonwire.KeySet
-	jsonwire.EachMember(m.Params, func(key, val []byte) {
-		if keys.Add(key) && m.repeated == nil {
-			m.repeated = repeatedMember(key, "params")
-		}
-		m.setParam(key, val)
-	})
 	if meta := m.params.Meta; meta != nil {
 		if meta.ProtocolVersion != nil || meta.ClientCapabilities != nil {
 			m.Era = EraModern
@@ -246,108 +216,9 @@ func (m *Message) decodeParams() {
 	}
 }
 
-// setParam stores one member of params.
-func (m *Message) setParam(key, val []byte) {
-	p := &m.params
-	switch string(key) {
-	case "_meta":
-		p.Meta = m.decodeMeta(p.Meta, val)
-	case "name":
-		m.setString(&p.Name, key, val)
-	case "uri":
-		m.setString(&p.URI, key, val)
-	case "protocolVersion":
-		m.setString(&p.ProtocolVersion, key, val)
-	case "level":
-		m.setString(&p.Level, key, val)
-	case "cursor":
-		m.setCursor(val)
-	case "arguments":
-		p.Arguments = val
-	case "capabilities":
-		p.Capabilities = val
-	case "clientInfo":
-		p.ClientInfo = val
-	case "requestId":
-		p.RequestID = val
-	}
-}
-
-// setString stores a string member; null leaves it unset, another type is an error.
-func (m *Message) setString(dst *string, key, val []byte) {
-	if string(val) == "null" {
-		return
-	}
-	s, ok := rawString(val)
-	if !ok {
-		m.typeError(string(key))
-		return
-	}
-	*dst = s
-}
-
-// setCursor stores params.cursor; null clears it.
-func (m *Message) setCursor(val []byte) {
-	if string(val) == "null" {
-		m.params.Cursor = nil
-		return
-	}
-	s, ok := rawString(val)
-	if !ok {
-		m.typeError("cursor")
-		return
-	}
-	m.params.Cursor = &s
-}
-
-// decodeMeta decodes params._meta into meta (allocated if nil); null clears it.
-func (m *Message) decodeMeta(meta *requestMeta, val []byte) *requestMeta {
-	if string(val) == "null" {
-		return nil
-	}
-	if meta == nil {
-		meta = &m.metaStore
-	}
-	if val[0] != '{' {
-		m.typeError("_meta")
-		return meta
-	}
-	var keys jsonwire.KeySet
-	jsonwire.EachMember(val, func(key, val []byte) {
-		if keys.Add(key) && m.repeated == nil {
-			m.repeated = repeatedMember(key, "params._meta")
-		}
-		meta.set(key, val)
-	})
-	return meta
-}
-
-// set stores one member of _meta.
-func (meta *requestMeta) set(key, val []byte) {
-	switch string(key) {
-	case metaProtocolVersion:
-		meta.ProtocolVersion = val
-	case metaClientCapabilities:
-		meta.ClientCapabilities = val
-	case metaClientInfo:
-		meta.ClientInfo = val
-	case metaLogLevel:
-		meta.LogLevel = val
-	case "progressToken":
-		meta.ProgressToken = val
-	}
-}
-
-// typeError records the first params member of the wrong type.
-func (m *Message) typeError(key string) {
-	if m.paramsErr == nil {
-		m.paramsErr = fmt.Errorf("params.%s has the wrong type", key)
-	}
-}
-
 // rawString decodes a raw JSON string, reporting whether it was one. The protocol
 // versions the runtime serves come back without allocating.
-func rawString(raw json.RawMessage) (string, bool) {
+func rawString(raw []byte) (string, bool) {
 	switch string(raw) {
 	case `"` + versionModern + `"`:
 		return versionModern, true
