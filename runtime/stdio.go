@@ -4,7 +4,6 @@ package runtime
 // served concurrently up to a bound, drained at the end.
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
+	"github.com/mcpgen/mcpgen/runtime/internal/lineio"
 )
 
 // MaxMessageSize is the longest stdio line the server accepts (16 MiB); a longer one
@@ -42,8 +42,8 @@ const stdioGrace = time.Second
 func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error {
 	c := &stdioConn{
 		srv:   s,
-		r:     bufio.NewReaderSize(r, 64<<10),
-		w:     bufio.NewWriterSize(w, 64<<10),
+		r:     lineio.NewReader(r, MaxMessageSize, ErrMessageTooLarge),
+		w:     lineio.NewWriter(w, func(err error) { s.logger.Error("stdout broken", "err", err) }),
 		sem:   make(chan struct{}, s.opts.MaxConcurrentRequests),
 		queue: make(chan struct{}, queueFactor*s.opts.MaxConcurrentRequests),
 	}
@@ -67,7 +67,8 @@ const maxIdleWorkers = 64
 // client's answer cannot block the connection.
 type stdioConn struct {
 	srv   *Server
-	r     *bufio.Reader // read by the current reading goroutine only
+	r     *lineio.Reader // read by the current reading goroutine only
+	w     *lineio.Writer // the connection's output: whole lines, never interleaved
 	sess  *Session
 	sem   chan struct{} // one token per running request
 	queue chan struct{} // one token per admitted request, running or waiting
@@ -81,12 +82,6 @@ type stdioConn struct {
 	// smu guards stopped, so that no dispatch starts once a drain waits on wg.
 	smu     sync.Mutex
 	stopped bool
-
-	// wmu guards w and werr, so that messages never interleave.
-	wmu     sync.Mutex
-	w       *bufio.Writer
-	werr    error
-	writers atomic.Int32 // Send calls writing or waiting for wmu
 }
 
 // serve starts the reader and waits for EOF or ctx.
@@ -215,7 +210,7 @@ func (c *stdioConn) rest() bool {
 // too-long line is answered with -32600.
 func (c *stdioConn) readLoop(ctx context.Context, readErr chan<- error) *call {
 	for {
-		data, err := c.readLine()
+		data, err := c.r.ReadLine()
 		if err != nil && !errors.Is(err, ErrMessageTooLarge) {
 			readErr <- err
 			return nil
@@ -331,68 +326,12 @@ func (c *stdioConn) release() {
 	c.wg.Done()
 }
 
-// readLine returns the next line without its "\n" or "\r\n". A final line without a
-// newline counts; a line over MaxMessageSize is skipped and reported as
-// ErrMessageTooLarge.
-func (c *stdioConn) readLine() ([]byte, error) {
-	var buf []byte
-	tooLarge := false
-	for {
-		frag, err := c.r.ReadSlice('\n')
-		if !tooLarge && len(buf)+len(frag) > MaxMessageSize+2 {
-			tooLarge, buf = true, nil
-		}
-		if !tooLarge {
-			buf = append(buf, frag...)
-		}
-		switch {
-		case errors.Is(err, bufio.ErrBufferFull):
-			continue
-		case tooLarge && (err == nil || errors.Is(err, io.EOF)):
-			return nil, ErrMessageTooLarge
-		case errors.Is(err, io.EOF) && len(buf) > 0:
-			return trimEOL(buf), nil
-		case err != nil:
-			return nil, err
-		}
-		return trimEOL(buf), nil
-	}
-}
-
-// trimEOL drops a trailing "\n" and "\r".
-func trimEOL(b []byte) []byte {
-	if n := len(b); n > 0 && b[n-1] == '\n' {
-		b = b[:n-1]
-	}
-	if n := len(b); n > 0 && b[n-1] == '\r' {
-		b = b[:n-1]
-	}
-	return b
-}
-
 // Send writes one message as a line; it implements Sink for request-scoped and
 // unsolicited messages. Safe for concurrent use. A message is flushed at once
 // unless another one is already waiting to be written: the last of a burst
 // flushes them all with one write.
 func (c *stdioConn) Send(_ context.Context, msg []byte) error {
-	c.writers.Add(1)
-	c.wmu.Lock()
-	defer c.wmu.Unlock()
-	next := c.writers.Add(-1) > 0
-	if c.werr != nil {
-		return c.werr
-	}
-	c.w.Write(msg)
-	c.w.WriteByte('\n')
-	if next {
-		return nil // the waiting writer flushes
-	}
-	if err := c.w.Flush(); err != nil {
-		c.werr = fmt.Errorf("write stdout: %w", err)
-		c.srv.logger.Error("stdout broken", "err", err)
-		return c.werr
-	}
-	return nil
+	return c.w.Write(msg)
 }
 
 // write sends a reply body, if any.
