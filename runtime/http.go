@@ -11,7 +11,6 @@ import (
 	"mime"
 	"net/http"
 	"os"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -102,7 +101,7 @@ func newHTTPHandler(s *Server, o HTTPOptions) *httpHandler {
 func (h *httpHandler) endStreams() {
 	h.sessions.EndStreams()
 	if h.legacy != nil {
-		h.legacy.endStreams()
+		h.legacy.EndStreams()
 	}
 	h.srv.EndSubscriptions(nil)
 }
@@ -263,20 +262,7 @@ func legacyVersion(v string) bool {
 }
 
 // acceptsStream reports whether the client's Accept header admits an SSE response.
-func acceptsStream(r *http.Request) bool {
-	accept := strings.Join(r.Header.Values("Accept"), ",")
-	if accept == "" {
-		return true
-	}
-	for part := range strings.SplitSeq(accept, ",") {
-		mt, _, _ := strings.Cut(part, ";")
-		switch strings.TrimSpace(mt) {
-		case "text/event-stream", "text/*", "*/*":
-			return true
-		}
-	}
-	return false
-}
+func acceptsStream(r *http.Request) bool { return httpstream.AcceptsStream(r) }
 
 // serveHTTPMain serves Main's -http ADDR flag with opts (the defaults, plus what
 // a registered MainAuth configured).
