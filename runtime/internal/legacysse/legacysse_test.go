@@ -28,7 +28,9 @@ func newTransport(t *testing.T, release chan struct{}) (*Transport[*session], *h
 			return b, err == nil
 		},
 		Refuse: func(w http.ResponseWriter, status int, id []byte, msg string) { http.Error(w, msg, status) },
-		Busy:   func(w http.ResponseWriter, id []byte) { http.Error(w, "busy "+string(id), http.StatusServiceUnavailable) },
+		Busy: func(w http.ResponseWriter, id []byte) {
+			http.Error(w, "busy "+string(id), http.StatusServiceUnavailable)
+		},
 		NewSession: func(out Sink) *session {
 			s := &session{}
 			last.Store(s)
