@@ -11,8 +11,10 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"sync"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
 // The handshake revisions. Revisions are dates, so they compare as strings.
@@ -345,4 +347,56 @@ func encodeAny(v any) []byte {
 		panic(fmt.Sprintf("mcpgen: encode shaped message: %v", err)) // decoded JSON always encodes
 	}
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+}
+
+// Batch serves a JSON-RPC batch of 2025-03-26: every element is handled as if
+// it came alone, by one: inline when it returns a reply or nothing to run
+// (notifications, responses, malformed elements), else run concurrently, at
+// most limit at a time. The replies return in one array, in the order of the
+// elements; Batch returns nil when nothing is owed. An empty array or invalid
+// JSON get the one error response invalid(code, msg), not an array, as JSON-RPC
+// 2.0 says.
+func Batch(raw []byte, limit int, one func(el json.RawMessage) (reply []byte, run func() []byte), invalid func(code int, msg string) []byte) []byte {
+	var elems []json.RawMessage
+	if !jsonwire.Valid(jsonwire.TrimSpace(raw)) || json.Unmarshal(raw, &elems) != nil {
+		return invalid(-32700, "parse error: invalid JSON") // JSON-RPC parse error
+	}
+	if len(elems) == 0 {
+		return invalid(-32600, "invalid request: empty batch") // JSON-RPC invalid request
+	}
+	replies := make([][]byte, len(elems))
+	sem := make(chan struct{}, max(limit, 1))
+	var wg sync.WaitGroup
+	for i, el := range elems {
+		reply, run := one(el)
+		if run == nil {
+			replies[i] = reply
+			continue
+		}
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			replies[i] = run()
+		}()
+	}
+	wg.Wait()
+	var b bytes.Buffer
+	for _, r := range replies {
+		if r == nil {
+			continue
+		}
+		if b.Len() == 0 {
+			b.WriteByte('[')
+		} else {
+			b.WriteByte(',')
+		}
+		b.Write(r)
+	}
+	if b.Len() == 0 {
+		return nil
+	}
+	b.WriteByte(']')
+	return b.Bytes()
 }

@@ -2,6 +2,7 @@ package revision
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 )
 
@@ -59,5 +60,28 @@ func TestShapeOutgoing(t *testing.T) {
 	}
 	if got := string(ShapeOutgoing(V20241105, progress)); got != `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1,"progressToken":1}}` {
 		t.Errorf("2024-11-05 progress: %s", got)
+	}
+}
+
+func TestBatch(t *testing.T) {
+	invalid := func(code int, msg string) []byte { return []byte(fmt.Sprintf(`{"error":%d}`, code)) }
+	one := func(el json.RawMessage) ([]byte, func() []byte) {
+		switch string(el) {
+		case `"note"`:
+			return nil, nil
+		case `"bad"`:
+			return []byte(`"refused"`), nil
+		}
+		return nil, func() []byte { return append([]byte(`"done `), el[1:]...) }
+	}
+	for raw, want := range map[string]string{
+		`["a","note","bad","b"]`: `["done a","refused","done b"]`,
+		`["note","note"]`:        "",
+		`[]`:                     `{"error":-32600}`,
+		`[`:                      `{"error":-32700}`,
+	} {
+		if got := string(Batch([]byte(raw), 1, one, invalid)); got != want {
+			t.Errorf("Batch(%s) = %s, want %s", raw, got, want)
+		}
 	}
 }
