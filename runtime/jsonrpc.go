@@ -199,10 +199,10 @@ func fromEnvelope(env *jsonrpc.Frame) (*Message, error) {
 
 // decodeParams decodes the params union and classifies the era.
 func (m *Message) decodeParams() {
-	m.params.Decode(m.Params, rawString)
-	m.paramsErr = m.params.Err
-	if m.params.Repeated != nil {
-		m.repeated = repeatedMember(m.params.Repeated, m.params.RepeatedIn)
+	pr := m.params.Decode(m.Params, rawString)
+	m.paramsErr = pr.Err
+	if pr.Repeated != nil {
+		m.repeated = repeatedMember(pr.Repeated, pr.In)
 	}
 	if meta := m.params.Meta; meta != nil {
 		if meta.ProtocolVersion != nil || meta.ClientCapabilities != nil {

@@ -33,14 +33,6 @@ type Params struct {
 	Level           string          `json:"level"`
 	RequestID       json.RawMessage `json:"requestId"`
 
-	// Err is the first problem with the members' types (params not an
-	// object, a member of the wrong type); the other members are still read.
-	Err error `json:"-"`
-	// Repeated is the first member name repeated in params or params._meta,
-	// and RepeatedIn where ("params" or "params._meta").
-	Repeated   []byte `json:"-"`
-	RepeatedIn string `json:"-"`
-
 	metaStore Meta // Meta points here: no allocation of its own
 }
 
@@ -54,40 +46,53 @@ type Meta struct {
 	ProgressToken      json.RawMessage `json:"progressToken"`
 }
 
-// Decode decodes raw params (valid JSON, or nil). Like encoding/json, null
-// members leave fields unset and a member of the wrong type records Err without
-// stopping the others. str decodes a JSON string (the caller's, which may
-// avoid allocating for known values).
-func (p *Params) Decode(raw json.RawMessage, str func([]byte) (string, bool)) {
+// A Problem is what Decode found wrong with params, besides their members'
+// values: Err, the first problem with the members' types (params not an
+// object, a member of the wrong type; the other members are still read), and
+// Repeated, the first member name repeated in params or params._meta, with In
+// where ("params" or "params._meta").
+type Problem struct {
+	Err      error
+	Repeated []byte
+	In       string
+}
+
+// Decode decodes raw params (valid JSON, or nil) into p. Like encoding/json,
+// null members leave fields unset and a member of the wrong type is recorded in
+// the Problem without stopping the others. str decodes a JSON string (the
+// caller's, which may avoid allocating for known values).
+func (p *Params) Decode(raw json.RawMessage, str func([]byte) (string, bool)) Problem {
+	var pr Problem
 	if len(raw) == 0 || string(raw) == "null" {
-		return
+		return pr
 	}
 	if raw[0] != '{' {
-		p.Err = errors.New("params must be an object")
-		return
+		pr.Err = errors.New("params must be an object")
+		return pr
 	}
 	var keys jsonwire.KeySet
 	jsonwire.EachMember(raw, func(key, val []byte) {
-		if keys.Add(key) && p.Repeated == nil {
-			p.Repeated, p.RepeatedIn = key, "params"
+		if keys.Add(key) && pr.Repeated == nil {
+			pr.Repeated, pr.In = key, "params"
 		}
-		p.set(key, val, str)
+		p.set(&pr, key, val, str)
 	})
+	return pr
 }
 
 // set stores one member of params.
-func (p *Params) set(key, val []byte, str func([]byte) (string, bool)) {
+func (p *Params) set(pr *Problem, key, val []byte, str func([]byte) (string, bool)) {
 	switch string(key) {
 	case "_meta":
-		p.decodeMeta(val)
+		p.decodeMeta(pr, val)
 	case "name":
-		p.setString(&p.Name, key, val, str)
+		pr.setString(&p.Name, key, val, str)
 	case "uri":
-		p.setString(&p.URI, key, val, str)
+		pr.setString(&p.URI, key, val, str)
 	case "protocolVersion":
-		p.setString(&p.ProtocolVersion, key, val, str)
+		pr.setString(&p.ProtocolVersion, key, val, str)
 	case "level":
-		p.setString(&p.Level, key, val, str)
+		pr.setString(&p.Level, key, val, str)
 	case "cursor":
 		if string(val) == "null" {
 			p.Cursor = nil
@@ -95,7 +100,7 @@ func (p *Params) set(key, val []byte, str func([]byte) (string, bool)) {
 		}
 		s, ok := str(val)
 		if !ok {
-			p.typeError("cursor")
+			pr.typeError("cursor")
 			return
 		}
 		p.Cursor = &s
@@ -111,20 +116,20 @@ func (p *Params) set(key, val []byte, str func([]byte) (string, bool)) {
 }
 
 // setString stores a string member; null leaves it unset, another type is an error.
-func (p *Params) setString(dst *string, key, val []byte, str func([]byte) (string, bool)) {
+func (pr *Problem) setString(dst *string, key, val []byte, str func([]byte) (string, bool)) {
 	if string(val) == "null" {
 		return
 	}
 	s, ok := str(val)
 	if !ok {
-		p.typeError(string(key))
+		pr.typeError(string(key))
 		return
 	}
 	*dst = s
 }
 
 // decodeMeta decodes params._meta; null clears it.
-func (p *Params) decodeMeta(val []byte) {
+func (p *Params) decodeMeta(pr *Problem, val []byte) {
 	if string(val) == "null" {
 		p.Meta = nil
 		return
@@ -133,14 +138,14 @@ func (p *Params) decodeMeta(val []byte) {
 		p.Meta = &p.metaStore
 	}
 	if val[0] != '{' {
-		p.typeError("_meta")
+		pr.typeError("_meta")
 		return
 	}
 	meta := p.Meta
 	var keys jsonwire.KeySet
 	jsonwire.EachMember(val, func(key, val []byte) {
-		if keys.Add(key) && p.Repeated == nil {
-			p.Repeated, p.RepeatedIn = key, "params._meta"
+		if keys.Add(key) && pr.Repeated == nil {
+			pr.Repeated, pr.In = key, "params._meta"
 		}
 		switch string(key) {
 		case MetaProtocolVersion:
@@ -158,8 +163,8 @@ func (p *Params) decodeMeta(val []byte) {
 }
 
 // typeError records the first params member of the wrong type.
-func (p *Params) typeError(key string) {
-	if p.Err == nil {
-		p.Err = fmt.Errorf("params.%s has the wrong type", key)
+func (pr *Problem) typeError(key string) {
+	if pr.Err == nil {
+		pr.Err = fmt.Errorf("params.%s has the wrong type", key)
 	}
 }

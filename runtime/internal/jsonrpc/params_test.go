@@ -9,8 +9,8 @@ import (
 
 func TestParamsDecode(t *testing.T) {
 	var p Params
-	p.Decode(json.RawMessage(`{"name":"t","arguments":{"a":1},"cursor":"c","_meta":{"progressToken":7,"`+MetaProtocolVersion+`":"2026-07-28"},"x":null}`), jsonwire.String)
-	if p.Err != nil || p.Repeated != nil || p.Name != "t" || string(p.Arguments) != `{"a":1}` || p.Cursor == nil || *p.Cursor != "c" ||
+	pr := p.Decode(json.RawMessage(`{"name":"t","arguments":{"a":1},"cursor":"c","_meta":{"progressToken":7,"`+MetaProtocolVersion+`":"2026-07-28"},"x":null}`), jsonwire.String)
+	if pr.Err != nil || pr.Repeated != nil || p.Name != "t" || string(p.Arguments) != `{"a":1}` || p.Cursor == nil || *p.Cursor != "c" ||
 		p.Meta == nil || string(p.Meta.ProgressToken) != "7" || string(p.Meta.ProtocolVersion) != `"2026-07-28"` {
 		t.Fatalf("decoded %+v (meta %+v)", p, p.Meta)
 	}
@@ -24,9 +24,9 @@ func TestParamsDecode(t *testing.T) {
 		`{"name":null,"cursor":null}`: "",
 	} {
 		var p Params
-		p.Decode(json.RawMessage(raw), jsonwire.String)
-		if got := ""; p.Err != nil {
-			got = p.Err.Error()
+		pr := p.Decode(json.RawMessage(raw), jsonwire.String)
+		if got := ""; pr.Err != nil {
+			got = pr.Err.Error()
 			if got != want {
 				t.Errorf("%s: error %q, want %q", raw, got, want)
 			}
@@ -35,8 +35,8 @@ func TestParamsDecode(t *testing.T) {
 		}
 	}
 	var r Params
-	r.Decode(json.RawMessage(`{"_meta":{"a":1,"a":2},"b":1,"b":2}`), jsonwire.String)
-	if string(r.Repeated) != `a` || r.RepeatedIn != "params._meta" {
-		t.Errorf("repeated %q in %q, want the first: a in params._meta", r.Repeated, r.RepeatedIn)
+	rp := r.Decode(json.RawMessage(`{"_meta":{"a":1,"a":2},"b":1,"b":2}`), jsonwire.String)
+	if string(rp.Repeated) != `a` || rp.In != "params._meta" {
+		t.Errorf("repeated %q in %q, want the first: a in params._meta", rp.Repeated, rp.In)
 	}
 }
