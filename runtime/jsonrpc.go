@@ -7,7 +7,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
@@ -50,12 +49,12 @@ type Kind int
 
 const (
 	// KindRequest has a method and an id and expects a response.
-	KindRequest Kind = iota + 1
+	KindRequest Kind = jsonrpc.KindRequest
 	// KindNotification has a method and no id and is never answered.
-	KindNotification
+	KindNotification Kind = jsonrpc.KindNotification
 	// KindResponse has an id and a result or an error; only legacy clients send them,
 	// answering the server's own requests.
-	KindResponse
+	KindResponse Kind = jsonrpc.KindResponse
 )
 
 // A Message is one decoded JSON-RPC message. ParseMessage fills it; a transport may
@@ -97,104 +96,26 @@ type (
 )
 
 // messageError is a message ParseMessage rejected, with what is needed to answer it.
-type messageError struct {
-	err    error
-	id     json.RawMessage // readable id, or nil
-	answer bool            // false for malformed notifications, which are never answered
-}
-
-func (e *messageError) Error() string { return e.err.Error() }
-func (e *messageError) Unwrap() error { return e.err }
+type messageError = jsonrpc.Refusal
 
 // ParseMessage decodes one JSON-RPC message and classifies its era. A failure wraps
 // ErrParse or ErrInvalidRequest; ErrorReply turns it into the reply owed, if any.
 // The Message refers to raw, which must not change afterwards. ParseMessage is safe
 // for concurrent use.
 func ParseMessage(raw []byte) (*Message, error) {
-	trimmed := jsonwire.TrimSpace(raw)
-	if !jsonwire.Valid(trimmed) {
-		return nil, &messageError{err: fmt.Errorf("%w: invalid JSON", ErrParse), answer: true}
+	env, kind, method, refusal := jsonrpc.Read(jsonwire.TrimSpace(raw))
+	if refusal != nil {
+		return nil, refusal
 	}
-	switch trimmed[0] {
-	case '[':
-		return nil, &messageError{err: fmt.Errorf("%w: batches are not supported", ErrInvalidRequest), answer: true}
-	case '{':
-	default:
-		return nil, &messageError{err: fmt.Errorf("%w: not a JSON object", ErrInvalidRequest), answer: true}
-	}
-	var env jsonrpc.Frame
-	jsonwire.EachMember(trimmed, env.Set)
-	if env.Repeated != nil {
-		return nil, repeatedError(&env)
-	}
-	m, err := fromEnvelope(&env)
-	if err != nil {
-		return nil, err
+	m := &Message{Kind: Kind(kind), ID: env.ID, Method: method, Params: env.Params}
+	if m.Kind == KindResponse {
+		m.Params, m.Result, m.Error = nil, env.Result, env.Error
 	}
 	m.decodeParams()
 	if m.repeated != nil {
-		return nil, &messageError{err: m.repeated, id: m.ID, answer: m.Kind != KindNotification}
+		return nil, &messageError{Err: m.repeated, ID: m.ID, Answer: m.Kind != KindNotification}
 	}
 	return m, nil
-}
-
-// repeatedError refuses a message whose frame repeats a member: parsers that
-// keep the first or the last of them would read different messages. It is
-// answered (without an id when the id itself is repeated) unless it is a
-// notification whichever member counts.
-func repeatedError(e *jsonrpc.Frame) *messageError {
-	me := &messageError{err: repeatedMember(e.Repeated, ""), answer: e.ID != nil || e.Method == nil}
-	if !e.IDRepeated && jsonrpc.ValidID(e.ID) {
-		me.id = e.ID
-	}
-	return me
-}
-
-// repeatedMember is the error for a member name repeated in an object (in names
-// the object, "" for the message itself).
-func repeatedMember(key []byte, in string) error {
-	const max = 64
-	k := string(key)
-	if len(k) > max {
-		k = k[:max] + "…"
-	}
-	if in != "" {
-		in = " in " + in
-	}
-	return fmt.Errorf("%w: member %q appears more than once%s", ErrInvalidRequest, k, in)
-}
-
-// fromEnvelope checks the frame and decides the message's kind.
-func fromEnvelope(env *jsonrpc.Frame) (*Message, error) {
-	method, hasMethod := jsonrpc.MethodName(env.Method)
-	idOK := env.ID == nil || jsonrpc.ValidID(env.ID)
-	isNotification := hasMethod && env.ID == nil
-	bad := func(why string) error {
-		e := &messageError{err: fmt.Errorf("%w: %s", ErrInvalidRequest, why), answer: !isNotification}
-		if idOK {
-			e.id = env.ID
-		}
-		return e
-	}
-	switch {
-	case !jsonrpc.IsVersion20(env.JSONRPC):
-		return nil, bad(`jsonrpc must be "2.0"`)
-	case !idOK:
-		return nil, bad("id must be a string or an integer")
-	case env.Method != nil && !hasMethod && string(env.Method) != "null":
-		return nil, bad("method must be a string")
-	case hasMethod && (env.Result != nil || env.Error != nil):
-		return nil, bad("a message cannot be both a request and a response")
-	case hasMethod:
-		m := &Message{Kind: KindRequest, ID: env.ID, Method: method, Params: env.Params}
-		if isNotification {
-			m.Kind = KindNotification
-		}
-		return m, nil
-	case env.ID != nil && (env.Result != nil || env.Error != nil):
-		return &Message{Kind: KindResponse, ID: env.ID, Result: env.Result, Error: env.Error}, nil
-	}
-	return nil, bad("no method")
 }
 
 // decodeParams decodes the params union and classifies the era.
@@ -202,7 +123,7 @@ func (m *Message) decodeParams() {
 	pr := m.params.Decode(m.Params, rawString)
 	m.paramsErr = pr.Err
 	if pr.Repeated != nil {
-		m.repeated = repeatedMember(pr.Repeated, pr.In)
+		m.repeated = jsonrpc.RepeatedMember(pr.Repeated, pr.In)
 	}
 	if meta := m.params.Meta; meta != nil {
 		if meta.ProtocolVersion != nil || meta.ClientCapabilities != nil {
@@ -242,14 +163,14 @@ func ErrorReply(err error) Reply {
 	if !errors.As(err, &me) {
 		return errorReply(nil, CodeInternalError, err.Error(), nil)
 	}
-	if !me.answer {
+	if !me.Answer {
 		return Reply{}
 	}
 	code := CodeInvalidRequest
 	if errors.Is(err, ErrParse) {
 		code = CodeParseError
 	}
-	return errorReply(me.id, code, me.err.Error(), nil)
+	return errorReply(me.ID, code, me.Err.Error(), nil)
 }
 
 // errorReply builds an error response.
