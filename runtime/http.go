@@ -7,13 +7,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"mime"
 	"net/http"
 	"os"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/httpcheck"
 	"github.com/mcpgen/mcpgen/runtime/internal/httpsession"
@@ -169,31 +166,12 @@ func httpBusy(w http.ResponseWriter, id []byte) {
 	httpError(w, http.StatusServiceUnavailable, id, CodeInternalError, busyMessage)
 }
 
-// readBody reads a POST body of at most opts.MaxBodyBytes, answering 413 or
-// 415 itself when it cannot; ok is false then.
+// readBody reads a POST body of at most opts.MaxBodyBytes (httpcheck.ReadBody),
+// answering 413, 415 or 400 itself when it cannot; ok is false then.
 func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
-	if ct := r.Header.Get("Content-Type"); ct != "" && ct != "application/json" {
-		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
-			httpError(w, http.StatusUnsupportedMediaType, nil, CodeInvalidRequest, "content type must be application/json")
-			return nil, false
-		}
-	}
-	// The deadline covers the body only; it is lifted before the response,
-	// which may be a long SSE stream.
-	rc := http.NewResponseController(w)
-	if err := rc.SetReadDeadline(time.Now().Add(h.opts.BodyTimeout)); err != nil {
-		h.warnBodyTimeout(w, err)
-	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes))
-	_ = rc.SetReadDeadline(time.Time{})
-	var tooBig *http.MaxBytesError
-	switch {
-	case errors.As(err, &tooBig):
-		httpError(w, http.StatusRequestEntityTooLarge, nil, CodeInvalidRequest,
-			fmt.Sprintf("request body exceeds %d bytes", tooBig.Limit))
-		return nil, false
-	case err != nil:
-		httpError(w, http.StatusBadRequest, nil, CodeParseError, "read body: "+err.Error())
+	body, berr := httpcheck.ReadBody(w, r, h.opts.MaxBodyBytes, h.opts.BodyTimeout, func(err error) { h.warnBodyTimeout(w, err) })
+	if berr != nil {
+		httpError(w, berr.Status, nil, berr.Code, berr.Msg)
 		return nil, false
 	}
 	return body, true
