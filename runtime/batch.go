@@ -1,5 +1,8 @@
 package runtime
 
+// batch.go: the JSON-RPC batches of 2025-03-26 sessions (the fan-out is
+// internal/revision).
+
 import (
 	"context"
 	"encoding/json"

@@ -1,5 +1,8 @@
 package runtime
 
+// http_revisions.go: what Streamable HTTP does differently for the revisions
+// before 2025-11-25.
+
 import (
 	"net/http"
 	"strings"
