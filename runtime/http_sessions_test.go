@@ -172,9 +172,12 @@ func TestHTTPIdleSessionEndsAlone(t *testing.T) {
 	}
 	st.SetIdle(20 * time.Millisecond)
 	waitFor(t, hs.Conn.closedCh, "the idle session to end by itself")
-	buffered := hs.Standalone.Buffered()
-	if buffered != 0 {
-		t.Errorf("the ended session still buffers %d events", buffered)
+	// Closing the session ends its dispatcher side first, then frees its
+	// streams: wait for the second step too.
+	for deadline := time.Now().Add(10 * time.Second); hs.Standalone.Buffered() != 0; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the ended session still buffers %d events", hs.Standalone.Buffered())
+		}
 	}
 	if n := len(rig.h.sessions.All()); n != 0 {
 		t.Errorf("the store still holds %d sessions", n)
