@@ -103,7 +103,8 @@ type messageError = jsonrpc.Refusal
 // The Message refers to raw, which must not change afterwards. ParseMessage is safe
 // for concurrent use.
 func ParseMessage(raw []byte) (*Message, error) {
-	env, kind, method, refusal := jsonrpc.Read(jsonwire.TrimSpace(raw))
+	var env jsonrpc.Frame
+	kind, method, refusal := jsonrpc.Read(jsonwire.TrimSpace(raw), &env)
 	if refusal != nil {
 		return nil, refusal
 	}

@@ -35,19 +35,20 @@ const (
 	KindResponse
 )
 
-// Read reads the frame of one message (raw with JSON white space trimmed) and
-// decides its kind: a request or notification (method set), or a response. A
-// batch, a non-object, repeated members and broken frames are refused.
-func Read(trimmed []byte) (env Frame, kind int, method string, refusal *Refusal) {
+// Read reads the frame of one message (raw with JSON white space trimmed) into
+// env and decides its kind: a request or notification (method set), or a
+// response. A batch, a non-object, repeated members and broken frames are
+// refused.
+func Read(trimmed []byte, env *Frame) (kind int, method string, refusal *Refusal) {
 	if !jsonwire.Valid(trimmed) {
-		return env, 0, "", &Refusal{Err: fmt.Errorf("%w: invalid JSON", ErrParse), Answer: true}
+		return 0, "", &Refusal{Err: fmt.Errorf("%w: invalid JSON", ErrParse), Answer: true}
 	}
 	switch trimmed[0] {
 	case '[':
-		return env, 0, "", &Refusal{Err: fmt.Errorf("%w: batches are not supported", ErrInvalidRequest), Answer: true}
+		return 0, "", &Refusal{Err: fmt.Errorf("%w: batches are not supported", ErrInvalidRequest), Answer: true}
 	case '{':
 	default:
-		return env, 0, "", &Refusal{Err: fmt.Errorf("%w: not a JSON object", ErrInvalidRequest), Answer: true}
+		return 0, "", &Refusal{Err: fmt.Errorf("%w: not a JSON object", ErrInvalidRequest), Answer: true}
 	}
 	jsonwire.EachMember(trimmed, env.Set)
 	if env.Repeated != nil {
@@ -58,10 +59,9 @@ func Read(trimmed []byte) (env Frame, kind int, method string, refusal *Refusal)
 		if !env.IDRepeated && ValidID(env.ID) {
 			r.ID = env.ID
 		}
-		return env, 0, "", r
+		return 0, "", r
 	}
-	kind, method, refusal = env.kind()
-	return env, kind, method, refusal
+	return env.kind()
 }
 
 // kind checks the frame and decides the message's kind.

@@ -28,7 +28,8 @@ func TestRead(t *testing.T) {
 		{`{"jsonrpc":"2.0","method":"m","result":1}`, 0, "", ErrInvalidRequest, "", false},
 		{`{"jsonrpc":"2.0","id":5}`, 0, "", ErrInvalidRequest, "5", true},
 	} {
-		_, kind, method, r := Read([]byte(c.raw))
+		var env Frame
+		kind, method, r := Read([]byte(c.raw), &env)
 		switch {
 		case c.err == nil && (r != nil || kind != c.kind || method != c.method):
 			t.Errorf("%s: kind %d method %q refusal %v; want %d %q", c.raw, kind, method, r, c.kind, c.method)
