@@ -16,12 +16,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
 	"slices"
 	"strings"
 
-	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
+	"github.com/mcpgen/mcpgen/runtime/internal/scope"
 )
 
 // CodeForbidden is the JSON-RPC error of a request refused for a missing scope
@@ -32,10 +31,7 @@ const CodeForbidden = -32003
 // ScopeImplies is the default scope hierarchy: granted implies required when
 // they are equal or required extends granted after a ':' ("incident:create"
 // implies "incident:create:p1", not "incident:created").
-func ScopeImplies(granted, required string) bool {
-	return granted == required ||
-		len(required) > len(granted) && required[len(granted)] == ':' && strings.HasPrefix(required, granted)
-}
+func ScopeImplies(granted, required string) bool { return scope.Implies(granted, required) }
 
 // A scopeChallengeKey is the context key of WithScopeChallenge's function.
 type scopeChallengeKey struct{}
@@ -112,22 +108,7 @@ func grants(p *Principal, required []string, implies func(granted, required stri
 	if p == nil {
 		return len(required) == 0
 	}
-	for _, r := range required {
-		if !holds(p.Scopes, r, implies) {
-			return false
-		}
-	}
-	return true
-}
-
-// holds reports whether some granted scope implies required.
-func holds(granted []string, required string, implies func(granted, required string) bool) bool {
-	for _, g := range granted {
-		if implies(g, required) {
-			return true
-		}
-	}
-	return false
+	return scope.HoldsAll(p.Scopes, required, implies)
 }
 
 // implies returns the server's scope hierarchy.
@@ -138,192 +119,13 @@ func (s *Server) implies() func(granted, required string) bool {
 	return ScopeImplies
 }
 
-// A scopeTemplate is one compiled Tool.Scopes entry: literals and field names.
-type scopeTemplate struct {
-	raw    string
-	parts  []string // literal, field, literal, field, ... (even: literal)
-	lower  []bool   // per field: {field|lower}, the value in lower case
-	fields int
-}
-
-// compileScopes checks a tool's scopes against its input schema: every {field}
-// names a top-level string property that is required.
-func compileScopes(scopes []string, inputSchema json.RawMessage) ([]scopeTemplate, error) {
-	if len(scopes) == 0 {
-		return nil, nil
-	}
-	var sch struct {
-		Properties map[string]json.RawMessage `json:"properties"`
-		Required   []string                   `json:"required"`
-	}
-	_ = json.Unmarshal(inputSchema, &sch)
-	var out []scopeTemplate
-	for _, raw := range scopes {
-		t := scopeTemplate{raw: raw}
-		rest := raw
-		for {
-			open := strings.IndexByte(rest, '{')
-			if open < 0 {
-				t.parts = append(t.parts, rest)
-				break
-			}
-			end := strings.IndexByte(rest[open:], '}')
-			if end < 0 {
-				return nil, fmt.Errorf("scope %q: unclosed {", raw)
-			}
-			field, mod, hasMod := strings.Cut(rest[open+1:open+end], "|")
-			if hasMod && mod != "lower" {
-				return nil, fmt.Errorf("scope %q: unknown modifier |%s (only |lower)", raw, mod)
-			}
-			if _, ok := sch.Properties[field]; !ok || !slices.Contains(sch.Required, field) {
-				return nil, fmt.Errorf("scope %q: {%s} is not a required top-level input field", raw, field)
-			}
-			t.parts = append(t.parts, rest[:open], field)
-			t.lower = append(t.lower, hasMod)
-			t.fields++
-			rest = rest[open+end+1:]
-		}
-		if strings.ContainsAny(raw, " \t\"\\") || raw == "" {
-			return nil, fmt.Errorf("scope %q is not a scope token", raw)
-		}
-		out = append(out, t)
-	}
-	return out, nil
-}
-
-// requiredScopes returns the scopes a call with args needs; an argument that
-// cannot be part of a scope (not a string, or a space or quote in it) is an error.
-// The {field} values are read from args in place (one scan, no decoding unless a
-// value holds escapes), and every scope is built into one buffer: a call
-// allocates the result slice and one string.
-func requiredScopes(ts []scopeTemplate, args json.RawMessage) ([]string, error) {
-	var vbuf [4]fieldValue
-	values := vbuf[:0] // the top-level string members the templates name
-	scanned := false
-	var bbuf [64]byte
-	buf := bbuf[:0]
-	var ends [4]int
-	end := ends[:0] // where each scope ends in buf
-	for _, t := range ts {
-		if t.fields == 0 {
-			buf = append(buf, t.raw...)
-			end = append(end, len(buf))
-			continue
-		}
-		if !scanned {
-			scanned = true
-			jsonwire.EachMember(args, func(key, val []byte) {
-				name, ok := namedField(ts, key)
-				if !ok {
-					return
-				}
-				if v, ok := stringBytes(val); ok {
-					values = append(values, fieldValue{name, v})
-				}
-			})
-		}
-		for i, p := range t.parts {
-			if i%2 == 0 {
-				buf = append(buf, p...)
-				continue
-			}
-			v, ok := lookupField(values, p)
-			if !ok || !scopeValue(v) {
-				return nil, fmt.Errorf("argument %s cannot be part of scope %s", p, t.raw)
-			}
-			if t.lower[i/2] {
-				for _, c := range v { // printable ASCII (scopeValue)
-					if 'A' <= c && c <= 'Z' {
-						c += 'a' - 'A'
-					}
-					buf = append(buf, c)
-				}
-			} else {
-				buf = append(buf, v...)
-			}
-		}
-		end = append(end, len(buf))
-	}
-	all := string(buf)
-	out := make([]string, len(end))
-	from := 0
-	for i, e := range end {
-		out[i] = all[from:e]
-		from = e
-	}
-	return out, nil
-}
-
-// A fieldValue is a top-level string argument named in a scope template: the
-// name is the template's, the value the argument's bytes (unescaped).
-type fieldValue struct {
-	name  string
-	value []byte
-}
-
-// namedField returns the template field name equal to the member key, if any.
-func namedField(ts []scopeTemplate, key []byte) (string, bool) {
-	for _, t := range ts {
-		for i := 1; i < len(t.parts); i += 2 {
-			if t.parts[i] == string(key) {
-				return t.parts[i], true
-			}
-		}
-	}
-	return "", false
-}
-
-// stringBytes returns the value of the JSON string raw: its inner bytes in place
-// when it holds no escapes, else the decoded string's bytes.
-func stringBytes(raw []byte) ([]byte, bool) {
-	if len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' && !hasEscape(raw[1:len(raw)-1]) {
-		return raw[1 : len(raw)-1], true
-	}
-	s, ok := rawString(raw)
-	return []byte(s), ok
-}
-
-// hasEscape reports whether the inside of a JSON string holds a backslash or quote.
-func hasEscape(b []byte) bool {
-	for _, c := range b {
-		if c == '\\' || c == '"' {
-			return true
-		}
-	}
-	return false
-}
-
-// lookupField returns the value of the named argument.
-func lookupField(values []fieldValue, name string) ([]byte, bool) {
-	for _, v := range values {
-		if v.name == name {
-			return v.value, true
-		}
-	}
-	return nil, false
-}
-
-// scopeValue reports whether an argument value can be part of a scope: not
-// empty, printable ASCII without quotes, backslashes or braces.
-func scopeValue(v []byte) bool {
-	if len(v) == 0 {
-		return false
-	}
-	for _, c := range v {
-		if c < 0x21 || c > 0x7e || c == '"' || c == '\\' || c == '{' || c == '}' {
-			return false
-		}
-	}
-	return true
-}
-
 // authorizeTool checks the caller's scopes for a call with validated args: nil
 // when the call may go on.
 func (s *Server) authorizeTool(ctx context.Context, e *toolEntry, args json.RawMessage) error {
 	if len(e.scopes) == 0 {
 		return nil
 	}
-	required, err := requiredScopes(e.scopes, args)
+	required, err := scope.Required(e.scopes, args)
 	if err != nil {
 		return &ToolError{Code: ErrCodeForbidden, Message: err.Error()}
 	}
@@ -367,68 +169,7 @@ func (s *Server) mayList(ctx context.Context, e *toolEntry) bool {
 	if p == nil {
 		return false
 	}
-	implies := s.implies()
-	for _, t := range e.scopes {
-		ok := false
-		for _, cand := range e.scopeAlts[t.raw] {
-			if grants(p, []string{cand}, implies) {
-				ok = true
-				break
-			}
-		}
-		if !ok && t.fields > 0 && len(e.scopeAlts[t.raw]) == 0 {
-			prefix := t.parts[0]
-			ok = slices.ContainsFunc(p.Scopes, func(g string) bool {
-				return strings.HasPrefix(g, prefix) || ScopeImplies(g, strings.TrimSuffix(prefix, ":"))
-			})
-		}
-		if !ok {
-			return false
-		}
-	}
-	return true
-}
-
-// expandScopes lists, per template, every scope it can require when all its
-// fields are enums in the input schema (nil for a template with a free string).
-func expandScopes(ts []scopeTemplate, inputSchema json.RawMessage) (map[string][]string, []string) {
-	var sch struct {
-		Properties map[string]struct {
-			Enum []string `json:"enum"`
-		} `json:"properties"`
-	}
-	_ = json.Unmarshal(inputSchema, &sch)
-	alts := map[string][]string{}
-	var all []string
-	for _, t := range ts {
-		cur := []string{""}
-		for i, p := range t.parts {
-			if i%2 == 0 {
-				for j := range cur {
-					cur[j] += p
-				}
-				continue
-			}
-			vals := sch.Properties[p].Enum
-			if len(vals) == 0 {
-				cur = nil
-				break
-			}
-			var next []string
-			for _, c := range cur {
-				for _, v := range vals {
-					if t.lower[i/2] {
-						v = strings.ToLower(v)
-					}
-					next = append(next, c+v)
-				}
-			}
-			cur = next
-		}
-		alts[t.raw] = cur
-		all = append(all, cur...)
-	}
-	return alts, all
+	return scope.Listable(p.Scopes, e.scopes, e.scopeAlts, s.implies())
 }
 
 // ScopesSupported lists every scope the registered tools, resources and prompts
@@ -502,9 +243,9 @@ func listCacheScope(perCaller bool) string {
 // other than the one that opened the session.
 const sessionOtherCaller = "forbidden: this session belongs to another caller"
 
-// boundTo reports whether r comes from the caller that opened the session.
-func (hs *httpSession) boundTo(r *http.Request) bool {
-	return hs.caller == principalID(PrincipalFrom(r.Context()))
+// boundTo reports whether r comes from the caller that opened the session hs.
+func boundTo(hs *httpSession, r *http.Request) bool {
+	return hs.Caller == principalID(PrincipalFrom(r.Context()))
 }
 
 // stdioContext gives stdio requests their principal: Options.StdioPrincipal, by

@@ -1,12 +1,14 @@
 package runtime
 
+// batch.go: the JSON-RPC batches of 2025-03-26 sessions (the fan-out is
+// internal/revision).
+
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"sync"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
+	"github.com/mcpgen/mcpgen/runtime/internal/revision"
 )
 
 // JSON-RPC batches: 2025-03-26 made servers accept them ("MUST support receiving
@@ -25,7 +27,7 @@ func batchSession(sess *Session) bool {
 	return sess != nil && sess.ProtocolVersion() == version20250326
 }
 
-// serveBatch serves a batch for a 2025-03-26 session: every element is handled as
+// serveBatch serves a batch for a 2025-03-26 session (revision.Batch): every element is handled as
 // if it came alone, the requests concurrently (at most
 // Options.MaxConcurrentRequests at a time), and their responses return in one
 // array, in the order of the requests. It returns nil when nothing is owed (only
@@ -33,51 +35,17 @@ func batchSession(sess *Session) bool {
 // an empty array or invalid JSON get one error response, not an array, as
 // JSON-RPC 2.0 says. initialize must not be batched (2025-03-26 lifecycle).
 func (s *Server) serveBatch(ctx context.Context, raw []byte, sess *Session, out Sink) []byte {
-	var elems []json.RawMessage
-	if !jsonwire.Valid(jsonwire.TrimSpace(raw)) || json.Unmarshal(raw, &elems) != nil {
-		return ErrorResponse(nil, CodeParseError, "parse error: invalid JSON", nil)
-	}
-	if len(elems) == 0 {
-		return ErrorResponse(nil, CodeInvalidRequest, "invalid request: empty batch", nil)
-	}
-	replies := make([][]byte, len(elems))
-	sem := make(chan struct{}, max(s.opts.MaxConcurrentRequests, 1))
-	var wg sync.WaitGroup
-	for i, el := range elems {
+	return revision.Batch(raw, s.opts.MaxConcurrentRequests, func(el json.RawMessage) ([]byte, func() []byte) {
 		m, err := ParseMessage(el)
 		switch {
 		case err != nil:
-			replies[i] = ErrorReply(err).Body
+			return ErrorReply(err).Body, nil
 		case m.Kind == KindRequest && m.Method == "initialize":
-			replies[i] = ErrorResponse(m.ID, CodeInvalidRequest, "invalid request: initialize must not be part of a JSON-RPC batch", nil)
+			return ErrorResponse(m.ID, CodeInvalidRequest, "invalid request: initialize must not be part of a JSON-RPC batch", nil), nil
 		case m.Kind != KindRequest:
 			s.Handle(ctx, m, sess, out)
-		default:
-			sem <- struct{}{}
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				defer func() { <-sem }()
-				replies[i] = s.Handle(ctx, m, sess, out).Body
-			}()
+			return nil, nil
 		}
-	}
-	wg.Wait()
-	var b bytes.Buffer
-	for _, r := range replies {
-		if r == nil {
-			continue
-		}
-		if b.Len() == 0 {
-			b.WriteByte('[')
-		} else {
-			b.WriteByte(',')
-		}
-		b.Write(r)
-	}
-	if b.Len() == 0 {
-		return nil
-	}
-	b.WriteByte(']')
-	return b.Bytes()
+		return nil, func() []byte { return s.Handle(ctx, m, sess, out).Body }
+	}, func(code int, msg string) []byte { return ErrorResponse(nil, code, msg, nil) })
 }

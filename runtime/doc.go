@@ -22,21 +22,29 @@
 // The path of a request, with the file that holds each step (transport.go describes
 // the seam between transports and dispatch):
 //
-//  1. transport: stdio.go reads a line; http.go reads a POST body, http_modern.go or
-//     http_legacy.go checks its headers (internal/httpcheck) or its session.
-//  2. frame parse: jsonrpc.go's ParseMessage (internal/jsonrpc, internal/jsonwire)
-//     makes a Message and classifies its era.
+//  1. transport: stdio.go gives a line (internal/stdioconn reads it, internal/lineio
+//     frames it); http.go reads a POST body (internal/httpcheck), http_modern.go or
+//     http_legacy.go checks its headers or its session (internal/httpsession).
+//  2. frame parse: jsonrpc.go's ParseMessage (internal/jsonrpc reads the frame and
+//     the params, internal/jsonwire the bytes) makes a Message and classifies its era.
 //  3. dispatch: Server.Handle (transport.go) hands it to dispatch.go, which admits it
-//     for its era (session.go for 2025-11-25), makes its call (context.go) and routes
-//     it by method (lookupMethod).
+//     for its era (session.go for 2025-11-25, revisions.go and internal/revision for
+//     the older revisions), makes its call (context.go) and routes it by method
+//     (lookupMethod).
 //  4. handler adapter: tools.go (likewise prompts.go, resources.go, completion.go,
-//     methods.go) validates the arguments (registry.go, internal/schemacheck), runs
-//     the generated adapter around the user's function and encodes its result.
+//     methods.go) validates the arguments (registry.go, internal/toolschema,
+//     internal/schemacheck), checks scopes (authorize.go, internal/scope) and consent
+//     (consent.go), runs the generated adapter around the user's function and
+//     encodes its result.
 //  5. reply: dispatch.go's conclude frames the response; the transport writes it
-//     (stdio.go; internal/httpstream: a JSON reply or an SSE stream).
+//     (internal/lineio on stdio; internal/httpstream: a JSON reply or an SSE stream).
 //
 // The runtime's leaves, which know nothing of servers, calls or sessions, are the
-// packages under runtime/internal (DESIGN.md, "Runtime layout").
+// packages under runtime/internal (DESIGN.md, "Runtime layout"); the older
+// transport HTTP+SSE is internal/legacysse, wired by http_sse_legacy.go. Beside
+// the runtime: runtime/modelcall (provider function tools and the model-call
+// Dispatcher) and runtime/resourcefs (files under a root), over its public API
+// only; runtime/auth (OAuth); runtime/store (the state store).
 //
 // A tool handler learns about its request through RequestFrom, reports progress with
 // Progress and sends log messages with Log. Its context is cancelled when the client

@@ -167,8 +167,8 @@ func validateContent(schema, content json.RawMessage) error {
 	if !jsonwire.Valid(content) {
 		return fmt.Errorf("%w: content is not JSON", errMalformed)
 	}
-	l := &lazySchema{name: "elicitation", raw: schema, full: full}
-	fails, err := l.failures(content)
+	l := &lazySchema{Name: "elicitation", Raw: schema, Full: full}
+	fails, err := l.Failures(content)
 	if err != nil {
 		return fmt.Errorf("validate answer: %w", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/httpstream"
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 )
 
 // JSON-RPC and MCP error codes the runtime emits. HTTP transports map them to statuses.
@@ -27,11 +28,11 @@ var (
 	ErrNilResult = errors.New("tool handler returned a nil result")
 
 	// ErrParse reports a message that is not valid JSON.
-	ErrParse = errors.New("parse error")
+	ErrParse = jsonrpc.ErrParse
 
 	// ErrInvalidRequest reports a JSON value that is not a valid JSON-RPC message
 	// (wrong jsonrpc version, null or fractional id, batch array, ...).
-	ErrInvalidRequest = errors.New("invalid request")
+	ErrInvalidRequest = jsonrpc.ErrInvalidRequest
 
 	// ErrMessageTooLarge reports a stdio line longer than the transport's limit.
 	ErrMessageTooLarge = errors.New("message too large")

@@ -7,15 +7,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"mime"
 	"net/http"
-	"strings"
+	"os"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/httpcheck"
+	"github.com/mcpgen/mcpgen/runtime/internal/httpsession"
 	"github.com/mcpgen/mcpgen/runtime/internal/httpstream"
 )
 
@@ -91,16 +89,16 @@ type httpHandler struct {
 
 // newHTTPHandler returns a handler with resolved options.
 func newHTTPHandler(s *Server, o HTTPOptions) *httpHandler {
-	return &httpHandler{srv: s, opts: o, sessions: newSessionStore(o.MaxSessions, o.MaxSessionsPerPeer, o.SessionIdleTimeout)}
+	return &httpHandler{srv: s, opts: o, sessions: newSessionStore(s, o)}
 }
 
 // endStreams ends the long-lived streams, which would otherwise hold up a
 // graceful shutdown: the sessions' GET streams, and 2026-07-28
 // subscriptions/listen responses (they end with their final result).
 func (h *httpHandler) endStreams() {
-	h.sessions.endStreams()
+	h.sessions.EndStreams()
 	if h.legacy != nil {
-		h.legacy.endStreams()
+		h.legacy.EndStreams()
 	}
 	h.srv.EndSubscriptions(nil)
 }
@@ -118,7 +116,7 @@ func (h *httpHandler) shutdown(ctx context.Context) error {
 	case <-ctx.Done():
 		err = fmt.Errorf("drain background requests: %w", ctx.Err())
 	}
-	h.sessions.closeAll()
+	h.sessions.CloseAll()
 	return err
 }
 
@@ -168,31 +166,12 @@ func httpBusy(w http.ResponseWriter, id []byte) {
 	httpError(w, http.StatusServiceUnavailable, id, CodeInternalError, busyMessage)
 }
 
-// readBody reads a POST body of at most opts.MaxBodyBytes, answering 413 or
-// 415 itself when it cannot; ok is false then.
+// readBody reads a POST body of at most opts.MaxBodyBytes (httpcheck.ReadBody),
+// answering 413, 415 or 400 itself when it cannot; ok is false then.
 func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
-	if ct := r.Header.Get("Content-Type"); ct != "" && ct != "application/json" {
-		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
-			httpError(w, http.StatusUnsupportedMediaType, nil, CodeInvalidRequest, "content type must be application/json")
-			return nil, false
-		}
-	}
-	// The deadline covers the body only; it is lifted before the response,
-	// which may be a long SSE stream.
-	rc := http.NewResponseController(w)
-	if err := rc.SetReadDeadline(time.Now().Add(h.opts.BodyTimeout)); err != nil {
-		h.warnBodyTimeout(w, err)
-	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes))
-	_ = rc.SetReadDeadline(time.Time{})
-	var tooBig *http.MaxBytesError
-	switch {
-	case errors.As(err, &tooBig):
-		httpError(w, http.StatusRequestEntityTooLarge, nil, CodeInvalidRequest,
-			fmt.Sprintf("request body exceeds %d bytes", tooBig.Limit))
-		return nil, false
-	case err != nil:
-		httpError(w, http.StatusBadRequest, nil, CodeParseError, "read body: "+err.Error())
+	body, berr := httpcheck.ReadBody(w, r, h.opts.MaxBodyBytes, h.opts.BodyTimeout, func(err error) { h.warnBodyTimeout(w, err) })
+	if berr != nil {
+		httpError(w, berr.Status, nil, berr.Code, berr.Msg)
 		return nil, false
 	}
 	return body, true
@@ -261,20 +240,7 @@ func legacyVersion(v string) bool {
 }
 
 // acceptsStream reports whether the client's Accept header admits an SSE response.
-func acceptsStream(r *http.Request) bool {
-	accept := strings.Join(r.Header.Values("Accept"), ",")
-	if accept == "" {
-		return true
-	}
-	for part := range strings.SplitSeq(accept, ",") {
-		mt, _, _ := strings.Cut(part, ";")
-		switch strings.TrimSpace(mt) {
-		case "text/event-stream", "text/*", "*/*":
-			return true
-		}
-	}
-	return false
-}
+func acceptsStream(r *http.Request) bool { return httpstream.AcceptsStream(r) }
 
 // serveHTTPMain serves Main's -http ADDR flag with opts (the defaults, plus what
 // a registered MainAuth configured).
@@ -303,4 +269,23 @@ func (h *httpHandler) anonymous(r *http.Request) *http.Request {
 		return r.WithContext(WithPrincipal(r.Context(), p))
 	}
 	return r
+}
+
+// The 2025-11-25 HTTP sessions (runtime/internal/httpsession), each serving a
+// dispatcher Session.
+type (
+	httpSession  = httpsession.Session[*Session]
+	sessionStore = httpsession.Store[*Session]
+)
+
+// SessionPrefixEnv names the environment variable whose value starts every
+// 2025-11-25 session id this process mints (visible ASCII, e.g. "r1-"): behind a
+// load balancer, each replica gets its own prefix and the balancer routes a
+// session to the replica that minted it (docs/deploy-replicas.md).
+const SessionPrefixEnv = "MCP_SESSION_PREFIX"
+
+// newSessionStore returns the session store of a handler of s with options o.
+func newSessionStore(s *Server, o HTTPOptions) *sessionStore {
+	return httpsession.NewStore(o.MaxSessions, o.MaxSessionsPerPeer, o.SessionIdleTimeout, os.Getenv(SessionPrefixEnv),
+		func(standalone *httpstream.Exchange) *Session { return s.NewSession(standalone) })
 }

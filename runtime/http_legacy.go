@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/httpcheck"
+	"github.com/mcpgen/mcpgen/runtime/internal/httpsession"
 	"github.com/mcpgen/mcpgen/runtime/internal/httpstream"
 )
 
@@ -32,12 +33,12 @@ func (h *httpHandler) serveLegacy(w http.ResponseWriter, r *http.Request, m *Mes
 		}
 		return
 	}
-	hs, ok := h.sessions.get(id)
+	hs, ok := h.sessions.Get(id)
 	if !ok {
 		httpError(w, http.StatusNotFound, m.ID, CodeInvalidRequest, "unknown or terminated session")
 		return
 	}
-	if !hs.boundTo(r) {
+	if !boundTo(hs, r) {
 		httpError(w, http.StatusForbidden, m.ID, CodeInvalidRequest, sessionOtherCaller)
 		return
 	}
@@ -46,7 +47,7 @@ func (h *httpHandler) serveLegacy(w http.ResponseWriter, r *http.Request, m *Mes
 	}
 	if m.Kind != KindRequest {
 		// Notifications and the client's responses to server requests.
-		h.srv.Handle(r.Context(), m, hs.ss, nil)
+		h.srv.Handle(r.Context(), m, hs.Conn, nil)
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
@@ -56,41 +57,41 @@ func (h *httpHandler) serveLegacy(w http.ResponseWriter, r *http.Request, m *Mes
 // initialize answers an initialize request and, when it succeeds, opens a
 // session whose id travels in the Mcp-Session-Id response header.
 func (h *httpHandler) initialize(w http.ResponseWriter, r *http.Request, m *Message) {
-	hs, err := h.sessions.create(h.srv, peerOf(r))
+	hs, err := h.sessions.Create(httpsession.PeerOf(r))
 	if err != nil {
 		httpError(w, http.StatusServiceUnavailable, m.ID, CodeInternalError, err.Error())
 		return
 	}
-	reply := h.srv.Handle(r.Context(), m, hs.ss, nil)
+	reply := h.srv.Handle(r.Context(), m, hs.Conn, nil)
 	if reply.Code != 0 || reply.Body == nil {
-		h.sessions.release(hs)
+		h.sessions.Release(hs)
 		writeReply(w, nil, reply)
 		return
 	}
-	hs.caller = principalID(PrincipalFrom(r.Context()))
-	h.sessions.add(hs)
-	writeReply(w, http.Header{httpcheck.HeaderSessionID: {hs.id}}, reply)
+	hs.Caller = principalID(PrincipalFrom(r.Context()))
+	h.sessions.Add(hs)
+	writeReply(w, http.Header{httpcheck.HeaderSessionID: {hs.ID}}, reply)
 }
 
 // legacyRequest serves a request of a session. A disconnect does not cancel
 // it (that era cancels with notifications/cancelled): the handler runs on, and
 // its stream stays resumable with Last-Event-ID.
 func (h *httpHandler) legacyRequest(w http.ResponseWriter, r *http.Request, hs *httpSession, m *Message) {
-	if !hs.admitRequest(h.srv.opts.MaxConcurrentRequests) {
+	if !hs.AdmitRequest(h.srv.opts.MaxConcurrentRequests) {
 		httpBusy(w, m.ID)
 		return
 	}
-	x := hs.newStream(acceptsStream(r))
-	version := hs.ss.ProtocolVersion()
+	x := hs.NewStream(acceptsStream(r))
+	version := hs.Conn.ProtocolVersion()
 	if preferStream(r, version) {
 		x.StreamNow()
 	}
 	ctx := context.WithValue(context.WithoutCancel(r.Context()), streamKey{}, x)
 	h.background.Add(1)
-	go h.srv.handleAsync(ctx, m, hs.ss, x, &legacyReply{x: x, hs: hs, bg: &h.background})
+	go h.srv.handleAsync(ctx, m, hs.Conn, x, &legacyReply{x: x, hs: hs, bg: &h.background})
 	p := &httpstream.Pump{X: x, W: w, Retry: h.opts.SSERetry, KeepAlive: h.opts.KeepAlive, NoPrime: !primes(version)}
 	if !p.ServeRequest(r.Context()) {
-		hs.dropStream(x)
+		hs.DropStream(x)
 	}
 }
 
@@ -104,7 +105,7 @@ type legacyReply struct {
 
 func (l *legacyReply) answer(r Reply) {
 	l.x.Finish(streamReply(r))
-	l.hs.leaveRequest()
+	l.hs.LeaveRequest()
 	l.bg.Done()
 }
 
@@ -119,17 +120,17 @@ func (h *httpHandler) serveGet(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusNotAcceptable, nil, CodeInvalidRequest, "GET needs Accept: text/event-stream")
 		return
 	}
-	defer hs.enter()()
-	p := &httpstream.Pump{X: hs.standalone, W: w, Retry: h.opts.SSERetry, KeepAlive: h.opts.KeepAlive,
-		NoPrime: !primes(hs.ss.ProtocolVersion())}
-	after := hs.standalone.DeliveredSeq()
+	defer hs.Enter()()
+	p := &httpstream.Pump{X: hs.Standalone, W: w, Retry: h.opts.SSERetry, KeepAlive: h.opts.KeepAlive,
+		NoPrime: !primes(hs.Conn.ProtocolVersion())}
+	after := hs.Standalone.DeliveredSeq()
 	if last := strings.TrimSpace(r.Header.Get(httpcheck.HeaderLastEventID)); last != "" {
-		if x, seq, ok := hs.resume(last); ok {
+		if x, seq, ok := hs.Resume(last); ok {
 			p.X, after = x, seq
 		}
 	}
-	if p.ServeStream(r.Context(), after) && p.X != hs.standalone {
-		hs.dropStream(p.X)
+	if p.ServeStream(r.Context(), after) && p.X != hs.Standalone {
+		hs.DropStream(p.X)
 	}
 }
 
@@ -139,7 +140,7 @@ func (h *httpHandler) serveDelete(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	h.sessions.remove(hs.id)
+	h.sessions.Remove(hs.ID)
 	w.WriteHeader(http.StatusNoContent)
 }
 
@@ -158,12 +159,12 @@ func (h *httpHandler) sessionFor(w http.ResponseWriter, r *http.Request) (*httpS
 		httpError(w, http.StatusBadRequest, nil, CodeInvalidRequest, "unsupported MCP-Protocol-Version "+v)
 		return nil, false
 	}
-	hs, ok := h.sessions.get(id)
+	hs, ok := h.sessions.Get(id)
 	if !ok {
 		httpError(w, http.StatusNotFound, nil, CodeInvalidRequest, "unknown or terminated session")
 		return nil, false
 	}
-	if !hs.boundTo(r) {
+	if !boundTo(hs, r) {
 		httpError(w, http.StatusForbidden, nil, CodeInvalidRequest, sessionOtherCaller)
 		return nil, false
 	}

@@ -1,5 +1,8 @@
 package runtime
 
+// http_revisions.go: what Streamable HTTP does differently for the revisions
+// before 2025-11-25.
+
 import (
 	"net/http"
 	"strings"
@@ -21,7 +24,7 @@ func sessionVersionOK(w http.ResponseWriter, r *http.Request, hs *httpSession, i
 	if !ok {
 		return true
 	}
-	if negotiated := hs.ss.ProtocolVersion(); negotiated != "" && v != negotiated {
+	if negotiated := hs.Conn.ProtocolVersion(); negotiated != "" && v != negotiated {
 		httpError(w, http.StatusBadRequest, id, CodeInvalidRequest,
 			"MCP-Protocol-Version "+v+" does not match the session's negotiated version "+negotiated)
 		return false
@@ -59,19 +62,19 @@ func primes(version string) bool { return !olderRevision(version) }
 // stream. It reports false, writing nothing, for any other POST, which is then
 // refused as a single message would be.
 func (h *httpHandler) serveBatch(w http.ResponseWriter, r *http.Request, body []byte) bool {
-	hs, ok := h.sessions.get(strings.TrimSpace(r.Header.Get(httpcheck.HeaderSessionID)))
-	if !ok || !batchSession(hs.ss) {
+	hs, ok := h.sessions.Get(strings.TrimSpace(r.Header.Get(httpcheck.HeaderSessionID)))
+	if !ok || !batchSession(hs.Conn) {
 		return false
 	}
 	if !sessionVersionOK(w, r, hs, nil) {
 		return true
 	}
-	if !hs.admitRequest(h.srv.opts.MaxConcurrentRequests) {
+	if !hs.AdmitRequest(h.srv.opts.MaxConcurrentRequests) {
 		httpBusy(w, nil)
 		return true
 	}
-	defer hs.leaveRequest()
-	out := h.srv.serveBatch(r.Context(), body, hs.ss, hs.standalone)
+	defer hs.LeaveRequest()
+	out := h.srv.serveBatch(r.Context(), body, hs.Conn, hs.Standalone)
 	writeReply(w, nil, Reply{Body: out})
 	return true
 }

@@ -93,41 +93,6 @@ func (rig *sessionRig) live(peer, session string) bool {
 	return rig.serve(peer, session, rpcRequest(2, "tools/list", nil)).Code == http.StatusOK
 }
 
-// TestSessionStoreReservesSlots: initializes in progress hold their slots, so
-// concurrent initializes cannot take the store beyond MaxSessions, and a slot
-// is given back when initialize fails.
-func TestSessionStoreReservesSlots(t *testing.T) {
-	srv := NewServer(Implementation{Name: "store", Version: "1"}, nil)
-	st := newSessionStore(2, 0, time.Hour)
-	var made []*httpSession
-	for i := range 3 {
-		hs, err := st.create(srv, "10.0.0.1")
-		ok := err == nil
-		if ok {
-			made = append(made, hs)
-		}
-		if want := i < 2; ok != want {
-			t.Fatalf("create %d (none added yet): got %v, want %v", i, ok, want)
-		}
-	}
-	for _, hs := range made {
-		st.add(hs)
-	}
-	if n := len(st.all()); n != 2 {
-		t.Fatalf("store holds %d sessions, want 2", n)
-	}
-	st.remove(made[0].id)
-	hs, err := st.create(srv, "10.0.0.1")
-	if err != nil {
-		t.Fatalf("create after a session ended: %v", err)
-	}
-	st.release(hs) // its initialize failed
-	if _, err := st.create(srv, "10.0.0.1"); err != nil {
-		t.Fatalf("create after a failed initialize gave its slot back: %v", err)
-	}
-	st.closeAll()
-}
-
 // TestHTTPMaxSessions: with every session in active use, one more initialize
 // gets 503 and -32603, from a peer at MaxSessionsPerPeer as from any peer once
 // the store is full; a failed initialize does not use up a slot.
@@ -192,30 +157,29 @@ func TestHTTPSessionsOnePeerCannotLockOut(t *testing.T) {
 func TestHTTPIdleSessionEndsAlone(t *testing.T) {
 	rig := newSessionRig(t, nil)
 	st := rig.h.sessions
-	defer st.closeAll()
+	defer st.CloseAll()
 	id := rig.mustInitialize("10.0.0.1:1")
-	hs := st.all()[0]
+	hs := st.All()[0]
 	for range 10 {
-		if err := hs.standalone.Send(context.Background(), []byte(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`)); err != nil {
+		if err := hs.Standalone.Send(context.Background(), []byte(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	// The session is set up: now let it time out soon, from the timer its
 	// store armed when it was added.
-	st.mu.Lock()
-	st.idle = 20 * time.Millisecond
-	if st.sweeper == nil {
-		st.mu.Unlock()
+	if !st.Sweeping() {
 		t.Fatal("no idle sweep is armed while a session lives")
 	}
-	st.sweeper.Reset(st.idle)
-	st.mu.Unlock()
-	waitFor(t, hs.ss.closedCh, "the idle session to end by itself")
-	buffered := hs.standalone.Buffered()
-	if buffered != 0 {
-		t.Errorf("the ended session still buffers %d events", buffered)
+	st.SetIdle(20 * time.Millisecond)
+	waitFor(t, hs.Conn.closedCh, "the idle session to end by itself")
+	// Closing the session ends its dispatcher side first, then frees its
+	// streams: wait for the second step too.
+	for deadline := time.Now().Add(10 * time.Second); hs.Standalone.Buffered() != 0; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the ended session still buffers %d events", hs.Standalone.Buffered())
+		}
 	}
-	if n := len(rig.h.sessions.all()); n != 0 {
+	if n := len(rig.h.sessions.All()); n != 0 {
 		t.Errorf("the store still holds %d sessions", n)
 	}
 	if w := rig.serve("10.0.0.1:1", id, rpcRequest(2, "tools/list", nil)); w.Code != http.StatusNotFound {
@@ -302,13 +266,10 @@ func TestHTTPHandlerShutdownCustomMux(t *testing.T) {
 	if got := waitFor(t, call, "the call's answer"); !strings.Contains(got, "released") {
 		t.Errorf("the running call: got %s, want its result", got)
 	}
-	if n := len(mcp.h.sessions.all()); n != 0 {
+	if n := len(mcp.h.sessions.All()); n != 0 {
 		t.Errorf("%d sessions left after Shutdown", n)
 	}
-	mcp.h.sessions.mu.Lock()
-	sweeping := mcp.h.sessions.sweeper != nil
-	mcp.h.sessions.mu.Unlock()
-	if sweeping {
+	if mcp.h.sessions.Sweeping() {
 		t.Error("the idle sweep still runs after Shutdown")
 	}
 	if err := srv.Shutdown(shutdown); err != nil {
@@ -323,34 +284,16 @@ func TestHTTPHandlerShutdownCustomMux(t *testing.T) {
 // gone for its client at once, even before the idle sweep runs.
 func TestHTTPExpiredSessionUnusable(t *testing.T) {
 	rig := newSessionRig(t, nil)
-	defer rig.h.sessions.closeAll()
+	defer rig.h.sessions.CloseAll()
 	id := rig.mustInitialize("10.0.0.1:1")
-	hs := rig.h.sessions.all()[0]
-	hs.mu.Lock()
-	hs.lastUsed = time.Now().Add(-DefaultSessionIdleTimeout - time.Second)
-	hs.mu.Unlock()
+	hs := rig.h.sessions.All()[0]
+	hs.Touch(time.Now().Add(-DefaultSessionIdleTimeout - time.Second))
 	if w := rig.serve("10.0.0.1:1", id, rpcRequest(2, "tools/list", nil)); w.Code != http.StatusNotFound {
 		t.Fatalf("request on an expired session: got status %d, want 404", w.Code)
 	}
 	select {
-	case <-hs.ss.closedCh:
+	case <-hs.Conn.closedCh:
 	default:
 		t.Error("the expired session was not ended")
-	}
-}
-
-// TestPeerOf: the unit of MaxSessionsPerPeer is the address without its port,
-// and an IPv6 /64.
-func TestPeerOf(t *testing.T) {
-	for _, c := range []struct{ remote, want string }{
-		{"10.0.0.1:1234", "10.0.0.1"},
-		{"[2001:db8:1:2:aaaa::1]:443", "2001:db8:1:2::/64"},
-		{"[2001:db8:1:2:bbbb::9%eth0]:80", "2001:db8:1:2::/64"},
-		{"[::ffff:10.0.0.1]:1", "::ffff:10.0.0.1"},
-		{"pipe", "pipe"},
-	} {
-		if got := peerOf(&http.Request{RemoteAddr: c.remote}); got != c.want {
-			t.Errorf("peerOf(%q) = %q, want %q", c.remote, got, c.want)
-		}
 	}
 }

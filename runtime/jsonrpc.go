@@ -7,7 +7,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
@@ -21,11 +20,10 @@ const (
 
 // Reserved _meta keys of the 2026-07-28 revision.
 const (
-	metaProtocolVersion    = "io.modelcontextprotocol/protocolVersion"
-	metaClientCapabilities = "io.modelcontextprotocol/clientCapabilities"
-	metaClientInfo         = "io.modelcontextprotocol/clientInfo"
-	metaLogLevel           = "io.modelcontextprotocol/logLevel"
-	metaServerInfo         = "io.modelcontextprotocol/serverInfo"
+	metaProtocolVersion    = jsonrpc.MetaProtocolVersion
+	metaClientCapabilities = jsonrpc.MetaClientCapabilities
+	metaLogLevel           = jsonrpc.MetaLogLevel
+	metaServerInfo         = jsonrpc.MetaServerInfo
 )
 
 // An Era is the protocol era a message is served under.
@@ -51,12 +49,12 @@ type Kind int
 
 const (
 	// KindRequest has a method and an id and expects a response.
-	KindRequest Kind = iota + 1
+	KindRequest Kind = jsonrpc.KindRequest
 	// KindNotification has a method and no id and is never answered.
-	KindNotification
+	KindNotification Kind = jsonrpc.KindNotification
 	// KindResponse has an id and a result or an error; only legacy clients send them,
 	// answering the server's own requests.
-	KindResponse
+	KindResponse Kind = jsonrpc.KindResponse
 )
 
 // A Message is one decoded JSON-RPC message. ParseMessage fills it; a transport may
@@ -87,153 +85,47 @@ type Message struct {
 
 	params    params
 	paramsErr error
-	metaStore requestMeta // params.Meta points here: no allocation of its own
-	repeated  error       // a member name repeated in params or params._meta
+	repeated  error // a member name repeated in params or params._meta
 }
 
-// params is the union of the params members the runtime reads, decoded once.
-type params struct {
-	Meta            *requestMeta    `json:"_meta"`
-	Name            string          `json:"name"`
-	URI             string          `json:"uri"`
-	Arguments       json.RawMessage `json:"arguments"`
-	Cursor          *string         `json:"cursor"`
-	ProtocolVersion string          `json:"protocolVersion"`
-	Capabilities    json.RawMessage `json:"capabilities"`
-	ClientInfo      json.RawMessage `json:"clientInfo"`
-	Level           string          `json:"level"`
-	RequestID       json.RawMessage `json:"requestId"`
-}
-
-// requestMeta is params._meta; members stay raw so that presence and type are checked
-// apart.
-type requestMeta struct {
-	ProtocolVersion    json.RawMessage `json:"io.modelcontextprotocol/protocolVersion"`
-	ClientCapabilities json.RawMessage `json:"io.modelcontextprotocol/clientCapabilities"`
-	ClientInfo         json.RawMessage `json:"io.modelcontextprotocol/clientInfo"`
-	LogLevel           json.RawMessage `json:"io.modelcontextprotocol/logLevel"`
-	ProgressToken      json.RawMessage `json:"progressToken"`
-}
+// params is the union of the params members the runtime reads, decoded once
+// (internal/jsonrpc); requestMeta is its _meta.
+type (
+	params      = jsonrpc.Params
+	requestMeta = jsonrpc.Meta
+)
 
 // messageError is a message ParseMessage rejected, with what is needed to answer it.
-type messageError struct {
-	err    error
-	id     json.RawMessage // readable id, or nil
-	answer bool            // false for malformed notifications, which are never answered
-}
-
-func (e *messageError) Error() string { return e.err.Error() }
-func (e *messageError) Unwrap() error { return e.err }
+type messageError = jsonrpc.Refusal
 
 // ParseMessage decodes one JSON-RPC message and classifies its era. A failure wraps
 // ErrParse or ErrInvalidRequest; ErrorReply turns it into the reply owed, if any.
 // The Message refers to raw, which must not change afterwards. ParseMessage is safe
 // for concurrent use.
 func ParseMessage(raw []byte) (*Message, error) {
-	trimmed := jsonwire.TrimSpace(raw)
-	if !jsonwire.Valid(trimmed) {
-		return nil, &messageError{err: fmt.Errorf("%w: invalid JSON", ErrParse), answer: true}
-	}
-	switch trimmed[0] {
-	case '[':
-		return nil, &messageError{err: fmt.Errorf("%w: batches are not supported", ErrInvalidRequest), answer: true}
-	case '{':
-	default:
-		return nil, &messageError{err: fmt.Errorf("%w: not a JSON object", ErrInvalidRequest), answer: true}
-	}
 	var env jsonrpc.Frame
-	jsonwire.EachMember(trimmed, env.Set)
-	if env.Repeated != nil {
-		return nil, repeatedError(&env)
+	kind, method, refusal := jsonrpc.Read(jsonwire.TrimSpace(raw), &env)
+	if refusal != nil {
+		return nil, refusal
 	}
-	m, err := fromEnvelope(&env)
-	if err != nil {
-		return nil, err
+	m := &Message{Kind: Kind(kind), ID: env.ID, Method: method, Params: env.Params}
+	if m.Kind == KindResponse {
+		m.Params, m.Result, m.Error = nil, env.Result, env.Error
 	}
 	m.decodeParams()
 	if m.repeated != nil {
-		return nil, &messageError{err: m.repeated, id: m.ID, answer: m.Kind != KindNotification}
+		return nil, &messageError{Err: m.repeated, ID: m.ID, Answer: m.Kind != KindNotification}
 	}
 	return m, nil
 }
 
-// repeatedError refuses a message whose frame repeats a member: parsers that
-// keep the first or the last of them would read different messages. It is
-// answered (without an id when the id itself is repeated) unless it is a
-// notification whichever member counts.
-func repeatedError(e *jsonrpc.Frame) *messageError {
-	me := &messageError{err: repeatedMember(e.Repeated, ""), answer: e.ID != nil || e.Method == nil}
-	if !e.IDRepeated && jsonrpc.ValidID(e.ID) {
-		me.id = e.ID
-	}
-	return me
-}
-
-// repeatedMember is the error for a member name repeated in an object (in names
-// the object, "" for the message itself).
-func repeatedMember(key []byte, in string) error {
-	const max = 64
-	k := string(key)
-	if len(k) > max {
-		k = k[:max] + "…"
-	}
-	if in != "" {
-		in = " in " + in
-	}
-	return fmt.Errorf("%w: member %q appears more than once%s", ErrInvalidRequest, k, in)
-}
-
-// fromEnvelope checks the frame and decides the message's kind.
-func fromEnvelope(env *jsonrpc.Frame) (*Message, error) {
-	method, hasMethod := jsonrpc.MethodName(env.Method)
-	idOK := env.ID == nil || jsonrpc.ValidID(env.ID)
-	isNotification := hasMethod && env.ID == nil
-	bad := func(why string) error {
-		e := &messageError{err: fmt.Errorf("%w: %s", ErrInvalidRequest, why), answer: !isNotification}
-		if idOK {
-			e.id = env.ID
-		}
-		return e
-	}
-	switch {
-	case !jsonrpc.IsVersion20(env.JSONRPC):
-		return nil, bad(`jsonrpc must be "2.0"`)
-	case !idOK:
-		return nil, bad("id must be a string or an integer")
-	case env.Method != nil && !hasMethod && string(env.Method) != "null":
-		return nil, bad("method must be a string")
-	case hasMethod && (env.Result != nil || env.Error != nil):
-		return nil, bad("a message cannot be both a request and a response")
-	case hasMethod:
-		m := &Message{Kind: KindRequest, ID: env.ID, Method: method, Params: env.Params}
-		if isNotification {
-			m.Kind = KindNotification
-		}
-		return m, nil
-	case env.ID != nil && (env.Result != nil || env.Error != nil):
-		return &Message{Kind: KindResponse, ID: env.ID, Result: env.Result, Error: env.Error}, nil
-	}
-	return nil, bad("no method")
-}
-
-// decodeParams decodes the params union and classifies the era. Like encoding/json,
-// null members leave fields unset and a member of the wrong type records paramsErr
-// without stopping the others.
+// decodeParams decodes the params union and classifies the era.
 func (m *Message) decodeParams() {
-	if len(m.Params) == 0 || string(m.Params) == "null" {
-		return
+	pr := m.params.Decode(m.Params, rawString)
+	m.paramsErr = pr.Err
+	if pr.Repeated != nil {
+		m.repeated = jsonrpc.RepeatedMember(pr.Repeated, pr.In)
 	}
-	if m.Params[0] != '{' {
-		m.paramsErr = errors.New("params must be an object")
-		return
-	}
-	var keys jsonwire.KeySet
-	jsonwire.EachMember(m.Params, func(key, val []byte) {
-		if keys.Add(key) && m.repeated == nil {
-			m.repeated = repeatedMember(key, "params")
-		}
-		m.setParam(key, val)
-	})
 	if meta := m.params.Meta; meta != nil {
 		if meta.ProtocolVersion != nil || meta.ClientCapabilities != nil {
 			m.Era = EraModern
@@ -246,108 +138,9 @@ func (m *Message) decodeParams() {
 	}
 }
 
-// setParam stores one member of params.
-func (m *Message) setParam(key, val []byte) {
-	p := &m.params
-	switch string(key) {
-	case "_meta":
-		p.Meta = m.decodeMeta(p.Meta, val)
-	case "name":
-		m.setString(&p.Name, key, val)
-	case "uri":
-		m.setString(&p.URI, key, val)
-	case "protocolVersion":
-		m.setString(&p.ProtocolVersion, key, val)
-	case "level":
-		m.setString(&p.Level, key, val)
-	case "cursor":
-		m.setCursor(val)
-	case "arguments":
-		p.Arguments = val
-	case "capabilities":
-		p.Capabilities = val
-	case "clientInfo":
-		p.ClientInfo = val
-	case "requestId":
-		p.RequestID = val
-	}
-}
-
-// setString stores a string member; null leaves it unset, another type is an error.
-func (m *Message) setString(dst *string, key, val []byte) {
-	if string(val) == "null" {
-		return
-	}
-	s, ok := rawString(val)
-	if !ok {
-		m.typeError(string(key))
-		return
-	}
-	*dst = s
-}
-
-// setCursor stores params.cursor; null clears it.
-func (m *Message) setCursor(val []byte) {
-	if string(val) == "null" {
-		m.params.Cursor = nil
-		return
-	}
-	s, ok := rawString(val)
-	if !ok {
-		m.typeError("cursor")
-		return
-	}
-	m.params.Cursor = &s
-}
-
-// decodeMeta decodes params._meta into meta (allocated if nil); null clears it.
-func (m *Message) decodeMeta(meta *requestMeta, val []byte) *requestMeta {
-	if string(val) == "null" {
-		return nil
-	}
-	if meta == nil {
-		meta = &m.metaStore
-	}
-	if val[0] != '{' {
-		m.typeError("_meta")
-		return meta
-	}
-	var keys jsonwire.KeySet
-	jsonwire.EachMember(val, func(key, val []byte) {
-		if keys.Add(key) && m.repeated == nil {
-			m.repeated = repeatedMember(key, "params._meta")
-		}
-		meta.set(key, val)
-	})
-	return meta
-}
-
-// set stores one member of _meta.
-func (meta *requestMeta) set(key, val []byte) {
-	switch string(key) {
-	case metaProtocolVersion:
-		meta.ProtocolVersion = val
-	case metaClientCapabilities:
-		meta.ClientCapabilities = val
-	case metaClientInfo:
-		meta.ClientInfo = val
-	case metaLogLevel:
-		meta.LogLevel = val
-	case "progressToken":
-		meta.ProgressToken = val
-	}
-}
-
-// typeError records the first params member of the wrong type.
-func (m *Message) typeError(key string) {
-	if m.paramsErr == nil {
-		m.paramsErr = fmt.Errorf("params.%s has the wrong type", key)
-	}
-}
-
 // rawString decodes a raw JSON string, reporting whether it was one. The protocol
 // versions the runtime serves come back without allocating.
-func rawString(raw json.RawMessage) (string, bool) {
+func rawString(raw []byte) (string, bool) {
 	switch string(raw) {
 	case `"` + versionModern + `"`:
 		return versionModern, true
@@ -371,14 +164,14 @@ func ErrorReply(err error) Reply {
 	if !errors.As(err, &me) {
 		return errorReply(nil, CodeInternalError, err.Error(), nil)
 	}
-	if !me.answer {
+	if !me.Answer {
 		return Reply{}
 	}
 	code := CodeInvalidRequest
 	if errors.Is(err, ErrParse) {
 		code = CodeParseError
 	}
-	return errorReply(me.id, code, me.err.Error(), nil)
+	return errorReply(me.ID, code, me.Err.Error(), nil)
 }
 
 // errorReply builds an error response.

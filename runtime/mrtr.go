@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/clientcaps"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 	"github.com/mcpgen/mcpgen/runtime/internal/seal"
 )
@@ -291,17 +292,17 @@ func (r *round) check(c *call, q Question) error {
 	if q.key == "" {
 		return fmt.Errorf("%w: empty question key", ErrNoInput)
 	}
-	if c.info.ClientCapabilities != nil && q.need.declared(c.info.ClientCapabilities) {
+	if c.info.ClientCapabilities != nil && q.need.Declared(c.info.ClientCapabilities) {
 		return nil
 	}
-	e := errorf(CodeMissingClientCapability, "Server requires the %s capability for this request", q.need.name())
-	e.data = map[string]any{"requiredCapabilities": q.need.required()}
+	e := errorf(CodeMissingClientCapability, "Server requires the %s capability for this request", q.need.Name())
+	e.data = map[string]any{"requiredCapabilities": q.need.Required()}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.fail == nil {
 		r.fail = e
 	}
-	return fmt.Errorf("%w: %s", ErrMissingCapability, q.need.name())
+	return fmt.Errorf("%w: %s", ErrMissingCapability, q.need.Name())
 }
 
 // askModern answers the questions from this round's answers, records the others as
@@ -363,59 +364,16 @@ func (c *call) askLegacy(ctx context.Context, qs []Question) error {
 	return nil
 }
 
-// A capability is what a question needs the client to have declared.
-type capability int
+// A capability is what a question needs the client to have declared
+// (internal/clientcaps).
+type capability = clientcaps.Capability
 
 const (
-	capElicitForm capability = iota
-	capElicitURL
-	capSampling
-	capRoots
+	capElicitForm = clientcaps.ElicitForm
+	capElicitURL  = clientcaps.ElicitURL
+	capSampling   = clientcaps.Sampling
+	capRoots      = clientcaps.Roots
 )
-
-// name is the capability as the -32021 message names it.
-func (k capability) name() string {
-	return [...]string{"elicitation", "elicitation.url", "sampling", "roots"}[k]
-}
-
-// required is data.requiredCapabilities for a -32021.
-func (k capability) required() map[string]any {
-	empty := map[string]any{}
-	switch k {
-	case capElicitURL:
-		return map[string]any{"elicitation": map[string]any{"url": empty}}
-	case capSampling:
-		return map[string]any{"sampling": empty}
-	case capRoots:
-		return map[string]any{"roots": empty}
-	}
-	return map[string]any{"elicitation": empty}
-}
-
-// declared reports whether caps (a ClientCapabilities object) declares k. An empty
-// elicitation object means form mode only.
-func (k capability) declared(caps json.RawMessage) bool {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(caps, &m) != nil {
-		return false
-	}
-	switch k {
-	case capSampling:
-		return isObject(m["sampling"])
-	case capRoots:
-		return isObject(m["roots"])
-	}
-	var el map[string]json.RawMessage
-	if !isObject(m["elicitation"]) || json.Unmarshal(m["elicitation"], &el) != nil {
-		return false
-	}
-	_, form := el["form"]
-	_, url := el["url"]
-	if k == capElicitURL {
-		return url
-	}
-	return form || !url
-}
 
 // ClientSupports reports whether the client of the request ctx belongs to declared
 // what a question needs: "elicitation" (form mode), "elicitation.url", "sampling" or
@@ -423,11 +381,11 @@ func (k capability) declared(caps json.RawMessage) bool {
 // with -32021.
 func ClientSupports(ctx context.Context, what string) bool {
 	c := callFrom(ctx)
-	k, ok := capabilityNamed(what)
+	k, ok := clientcaps.Named(what)
 	if c == nil || c.info.ClientCapabilities == nil || !ok {
 		return false
 	}
-	return k.declared(c.info.ClientCapabilities)
+	return k.Declared(c.info.ClientCapabilities)
 }
 
 // RequireCapability fails the request with -32021 (data.requiredCapabilities) unless
@@ -439,19 +397,9 @@ func RequireCapability(ctx context.Context, what string) error {
 	if c == nil || r == nil {
 		return ErrNoInput
 	}
-	k, ok := capabilityNamed(what)
+	k, ok := clientcaps.Named(what)
 	if !ok {
 		return fmt.Errorf("%w: unknown capability %q", ErrNoInput, what)
 	}
 	return r.check(c, Question{key: "-", need: k})
-}
-
-// capabilityNamed returns the capability a handler names.
-func capabilityNamed(what string) (capability, bool) {
-	for k := capElicitForm; k <= capRoots; k++ {
-		if k.name() == what {
-			return k, true
-		}
-	}
-	return 0, false
 }

@@ -4,17 +4,16 @@ package runtime
 // on first use, CheckSchema.
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"sync"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/catalog"
 	"github.com/mcpgen/mcpgen/runtime/internal/fullhook"
 	"github.com/mcpgen/mcpgen/runtime/internal/httpcheck"
-	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 	"github.com/mcpgen/mcpgen/runtime/internal/schemacheck"
+	"github.com/mcpgen/mcpgen/runtime/internal/scope"
+	"github.com/mcpgen/mcpgen/runtime/internal/toolschema"
 )
 
 // A toolSet is an immutable snapshot of the registered tools; AddTool replaces it.
@@ -38,7 +37,7 @@ type toolEntry struct {
 	hdrOnce sync.Once
 	hdrs    []httpcheck.ParamHeader // x-mcp-header annotations of the input schema
 
-	scopes    []scopeTemplate     // Tool.Scopes compiled (authorize.go)
+	scopes    []scope.Template    // Tool.Scopes compiled (authorize.go)
 	scopeAlts map[string][]string // per template, every scope it can require (enum fields), nil if open
 	scopeList []string            // every concrete scope the tool can require
 }
@@ -50,62 +49,12 @@ func (e *toolEntry) paramHeaders() []httpcheck.ParamHeader {
 	return e.hdrs
 }
 
-// A lazySchema is a tool's input or output schema: checked when the tool is
-// registered, compiled on first use, once, for the built-in validator (internal/schemacheck) or,
-// beyond it, for runtime/fullschema.
-type lazySchema struct {
-	name   string // for messages, e.g. "echo/input"
-	raw    json.RawMessage
-	full   bool // beyond the built-in validator: runtime/fullschema validates it
-	once   sync.Once
-	node   *schemacheck.Schema // built-in (nil is the schema true)
-	fullV  fullhook.Validator
-	closed bool // every object the schema admits is closed (built-in only)
-	err    error
-}
+// A lazySchema is a tool's input or output schema, compiled on first use
+// (internal/toolschema).
+type lazySchema = toolschema.Lazy
 
-// get compiles the schema on the first call.
-func (l *lazySchema) get() error {
-	l.once.Do(func() {
-		if l.full {
-			if l.fullV, l.err = fullhook.Compile(l.raw); l.err != nil {
-				l.err = fmt.Errorf("compile schema %s: %w", l.name, l.err)
-			}
-			return
-		}
-		if l.node, l.err = schemacheck.Compile(l.raw, true); l.err != nil {
-			l.err = fmt.Errorf("compile schema %s: %w", l.name, l.err)
-			return
-		}
-		l.closed = l.node.ClosedTree(map[*schemacheck.Schema]bool{})
-	})
-	return l.err
-}
-
-// failures validates a JSON value (valid JSON): nil when it is valid, else why not.
-// A valid value costs no allocation with the built-in validator.
-func (l *lazySchema) failures(v []byte) ([]schemaFailure, error) {
-	if err := l.get(); err != nil {
-		return nil, err
-	}
-	if !l.full {
-		if l.node.Valid(v) {
-			return nil, nil
-		}
-		if fails := l.node.Explain(v); len(fails) > 0 {
-			return fails, nil
-		}
-		return nil, fmt.Errorf("schema %s: the validator refused a value without a reason", l.name)
-	}
-	if t := jsonwire.TrimSpace(v); len(t) == 0 || !schemacheck.WalkOK(t) { // repeated names, out-of-range numbers
-		return schemacheck.Empty.Explain(v), nil
-	}
-	fails, err := l.fullV(v)
-	if err != nil {
-		return nil, fmt.Errorf("validate with schema %s: %w", l.name, err)
-	}
-	return fails, nil
-}
+// schemaMode decides how a schema is validated at registration (internal/toolschema).
+func schemaMode(raw json.RawMessage) (full bool, err error) { return toolschema.Mode(raw) }
 
 // schemaFailure is one reason a value is invalid (shared with runtime/fullschema).
 type schemaFailure = fullhook.Failure
@@ -116,9 +65,6 @@ type schemaFailure = fullhook.Failure
 // whose schemas need it).
 type SchemaUnsupportedError = schemacheck.UnsupportedError
 
-// fullSchemaImport is the import that registers the full validator.
-const fullSchemaImport = `import _ "github.com/mcpgen/mcpgen/runtime/fullschema"`
-
 // CheckSchema reports whether the runtime's built-in validator decides every
 // instance of the JSON Schema 2020-12 document schema exactly: nil when it does, a
 // *SchemaUnsupportedError naming the first keyword beyond it (the schema then needs
@@ -127,24 +73,6 @@ const fullSchemaImport = `import _ "github.com/mcpgen/mcpgen/runtime/fullschema"
 // runtime/fullschema; AddTool applies the same rule.
 func CheckSchema(schema json.RawMessage) error {
 	return schemacheck.Check(schema)
-}
-
-// schemaMode decides how a schema is validated at registration: by the built-in
-// validator, or by runtime/fullschema when the schema is beyond it. Without
-// runtime/fullschema such a schema is an error naming the keyword and the import; a
-// schema that is not valid JSON Schema is an error either way.
-func schemaMode(raw json.RawMessage) (full bool, err error) {
-	err = CheckSchema(raw)
-	var unsupported *SchemaUnsupportedError
-	switch {
-	case err == nil:
-		return false, nil
-	case !errors.As(err, &unsupported):
-		return false, err
-	case fullhook.Compile != nil:
-		return true, nil
-	}
-	return false, fmt.Errorf("%w; add %s to the program (mcpgen adds it to the generated code of schemas that need it)", err, fullSchemaImport)
 }
 
 // wireTool is the JSON shape of a Tool in tools/list.
@@ -201,7 +129,7 @@ func newToolEntry(t *Tool) (*toolEntry, error) {
 	case t.Handler == nil:
 		return nil, fmt.Errorf("tool %q has no handler", t.Name)
 	}
-	if err := checkInputSchema(t.InputSchema); err != nil {
+	if err := toolschema.CheckInput(t.InputSchema); err != nil {
 		return nil, fmt.Errorf("tool %q: input schema: %w", t.Name, err)
 	}
 	for _, raw := range []json.RawMessage{t.OutputSchema, t.LegacyOutputSchema} {
@@ -213,36 +141,22 @@ func newToolEntry(t *Tool) (*toolEntry, error) {
 	if err != nil {
 		return nil, err
 	}
-	if e.scopes, err = compileScopes(t.Scopes, t.InputSchema); err != nil {
+	if e.scopes, err = scope.Compile(t.Scopes, t.InputSchema); err != nil {
 		return nil, fmt.Errorf("tool %q: %w", t.Name, err)
 	}
-	e.scopeAlts, e.scopeList = expandScopes(e.scopes, t.InputSchema)
+	e.scopeAlts, e.scopeList = scope.Expand(e.scopes, t.InputSchema)
 	if e.fx, err = newToolEffects(t); err != nil {
 		return nil, fmt.Errorf("tool %q: %w", t.Name, err)
 	}
-	if e.input.full, err = schemaMode(t.InputSchema); err != nil {
+	if e.input.Full, err = schemaMode(t.InputSchema); err != nil {
 		return nil, fmt.Errorf("tool %q: input schema: %w", t.Name, err)
 	}
 	if t.OutputSchema != nil {
-		if e.output.full, err = schemaMode(t.OutputSchema); err != nil {
+		if e.output.Full, err = schemaMode(t.OutputSchema); err != nil {
 			return nil, fmt.Errorf("tool %q: output schema: %w", t.Name, err)
 		}
 	}
 	return e, nil
-}
-
-// checkInputSchema reports whether raw is a JSON object whose type is "object".
-func checkInputSchema(raw json.RawMessage) error {
-	var root struct {
-		Type any `json:"type"`
-	}
-	if err := json.Unmarshal(raw, &root); err != nil || !isObject(raw) {
-		return fmt.Errorf("not a JSON object")
-	}
-	if root.Type != "object" {
-		return fmt.Errorf(`root type must be "object"`)
-	}
-	return nil
 }
 
 // buildToolEntry pre-serialises t for both eras.
@@ -263,41 +177,13 @@ func buildToolEntry(t *Tool) (*toolEntry, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tool %q: encode: %w", t.Name, err)
 	}
-	names, err := propertyNames(t.InputSchema)
+	names, err := toolschema.PropertyNames(t.InputSchema)
 	if err != nil {
 		return nil, fmt.Errorf("tool %q: input schema: %w", t.Name, err)
 	}
 	return &toolEntry{tool: t, modernJSON: modern, legacyJSON: legacy, argNames: names,
-		input:  lazySchema{name: t.Name + "/input", raw: t.InputSchema},
-		output: lazySchema{name: t.Name + "/output", raw: t.OutputSchema}}, nil
-}
-
-// propertyNames returns the keys of the schema's top-level "properties", in document
-// order.
-func propertyNames(schema json.RawMessage) ([]string, error) {
-	var root struct {
-		Properties json.RawMessage `json:"properties"`
-	}
-	if err := json.Unmarshal(schema, &root); err != nil || root.Properties == nil {
-		return nil, err
-	}
-	dec := json.NewDecoder(bytes.NewReader(root.Properties))
-	if _, err := dec.Token(); err != nil { // {
-		return nil, fmt.Errorf("properties: %w", err)
-	}
-	var names []string
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, fmt.Errorf("properties: %w", err)
-		}
-		names = append(names, fmt.Sprint(tok))
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			return nil, fmt.Errorf("properties: %w", err)
-		}
-	}
-	return names, nil
+		input:  lazySchema{Name: t.Name + "/input", Raw: t.InputSchema},
+		output: lazySchema{Name: t.Name + "/output", Raw: t.OutputSchema}}, nil
 }
 
 // pageStart returns the index of the first tool of the page cursor names. Cursors name
@@ -317,4 +203,27 @@ func (ts *toolSet) pageStart(cursor string) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// Tool returns a copy of the registered tool called name, or nil. With
+// PutTool, a host can wrap a tool's handler (metrics, a test's run count).
+func (s *Server) Tool(name string) *Tool {
+	e := s.tools.Load().byName[name]
+	if e == nil {
+		return nil
+	}
+	cp := *e.tool
+	return &cp
+}
+
+// Tools returns copies of the registered tools in registration order (the
+// order of tools/list).
+func (s *Server) Tools() []*Tool {
+	list := s.tools.Load().list
+	out := make([]*Tool, len(list))
+	for i, e := range list {
+		cp := *e.tool
+		out[i] = &cp
+	}
+	return out
 }

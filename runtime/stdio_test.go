@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/stdioconn"
 )
 
 func TestStdioFraming(t *testing.T) {
@@ -161,7 +163,7 @@ func TestStdioBusy(t *testing.T) {
 	c := serveInMemory(t, newTestServer(t, &Options{MaxConcurrentRequests: 1}, blockTool(started, cancelled)))
 	ids := []string{string(c.modern("tools/call", map[string]any{"name": "block"}))}
 	<-started // the first runs, the others wait for its slot
-	for range queueFactor - 1 {
+	for range stdioconn.QueueFactor - 1 {
 		ids = append(ids, string(c.modern("tools/call", map[string]any{"name": "block"})))
 	}
 	busy := c.call(false, "ping", nil)

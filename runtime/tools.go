@@ -120,7 +120,7 @@ func (s *Server) toolReply(c *call, e *toolEntry, r *round, res *ToolResult, rer
 // A tool that is not readonly runs through invokeWrite (effects.go): idempotency
 // key, receipt.
 func (s *Server) runTool(ctx context.Context, c *call, e *toolEntry, args json.RawMessage) (*ToolResult, *rpcError) {
-	fails, err := e.input.failures(args)
+	fails, err := e.input.Failures(args)
 	if err != nil {
 		s.logger.Error("input schema unusable", "tool", e.tool.Name, "err", err)
 		return nil, errorf(CodeInternalError, "internal error: tool %s has an unusable input schema", e.tool.Name)
@@ -131,7 +131,7 @@ func (s *Server) runTool(ctx context.Context, c *call, e *toolEntry, args json.R
 	if err := s.gate(ctx, e, args); err != nil { // authorize.go, consent.go
 		return gateFailed(e, err)
 	}
-	c.toolReq = ToolRequest{Name: e.tool.Name, Arguments: args, closed: e.input.closed}
+	c.toolReq = ToolRequest{Name: e.tool.Name, Arguments: args, closed: e.input.Closed()}
 	var res *ToolResult
 	if e.fx != nil || c.fx != nil {
 		res, err = s.invokeWrite(ctx, c, e, &c.toolReq)
@@ -413,7 +413,7 @@ func (s *Server) resultMeta(c *call, meta map[string]any) (json.RawMessage, erro
 // valid, else a text for the model naming each failure and the valid argument names.
 // Objects repeating a member name and numbers beyond float64 are refused first.
 func (e *toolEntry) checkArgs(args json.RawMessage) (string, error) {
-	fails, err := e.input.failures(args)
+	fails, err := e.input.Failures(args)
 	if err != nil || fails == nil {
 		return "", err
 	}
@@ -426,7 +426,7 @@ func (e *toolEntry) checkOutput(sc json.RawMessage, valid bool) error {
 	if !valid {
 		return errors.New("structured output is not JSON")
 	}
-	fails, err := e.output.failures(sc)
+	fails, err := e.output.Failures(sc)
 	if err != nil || fails == nil {
 		return err
 	}

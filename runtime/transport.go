@@ -1,5 +1,8 @@
 package runtime
 
+// transport.go: the seam between transports and dispatch: Handle, HandleRaw,
+// Sink and Reply.
+
 import (
 	"context"
 	"encoding/json"

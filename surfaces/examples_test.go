@@ -14,6 +14,7 @@ import (
 	"github.com/mcpgen/mcpgen/examples/notes"
 	"github.com/mcpgen/mcpgen/examples/policy"
 	mcpruntime "github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/modelcall"
 )
 
 // leftOut are the example tools a provider rejects: the conformance suite's
@@ -39,9 +40,9 @@ func TestExampleDefinitions(t *testing.T) {
 	} {
 		s := mcpruntime.NewServer(mcpruntime.Implementation{Name: name, Version: "test"}, &mcpruntime.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 		register(s)
-		openai, f1 := s.OpenAITools()
-		anth, f2 := s.AnthropicTools()
-		gem, f3 := s.GeminiTools()
+		openai, f1 := modelcall.OpenAITools(s)
+		anth, f2 := modelcall.AnthropicTools(s)
+		gem, f3 := modelcall.GeminiTools(s)
 		out := 0
 		for _, f := range append(append(f1, f2...), f3...) {
 			if !leftOut[name+": "+f.String()] {

@@ -28,6 +28,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/examples/incidents"
 	mcpruntime "github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/modelcall"
 	"github.com/mcpgen/mcpgen/surfaces/anthropicsurface"
 	"github.com/mcpgen/mcpgen/surfaces/openaisurface"
 )
@@ -165,7 +166,7 @@ func TestOpenAIChatLoop(t *testing.T) {
 	if len(findings) != 0 {
 		t.Fatalf("findings: %v", findings)
 	}
-	d := mcpruntime.NewDispatcher(c.s, &mcpruntime.DispatchOptions{MaxConcurrent: 3})
+	d := modelcall.NewDispatcher(c.s, &modelcall.Options{MaxConcurrent: 3})
 	final, err := openaisurface.ChatLoop(asAlice(), client, d, openai.ChatCompletionNewParams{
 		Model:    "gpt-5.1",
 		Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("Payments alerts are firing: triage.")},
@@ -193,7 +194,7 @@ func TestOpenAIResponsesLoop(t *testing.T) {
 	if len(findings) != 0 {
 		t.Fatalf("findings: %v", findings)
 	}
-	d := mcpruntime.NewDispatcher(c.s, nil)
+	d := modelcall.NewDispatcher(c.s, nil)
 	final, err := openaisurface.ResponsesLoop(asAlice(), client, d, responses.ResponseNewParams{
 		Model: "gpt-5.1",
 		Input: responses.ResponseNewParamsInputUnion{OfString: openai.String("Is checkout degraded?")},
@@ -225,7 +226,7 @@ func TestAnthropicLoop(t *testing.T) {
 	if len(findings) != 0 {
 		t.Fatalf("findings: %v", findings)
 	}
-	d := mcpruntime.NewDispatcher(c.s, &mcpruntime.DispatchOptions{MaxConcurrent: 2})
+	d := modelcall.NewDispatcher(c.s, &modelcall.Options{MaxConcurrent: 2})
 	final, err := anthropicsurface.Loop(asAlice(), client, d, anthropic.MessageNewParams{
 		Model:     "claude-sonnet-4-5",
 		MaxTokens: 1024,

@@ -2,7 +2,7 @@
 // (examples/incidents) with the OpenAI or the Anthropic Go SDK, calling the
 // model directly: the tools' definitions come from the MCP server's registry
 // and every tool call the model proposes goes through the same pipeline as an
-// MCP tools/call (runtime.Dispatcher).
+// MCP tools/call (modelcall.Dispatcher).
 //
 //	OPENAI_API_KEY=... go run . -provider openai "Payments alerts are firing: triage."
 //	ANTHROPIC_API_KEY=... go run . -provider anthropic "Payments alerts are firing: triage."
@@ -26,6 +26,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/examples/incidents"
 	mcpruntime "github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/modelcall"
 	"github.com/mcpgen/mcpgen/surfaces/anthropicsurface"
 	"github.com/mcpgen/mcpgen/surfaces/openaisurface"
 )
@@ -57,7 +58,7 @@ func main() {
 	}
 	// The host's user: every call runs as this principal.
 	ctx := mcpruntime.WithPrincipal(context.Background(), &mcpruntime.Principal{Subject: os.Getenv("USER")})
-	d := mcpruntime.NewDispatcher(s, nil)
+	d := modelcall.NewDispatcher(s, nil)
 	answer, err := run(ctx, d, s, *provider, *model, prompt, *turns)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "agent:", err)
@@ -67,7 +68,7 @@ func main() {
 }
 
 // run runs the loop with one provider and returns the model's last text.
-func run(ctx context.Context, d *mcpruntime.Dispatcher, s *mcpruntime.Server, provider, model, prompt string, turns int) (string, error) {
+func run(ctx context.Context, d *modelcall.Dispatcher, s *mcpruntime.Server, provider, model, prompt string, turns int) (string, error) {
 	switch provider {
 	case "openai":
 		tools, _ := openaisurface.ChatTools(s)
@@ -116,21 +117,21 @@ func run(ctx context.Context, d *mcpruntime.Dispatcher, s *mcpruntime.Server, pr
 // printTools prints the definitions a provider gets, one JSON array.
 func printTools(s *mcpruntime.Server, provider string) error {
 	var defs []json.RawMessage
-	var tools []mcpruntime.FunctionTool
-	var findings []mcpruntime.SurfaceFinding
-	shape := mcpruntime.FunctionTool.OpenAIChat
+	var tools []modelcall.FunctionTool
+	var findings []modelcall.Finding
+	shape := modelcall.FunctionTool.OpenAIChat
 	switch provider {
 	case "openai":
-		tools, findings = s.OpenAITools()
+		tools, findings = modelcall.OpenAITools(s)
 	case "openai-responses":
-		tools, findings = s.OpenAITools()
-		shape = mcpruntime.FunctionTool.OpenAIResponses
+		tools, findings = modelcall.OpenAITools(s)
+		shape = modelcall.FunctionTool.OpenAIResponses
 	case "anthropic":
-		tools, findings = s.AnthropicTools()
-		shape = mcpruntime.FunctionTool.Anthropic
+		tools, findings = modelcall.AnthropicTools(s)
+		shape = modelcall.FunctionTool.Anthropic
 	case "gemini":
-		tools, findings = s.GeminiTools()
-		shape = mcpruntime.FunctionTool.Gemini
+		tools, findings = modelcall.GeminiTools(s)
+		shape = modelcall.FunctionTool.Gemini
 	default:
 		return fmt.Errorf("unknown provider %q", provider)
 	}

@@ -4,7 +4,7 @@
 // lists a directory.
 //
 // The root is $FILES_ROOT (the working directory when unset), opened once as
-// an os.Root: mcpruntime.ReadFileInRoot refuses names that could leave it
+// an os.Root: resourcefs.ReadFileInRoot refuses names that could leave it
 // ("..", absolute paths, backslashes, NUL and other control characters), and
 // os.Root keeps symbolic links from leading out of it. The template only
 // matches canonically encoded URIs, so file:///%2e%2e/x is not found either.
@@ -27,6 +27,7 @@ import (
 	"unicode/utf8"
 
 	mcpruntime "github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/resourcefs"
 )
 
 // RootEnv names the environment variable holding the directory served.
@@ -55,7 +56,7 @@ func File(ctx context.Context, path string) (mcpruntime.ResourceContents, error)
 	if err != nil {
 		return mcpruntime.ResourceContents{}, err
 	}
-	data, err := mcpruntime.ReadFileInRoot(r, path, MaxFileSize)
+	data, err := resourcefs.ReadFileInRoot(r, path, MaxFileSize)
 	if err != nil {
 		return mcpruntime.ResourceContents{}, err
 	}
@@ -81,12 +82,12 @@ func Dir(ctx context.Context, path []string, limit *int) (string, error) {
 	name := strings.Join(path, "/")
 	for _, seg := range path {
 		if strings.Contains(seg, "/") {
-			return "", fmt.Errorf("%w: %q", mcpruntime.ErrUnsafePath, seg)
+			return "", fmt.Errorf("%w: %q", resourcefs.ErrUnsafePath, seg)
 		}
 	}
 	if name == "" {
 		name = "."
-	} else if err := mcpruntime.LocalPath(name); err != nil {
+	} else if err := resourcefs.LocalPath(name); err != nil {
 		return "", err
 	}
 	entries, err := fs.ReadDir(r.FS(), name)
@@ -134,7 +135,7 @@ func CompletePath(ctx context.Context, prefix string) ([]string, error) {
 	dir, base := "", prefix
 	if i := strings.LastIndexByte(prefix, '/'); i >= 0 {
 		dir, base = prefix[:i], prefix[i+1:]
-		if mcpruntime.LocalPath(dir) != nil {
+		if resourcefs.LocalPath(dir) != nil {
 			return []string{}, nil
 		}
 	}

@@ -1,7 +1,7 @@
 // Package schemaprofile checks tool input schemas against what model
 // providers accept. It is the stdlib-only core of gen/profile (which the
 // generator's -lint and -strict use) and of the runtime's provider surfaces
-// (runtime/surfaces.go), so that both apply the same rules. The rules and
+// (runtime/modelcall/surfaces.go), so that both apply the same rules. The rules and
 // their sources are listed in docs/profiles.md:
 //
 //	openai     OpenAI function calling with "strict": true (Structured Outputs):

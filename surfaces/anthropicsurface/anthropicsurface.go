@@ -1,6 +1,6 @@
 // Package anthropicsurface connects a runtime.Server's tools to the Anthropic
 // Go SDK (github.com/anthropics/anthropic-sdk-go/v2): tool definitions for the
-// Messages API, the model's tool_use blocks as runtime.ModelCall, and the
+// Messages API, the model's tool_use blocks as modelcall.Call, and the
 // dispatcher's results as the tool_result blocks of the next user message.
 package anthropicsurface
 
@@ -12,13 +12,14 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2/packages/param"
 
 	mcpruntime "github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/modelcall"
 )
 
 // Tools returns the server's tools as Anthropic tools (name, description,
-// input_schema), byte for byte as runtime.FunctionTool.Anthropic writes them.
+// input_schema), byte for byte as modelcall.FunctionTool.Anthropic writes them.
 // The findings are the tools left out.
-func Tools(s *mcpruntime.Server) ([]anthropic.ToolUnionParam, []mcpruntime.SurfaceFinding) {
-	tools, findings := s.AnthropicTools()
+func Tools(s *mcpruntime.Server) ([]anthropic.ToolUnionParam, []modelcall.Finding) {
+	tools, findings := modelcall.AnthropicTools(s)
 	out := make([]anthropic.ToolUnionParam, 0, len(tools))
 	for _, t := range tools {
 		tp := param.Override[anthropic.ToolParam](json.RawMessage(t.Anthropic()))
@@ -29,14 +30,14 @@ func Tools(s *mcpruntime.Server) ([]anthropic.ToolUnionParam, []mcpruntime.Surfa
 
 // Calls returns the tool_use blocks of a message. Their input is already an
 // object on the wire; the dispatcher still checks it.
-func Calls(m *anthropic.Message) []mcpruntime.ModelCall {
-	var calls []mcpruntime.ModelCall
+func Calls(m *anthropic.Message) []modelcall.Call {
+	var calls []modelcall.Call
 	for _, b := range m.Content {
 		if b.Type != "tool_use" {
 			continue
 		}
 		tu := b.AsToolUse()
-		calls = append(calls, mcpruntime.ModelCall{ID: tu.ID, Name: tu.Name, Arguments: string(tu.Input)})
+		calls = append(calls, modelcall.Call{ID: tu.ID, Name: tu.Name, Arguments: string(tu.Input)})
 	}
 	return calls
 }
@@ -44,7 +45,7 @@ func Calls(m *anthropic.Message) []mcpruntime.ModelCall {
 // Results returns the user message that answers a turn's tool calls: one
 // tool_result block per result, in order, with is_error set on failures. Text
 // blocks stay text, images stay images; other blocks become text.
-func Results(results []*mcpruntime.ModelResult) anthropic.MessageParam {
+func Results(results []*modelcall.Result) anthropic.MessageParam {
 	blocks := make([]anthropic.ContentBlockParamUnion, 0, len(results))
 	for _, r := range results {
 		tr := anthropic.ToolResultBlockParam{ToolUseID: r.ID}
@@ -58,7 +59,7 @@ func Results(results []*mcpruntime.ModelResult) anthropic.MessageParam {
 }
 
 // content converts a result's blocks.
-func content(r *mcpruntime.ModelResult) []anthropic.ToolResultBlockParamContentUnion {
+func content(r *modelcall.Result) []anthropic.ToolResultBlockParamContentUnion {
 	var out []anthropic.ToolResultBlockParamContentUnion
 	for _, c := range r.Content {
 		switch c.Type {
@@ -68,7 +69,7 @@ func content(r *mcpruntime.ModelResult) []anthropic.ToolResultBlockParamContentU
 			img := anthropic.NewImageBlockBase64(c.MIMEType, base64.StdEncoding.EncodeToString(c.Data))
 			out = append(out, anthropic.ToolResultBlockParamContentUnion{OfImage: img.OfImage})
 		default:
-			one := &mcpruntime.ModelResult{Content: []mcpruntime.Content{c}}
+			one := &modelcall.Result{Content: []mcpruntime.Content{c}}
 			out = append(out, anthropic.ToolResultBlockParamContentUnion{OfText: &anthropic.TextBlockParam{Text: one.Text()}})
 		}
 	}

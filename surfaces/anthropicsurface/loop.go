@@ -6,14 +6,14 @@ import (
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 
-	mcpruntime "github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/modelcall"
 )
 
 // Loop sends params, runs the tool_use blocks of each answer through d (the
 // calls of one turn concurrently) and sends their results back, until the
 // model answers without tool calls or maxTurns requests were made. params
 // should carry the tools (Tools). It returns the last message.
-func Loop(ctx context.Context, client anthropic.Client, d *mcpruntime.Dispatcher, params anthropic.MessageNewParams, maxTurns int) (*anthropic.Message, error) {
+func Loop(ctx context.Context, client anthropic.Client, d *modelcall.Dispatcher, params anthropic.MessageNewParams, maxTurns int) (*anthropic.Message, error) {
 	for turn := 0; ; turn++ {
 		m, err := client.Messages.New(ctx, params)
 		if err != nil {

@@ -7,14 +7,14 @@ import (
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/responses"
 
-	mcpruntime "github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/modelcall"
 )
 
 // ChatLoop sends params, runs the tool calls of each answer through d (the
 // calls of one turn concurrently) and sends their results back, until the
 // model answers without tool calls or maxTurns requests were made. params
 // should carry the tools (ChatTools). It returns the last completion.
-func ChatLoop(ctx context.Context, client openai.Client, d *mcpruntime.Dispatcher, params openai.ChatCompletionNewParams, maxTurns int) (*openai.ChatCompletion, error) {
+func ChatLoop(ctx context.Context, client openai.Client, d *modelcall.Dispatcher, params openai.ChatCompletionNewParams, maxTurns int) (*openai.ChatCompletion, error) {
 	for turn := 0; ; turn++ {
 		c, err := client.Chat.Completions.New(ctx, params)
 		if err != nil {
@@ -38,7 +38,7 @@ func ChatLoop(ctx context.Context, client openai.Client, d *mcpruntime.Dispatche
 
 // ResponsesLoop is ChatLoop for the Responses API: each follow-up request
 // names the previous response and carries the function_call_output items.
-func ResponsesLoop(ctx context.Context, client openai.Client, d *mcpruntime.Dispatcher, params responses.ResponseNewParams, maxTurns int) (*responses.Response, error) {
+func ResponsesLoop(ctx context.Context, client openai.Client, d *modelcall.Dispatcher, params responses.ResponseNewParams, maxTurns int) (*responses.Response, error) {
 	for turn := 0; ; turn++ {
 		r, err := client.Responses.New(ctx, params)
 		if err != nil {

@@ -1,6 +1,6 @@
 // Package openaisurface connects a runtime.Server's tools to the OpenAI Go SDK
 // (github.com/openai/openai-go/v3): tool definitions for Chat Completions and
-// the Responses API, the model's tool calls as runtime.ModelCall, and the
+// the Responses API, the model's tool calls as modelcall.Call, and the
 // dispatcher's results as the messages or items the next request carries.
 package openaisurface
 
@@ -13,14 +13,15 @@ import (
 	"github.com/openai/openai-go/v3/shared"
 
 	mcpruntime "github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/modelcall"
 )
 
 // ChatTools returns the server's tools as Chat Completions function tools,
-// byte for byte as runtime.FunctionTool.OpenAIFunction writes them ("strict":
+// byte for byte as modelcall.FunctionTool.OpenAIFunction writes them ("strict":
 // true where the schema passes the OpenAI strict profile). The findings are
 // the tools left out.
-func ChatTools(s *mcpruntime.Server) ([]openai.ChatCompletionToolUnionParam, []mcpruntime.SurfaceFinding) {
-	tools, findings := s.OpenAITools()
+func ChatTools(s *mcpruntime.Server) ([]openai.ChatCompletionToolUnionParam, []modelcall.Finding) {
+	tools, findings := modelcall.OpenAITools(s)
 	out := make([]openai.ChatCompletionToolUnionParam, 0, len(tools))
 	for _, t := range tools {
 		def := param.Override[shared.FunctionDefinitionParam](json.RawMessage(t.OpenAIFunction()))
@@ -30,13 +31,13 @@ func ChatTools(s *mcpruntime.Server) ([]openai.ChatCompletionToolUnionParam, []m
 }
 
 // ChatCalls returns the function tool calls of an assistant message.
-func ChatCalls(m openai.ChatCompletionMessage) []mcpruntime.ModelCall {
-	var calls []mcpruntime.ModelCall
+func ChatCalls(m openai.ChatCompletionMessage) []modelcall.Call {
+	var calls []modelcall.Call
 	for _, tc := range m.ToolCalls {
 		if tc.Type != "function" {
 			continue
 		}
-		calls = append(calls, mcpruntime.ModelCall{ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments})
+		calls = append(calls, modelcall.Call{ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments})
 	}
 	return calls
 }
@@ -44,7 +45,7 @@ func ChatCalls(m openai.ChatCompletionMessage) []mcpruntime.ModelCall {
 // ChatResults returns one tool message per result, in order: the result as
 // text (Chat Completions tool messages carry text only; a failure's text says
 // what went wrong and what to do).
-func ChatResults(results []*mcpruntime.ModelResult) []openai.ChatCompletionMessageParamUnion {
+func ChatResults(results []*modelcall.Result) []openai.ChatCompletionMessageParamUnion {
 	out := make([]openai.ChatCompletionMessageParamUnion, 0, len(results))
 	for _, r := range results {
 		out = append(out, openai.ToolMessage(text(r), r.ID))
@@ -53,9 +54,9 @@ func ChatResults(results []*mcpruntime.ModelResult) []openai.ChatCompletionMessa
 }
 
 // ResponsesTools returns the server's tools as Responses API function tools,
-// byte for byte as runtime.FunctionTool.OpenAIResponses writes them.
-func ResponsesTools(s *mcpruntime.Server) ([]responses.ToolUnionParam, []mcpruntime.SurfaceFinding) {
-	tools, findings := s.OpenAITools()
+// byte for byte as modelcall.FunctionTool.OpenAIResponses writes them.
+func ResponsesTools(s *mcpruntime.Server) ([]responses.ToolUnionParam, []modelcall.Finding) {
+	tools, findings := modelcall.OpenAITools(s)
 	out := make([]responses.ToolUnionParam, 0, len(tools))
 	for _, t := range tools {
 		ft := param.Override[responses.FunctionToolParam](json.RawMessage(t.OpenAIResponses()))
@@ -65,21 +66,21 @@ func ResponsesTools(s *mcpruntime.Server) ([]responses.ToolUnionParam, []mcprunt
 }
 
 // ResponsesCalls returns the function calls among a response's output items.
-func ResponsesCalls(r *responses.Response) []mcpruntime.ModelCall {
-	var calls []mcpruntime.ModelCall
+func ResponsesCalls(r *responses.Response) []modelcall.Call {
+	var calls []modelcall.Call
 	for _, item := range r.Output {
 		if item.Type != "function_call" {
 			continue
 		}
 		fc := item.AsFunctionCall()
-		calls = append(calls, mcpruntime.ModelCall{ID: fc.CallID, Name: fc.Name, Arguments: fc.Arguments})
+		calls = append(calls, modelcall.Call{ID: fc.CallID, Name: fc.Name, Arguments: fc.Arguments})
 	}
 	return calls
 }
 
 // ResponsesResults returns one function_call_output item per result, in
 // order, with the result as text.
-func ResponsesResults(results []*mcpruntime.ModelResult) []responses.ResponseInputItemUnionParam {
+func ResponsesResults(results []*modelcall.Result) []responses.ResponseInputItemUnionParam {
 	out := make([]responses.ResponseInputItemUnionParam, 0, len(results))
 	for _, r := range results {
 		item := responses.ResponseInputItemParamOfFunctionCallOutput(text(r))
@@ -91,7 +92,7 @@ func ResponsesResults(results []*mcpruntime.ModelResult) []responses.ResponseInp
 
 // text is a result as the text OpenAI takes: tool results have no error
 // flag there, so a failure says so first.
-func text(r *mcpruntime.ModelResult) string {
+func text(r *modelcall.Result) string {
 	if r.IsError {
 		return "Error: " + r.Text()
 	}

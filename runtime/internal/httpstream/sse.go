@@ -99,3 +99,19 @@ func compactLine(data []byte) []byte {
 	}
 	return []byte(strings.NewReplacer("\r", "", "\n", "").Replace(string(data)))
 }
+
+// AcceptsStream reports whether the client's Accept header admits an SSE response.
+func AcceptsStream(r *http.Request) bool {
+	accept := strings.Join(r.Header.Values("Accept"), ",")
+	if accept == "" {
+		return true
+	}
+	for part := range strings.SplitSeq(accept, ",") {
+		mt, _, _ := strings.Cut(part, ";")
+		switch strings.TrimSpace(mt) {
+		case "text/event-stream", "text/*", "*/*":
+			return true
+		}
+	}
+	return false
+}

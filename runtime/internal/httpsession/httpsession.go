@@ -1,7 +1,9 @@
-package runtime
-
-// http_session.go: the 2025-11-25 HTTP sessions: their resumable streams, their
-// limits, and the store that creates, finds and expires them.
+// Package httpsession keeps the 2025-11-25 sessions of the Streamable HTTP
+// transport: each session's resumable request streams, its standalone GET
+// stream and its counts of running work, and the store that creates, finds,
+// evicts and expires them (bounded in all and per remote address). What a
+// session serves (the dispatcher's side) is the type parameter.
+package httpsession
 
 import (
 	"crypto/rand"
@@ -9,7 +11,6 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
-	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,6 +18,9 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/internal/httpstream"
 )
+
+// A Conn is the dispatcher's side of a session, closed when the session ends.
+type Conn interface{ Close() }
 
 // maxDetachedStreams bounds the request streams a session keeps for clients
 // that may resume them; the oldest is forgotten first.
@@ -26,15 +30,15 @@ const maxDetachedStreams = 64
 // GET stream while no client reads it.
 const maxStandaloneEvents = 256
 
-// An httpSession is one 2025-11-25 client on the Streamable HTTP transport:
-// the dispatcher's Session, the standalone stream its GET reads, and the
+// A Session is one 2025-11-25 client on the Streamable HTTP transport: the
+// dispatcher's session (Conn), the standalone stream its GET reads, and the
 // request streams a client may resume with Last-Event-ID.
-type httpSession struct {
-	id         string
-	peer       string // the client's address, for MaxSessionsPerPeer
-	caller     string // principalID of the caller that opened it (authorize.go)
-	ss         *Session
-	standalone *httpstream.Exchange // stream "0": unsolicited messages and requests
+type Session[C Conn] struct {
+	ID         string
+	Peer       string // the client's address, for MaxSessionsPerPeer
+	Caller     string // who opened it (set by the transport after initialize)
+	Conn       C
+	Standalone *httpstream.Exchange // stream "0": unsolicited messages and requests
 
 	// mu guards the fields below.
 	mu       sync.Mutex
@@ -47,8 +51,8 @@ type httpSession struct {
 	used     bool // a request or GET came after initialize: the client did not abandon it
 }
 
-// newStream registers a resumable exchange for one request.
-func (hs *httpSession) newStream(streamsOK bool) *httpstream.Exchange {
+// NewStream registers a resumable exchange for one request.
+func (hs *Session[C]) NewStream(streamsOK bool) *httpstream.Exchange {
 	hs.mu.Lock()
 	defer hs.mu.Unlock()
 	hs.next++
@@ -63,8 +67,8 @@ func (hs *httpSession) newStream(streamsOK bool) *httpstream.Exchange {
 	return x
 }
 
-// dropStream forgets a request stream whose reply reached the client.
-func (hs *httpSession) dropStream(x *httpstream.Exchange) {
+// DropStream forgets a request stream whose reply reached the client.
+func (hs *Session[C]) DropStream(x *httpstream.Exchange) {
 	hs.mu.Lock()
 	defer hs.mu.Unlock()
 	delete(hs.streams, x.Stream())
@@ -77,14 +81,14 @@ func (hs *httpSession) dropStream(x *httpstream.Exchange) {
 }
 
 // resume finds the stream a Last-Event-ID names and the seq to resume after.
-func (hs *httpSession) resume(lastEventID string) (*httpstream.Exchange, int, bool) {
+func (hs *Session[C]) Resume(lastEventID string) (*httpstream.Exchange, int, bool) {
 	stream, seqText, ok := strings.Cut(lastEventID, "_")
 	seq, err := strconv.Atoi(seqText)
 	if !ok || err != nil || seq < 0 {
 		return nil, 0, false
 	}
-	if stream == hs.standalone.Stream() {
-		return hs.standalone, seq, true
+	if stream == hs.Standalone.Stream() {
+		return hs.Standalone, seq, true
 	}
 	hs.mu.Lock()
 	defer hs.mu.Unlock()
@@ -93,7 +97,7 @@ func (hs *httpSession) resume(lastEventID string) (*httpstream.Exchange, int, bo
 }
 
 // touch records activity now.
-func (hs *httpSession) touch(now time.Time) {
+func (hs *Session[C]) Touch(now time.Time) {
 	hs.mu.Lock()
 	defer hs.mu.Unlock()
 	hs.lastUsed = now
@@ -101,7 +105,7 @@ func (hs *httpSession) touch(now time.Time) {
 
 // idleSince reports whether the session has nothing running and saw no
 // activity since t.
-func (hs *httpSession) idleSince(t time.Time) bool {
+func (hs *Session[C]) idleSince(t time.Time) bool {
 	hs.mu.Lock()
 	defer hs.mu.Unlock()
 	return hs.active == 0 && hs.lastUsed.Before(t)
@@ -109,13 +113,13 @@ func (hs *httpSession) idleSince(t time.Time) bool {
 
 // enter records the start of a request or stream; the returned func records
 // its end.
-func (hs *httpSession) enter() (leave func()) {
+func (hs *Session[C]) Enter() (leave func()) {
 	hs.arrive()
 	return hs.leave
 }
 
 // arrive counts a request or stream in progress; leave ends it.
-func (hs *httpSession) arrive() {
+func (hs *Session[C]) arrive() {
 	hs.mu.Lock()
 	defer hs.mu.Unlock()
 	hs.active++
@@ -123,16 +127,16 @@ func (hs *httpSession) arrive() {
 }
 
 // leave ends what arrive counted.
-func (hs *httpSession) leave() {
+func (hs *Session[C]) leave() {
 	hs.mu.Lock()
 	defer hs.mu.Unlock()
 	hs.active--
 	hs.lastUsed = time.Now()
 }
 
-// admitRequest records the start of a request unless limit requests are already
-// running; leaveRequest records its end.
-func (hs *httpSession) admitRequest(limit int) bool {
+// AdmitRequest records the start of a request unless limit requests are already
+// running; LeaveRequest records its end.
+func (hs *Session[C]) AdmitRequest(limit int) bool {
 	hs.mu.Lock()
 	defer hs.mu.Unlock()
 	if hs.requests >= limit {
@@ -144,8 +148,8 @@ func (hs *httpSession) admitRequest(limit int) bool {
 	return true
 }
 
-// leaveRequest ends what admitRequest admitted.
-func (hs *httpSession) leaveRequest() {
+// LeaveRequest ends what AdmitRequest admitted.
+func (hs *Session[C]) LeaveRequest() {
 	hs.mu.Lock()
 	defer hs.mu.Unlock()
 	hs.requests--
@@ -155,9 +159,9 @@ func (hs *httpSession) leaveRequest() {
 
 // close ends the session: in-flight requests are cancelled, streams end and
 // what they buffered for resumption is freed (nobody can resume them now).
-func (hs *httpSession) close() {
-	hs.ss.Close()
-	hs.standalone.Discard()
+func (hs *Session[C]) Close() {
+	hs.Conn.Close()
+	hs.Standalone.Discard()
 	hs.mu.Lock()
 	streams := make([]*httpstream.Exchange, 0, len(hs.streams))
 	for _, x := range hs.streams {
@@ -174,7 +178,7 @@ func (hs *httpSession) close() {
 // session in active use is never evicted (ok false); sessions the client
 // never used after initialize go before used ones, and the least recently
 // used first within each kind.
-func (hs *httpSession) evictionRank() (neverUsed bool, lastUsed time.Time, ok bool) {
+func (hs *Session[C]) evictionRank() (neverUsed bool, lastUsed time.Time, ok bool) {
 	hs.mu.Lock()
 	defer hs.mu.Unlock()
 	return !hs.used, hs.lastUsed, hs.active == 0
@@ -182,27 +186,28 @@ func (hs *httpSession) evictionRank() (neverUsed bool, lastUsed time.Time, ok bo
 
 // expiry returns when the session ends unless used again; ok is false while
 // it is in active use.
-func (hs *httpSession) expiry(idle time.Duration) (time.Time, bool) {
+func (hs *Session[C]) expiry(idle time.Duration) (time.Time, bool) {
 	hs.mu.Lock()
 	defer hs.mu.Unlock()
 	return hs.lastUsed.Add(idle), hs.active == 0
 }
 
-// A sessionStore holds the live 2025-11-25 sessions of one handler. Every
+// A Store holds the live 2025-11-25 sessions of one handler. Every
 // session counts against max from the moment its initialize is admitted
 // (create reserves the slot) until it ends; at most perPeer of them belong to
 // one remote address. A full store makes room by evicting an abandoned
 // session (evictLocked) before it refuses. Idle sessions end after idle, by a
 // timer armed while sessions live, without waiting for other traffic.
-type sessionStore struct {
+type Store[C Conn] struct {
 	max     int
 	perPeer int
-	idle    time.Duration // read under mu (tests shorten it)
-	prefix  string        // of every minted id (SessionPrefixEnv)
+	idle    time.Duration // read under mu (SetIdle)
+	prefix  string        // of every minted id
+	newConn func(standalone *httpstream.Exchange) C
 
 	// mu guards the fields below.
 	mu       sync.Mutex
-	byID     map[string]*httpSession
+	byID     map[string]*Session[C]
 	reserved int            // sessions created and not yet added or released
 	peers    map[string]int // sessions (live and reserved) per remote address
 	sweeper  *time.Timer    // ends idle sessions; nil while none lives
@@ -211,29 +216,25 @@ type sessionStore struct {
 
 // Reasons an initialize is refused (503).
 var (
-	errTooManySessions     = errors.New("too many sessions")
-	errTooManyPeerSessions = errors.New("too many sessions from this client")
+	ErrTooManySessions     = errors.New("too many sessions")
+	ErrTooManyPeerSessions = errors.New("too many sessions from this client")
 )
 
-// newSessionStore returns an empty store; perPeer <= 0 or above max means max.
-func newSessionStore(max, perPeer int, idle time.Duration) *sessionStore {
+// NewStore returns an empty store; perPeer <= 0 or above max means max. Every
+// minted id starts with prefix; newConn makes a session's dispatcher side,
+// whose unsolicited messages go to standalone.
+func NewStore[C Conn](max, perPeer int, idle time.Duration, prefix string, newConn func(standalone *httpstream.Exchange) C) *Store[C] {
 	if perPeer <= 0 || perPeer > max {
 		perPeer = max
 	}
-	return &sessionStore{max: max, perPeer: perPeer, idle: idle, byID: map[string]*httpSession{},
-		peers: map[string]int{}, prefix: os.Getenv(SessionPrefixEnv)}
+	return &Store[C]{max: max, perPeer: perPeer, idle: idle, byID: map[string]*Session[C]{},
+		peers: map[string]int{}, prefix: prefix, newConn: newConn}
 }
 
-// SessionPrefixEnv names the environment variable whose value starts every
-// 2025-11-25 session id this process mints (visible ASCII, e.g. "r1-"): behind a
-// load balancer, each replica gets its own prefix and the balancer routes a
-// session to the replica that minted it (docs/deploy-replicas.md).
-const SessionPrefixEnv = "MCP_SESSION_PREFIX"
-
-// peerOf returns the address a request came from, without its port: the
+// PeerOf returns the address a request came from, without its port: the
 // unit MaxSessionsPerPeer bounds. An IPv6 address counts as its /64, which
 // one client typically holds whole.
-func peerOf(r *http.Request) string {
+func PeerOf(r *http.Request) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
 		return r.RemoteAddr
@@ -246,19 +247,19 @@ func peerOf(r *http.Request) string {
 	return host
 }
 
-// newSessionID returns an unguessable session id of visible ASCII (128 bits
+// NewID returns an unguessable session id of visible ASCII (128 bits
 // of crypto/rand, base32).
-func newSessionID() string { return rand.Text() }
+func NewID() string { return rand.Text() }
 
 // create makes a session for an initialize request from peer, reserving its
 // slot: it is not visible to lookups until add, and release gives the slot
 // back when initialize fails. When peer holds perPeer sessions, or the store
 // is full, an abandoned session makes room (evict); when none can, create
-// refuses with errTooManyPeerSessions or errTooManySessions.
-func (st *sessionStore) create(srv *Server, peer string) (*httpSession, error) {
+// refuses with ErrTooManyPeerSessions or ErrTooManySessions.
+func (st *Store[C]) Create(peer string) (*Session[C], error) {
 	st.sweep(time.Now())
 	st.mu.Lock()
-	var evicted []*httpSession
+	var evicted []*Session[C]
 	err := st.makeRoomLocked(peer, &evicted)
 	if err == nil {
 		st.reserved++
@@ -266,36 +267,36 @@ func (st *sessionStore) create(srv *Server, peer string) (*httpSession, error) {
 	}
 	st.mu.Unlock()
 	for _, hs := range evicted {
-		hs.close()
+		hs.Close()
 	}
 	if err != nil {
 		return nil, err
 	}
 	standalone := httpstream.New("0", true)
 	standalone.Keep = maxStandaloneEvents
-	hs := &httpSession{id: st.prefix + newSessionID(), peer: peer, ss: srv.NewSession(standalone),
-		standalone: standalone, streams: map[string]*httpstream.Exchange{}, lastUsed: time.Now()}
+	hs := &Session[C]{ID: st.prefix + NewID(), Peer: peer, Conn: st.newConn(standalone),
+		Standalone: standalone, streams: map[string]*httpstream.Exchange{}, lastUsed: time.Now()}
 	return hs, nil
 }
 
 // makeRoomLocked evicts, into *evicted, what a new session of peer needs:
 // one of peer's own sessions when it holds perPeer, then any when the store
 // is full. st.mu must be held.
-func (st *sessionStore) makeRoomLocked(peer string, evicted *[]*httpSession) error {
+func (st *Store[C]) makeRoomLocked(peer string, evicted *[]*Session[C]) error {
 	if st.closed {
-		return errTooManySessions
+		return ErrTooManySessions
 	}
 	if st.peers[peer] >= st.perPeer {
 		hs := st.evictLocked(peer)
 		if hs == nil {
-			return errTooManyPeerSessions
+			return ErrTooManyPeerSessions
 		}
 		*evicted = append(*evicted, hs)
 	}
 	if len(st.byID)+st.reserved >= st.max {
 		hs := st.evictLocked("")
 		if hs == nil {
-			return errTooManySessions
+			return ErrTooManySessions
 		}
 		*evicted = append(*evicted, hs)
 	}
@@ -305,12 +306,12 @@ func (st *sessionStore) makeRoomLocked(peer string, evicted *[]*httpSession) err
 // evictLocked forgets and returns the session to end for room (of peer, or
 // of anyone when peer is ""), in evictionRank order, or nil when every
 // candidate is in active use. st.mu must be held.
-func (st *sessionStore) evictLocked(peer string) *httpSession {
-	var victim *httpSession
+func (st *Store[C]) evictLocked(peer string) *Session[C] {
+	var victim *Session[C]
 	var vNever bool
 	var vLast time.Time
 	for _, hs := range st.byID {
-		if peer != "" && hs.peer != peer {
+		if peer != "" && hs.Peer != peer {
 			continue
 		}
 		never, last, ok := hs.evictionRank()
@@ -328,13 +329,13 @@ func (st *sessionStore) evictLocked(peer string) *httpSession {
 }
 
 // forgetLocked removes hs from the store and its peer's count. st.mu must be held.
-func (st *sessionStore) forgetLocked(hs *httpSession) {
-	delete(st.byID, hs.id)
-	st.unpeerLocked(hs.peer)
+func (st *Store[C]) forgetLocked(hs *Session[C]) {
+	delete(st.byID, hs.ID)
+	st.unpeerLocked(hs.Peer)
 }
 
 // unpeerLocked gives back one of peer's sessions. st.mu must be held.
-func (st *sessionStore) unpeerLocked(peer string) {
+func (st *Store[C]) unpeerLocked(peer string) {
 	if st.peers[peer] <= 1 {
 		delete(st.peers, peer)
 		return
@@ -344,16 +345,16 @@ func (st *sessionStore) unpeerLocked(peer string) {
 
 // add makes a created session visible to lookups, and starts the idle sweep
 // if it is not running.
-func (st *sessionStore) add(hs *httpSession) {
+func (st *Store[C]) Add(hs *Session[C]) {
 	st.mu.Lock()
 	st.reserved--
 	if st.closed {
-		st.unpeerLocked(hs.peer)
+		st.unpeerLocked(hs.Peer)
 		st.mu.Unlock()
-		hs.close()
+		hs.Close()
 		return
 	}
-	st.byID[hs.id] = hs
+	st.byID[hs.ID] = hs
 	if st.sweeper == nil {
 		st.sweeper = time.AfterFunc(st.idle, st.sweepTick)
 	}
@@ -362,36 +363,36 @@ func (st *sessionStore) add(hs *httpSession) {
 
 // release gives back the slot of a created session whose initialize failed,
 // and ends it.
-func (st *sessionStore) release(hs *httpSession) {
+func (st *Store[C]) Release(hs *Session[C]) {
 	st.mu.Lock()
 	st.reserved--
-	st.unpeerLocked(hs.peer)
+	st.unpeerLocked(hs.Peer)
 	st.mu.Unlock()
-	hs.close()
+	hs.Close()
 }
 
 // get returns the live session with the given id. A session idle for longer
 // than the store's idle timeout is no longer live, even before the sweep ends it.
-func (st *sessionStore) get(id string) (*httpSession, bool) {
+func (st *Store[C]) Get(id string) (*Session[C], bool) {
 	now := time.Now()
 	st.mu.Lock()
 	hs, ok := st.byID[id]
 	if ok && hs.idleSince(now.Add(-st.idle)) {
 		st.forgetLocked(hs)
 		st.mu.Unlock()
-		hs.close()
+		hs.Close()
 		return nil, false
 	}
 	st.mu.Unlock()
 	if ok {
-		hs.touch(now)
+		hs.Touch(now)
 	}
 	return hs, ok
 }
 
 // remove ends and forgets the session with the given id; it reports whether
 // there was one.
-func (st *sessionStore) remove(id string) bool {
+func (st *Store[C]) Remove(id string) bool {
 	st.mu.Lock()
 	hs, ok := st.byID[id]
 	if ok {
@@ -399,7 +400,7 @@ func (st *sessionStore) remove(id string) bool {
 	}
 	st.mu.Unlock()
 	if ok {
-		hs.close()
+		hs.Close()
 	}
 	return ok
 }
@@ -407,9 +408,9 @@ func (st *sessionStore) remove(id string) bool {
 // sweep ends sessions idle for longer than the store's idle timeout, and
 // returns when the next of the others would expire (zero: none can yet, all
 // are in active use or there are none).
-func (st *sessionStore) sweep(now time.Time) (next time.Time) {
+func (st *Store[C]) sweep(now time.Time) (next time.Time) {
 	st.mu.Lock()
-	var stale []*httpSession
+	var stale []*Session[C]
 	for _, hs := range st.byID {
 		at, ok := hs.expiry(st.idle)
 		switch {
@@ -423,7 +424,7 @@ func (st *sessionStore) sweep(now time.Time) (next time.Time) {
 	}
 	st.mu.Unlock()
 	for _, hs := range stale {
-		hs.close()
+		hs.Close()
 	}
 	return next
 }
@@ -431,7 +432,7 @@ func (st *sessionStore) sweep(now time.Time) (next time.Time) {
 // sweepTick runs the idle sweep from the store's timer and re-arms it for the
 // next expiry (or one idle timeout from now, when every session is in active
 // use); the timer stops when no session lives or the store is shut down.
-func (st *sessionStore) sweepTick() {
+func (st *Store[C]) sweepTick() {
 	now := time.Now()
 	next := st.sweep(now)
 	st.mu.Lock()
@@ -447,17 +448,17 @@ func (st *sessionStore) sweepTick() {
 	st.sweeper = time.AfterFunc(wait, st.sweepTick)
 }
 
-// endStreams ends every session's standalone stream, so GET responses finish
+// EndStreams ends every session's standalone stream, so GET responses finish
 // and a graceful shutdown is not held up by them.
-func (st *sessionStore) endStreams() {
-	for _, hs := range st.all() {
-		hs.standalone.End()
+func (st *Store[C]) EndStreams() {
+	for _, hs := range st.All() {
+		hs.Standalone.End()
 	}
 }
 
-// closeAll ends and forgets every session, stops the idle sweep, and
+// CloseAll ends and forgets every session, stops the idle sweep, and
 // refuses sessions from now on (shutdown).
-func (st *sessionStore) closeAll() {
+func (st *Store[C]) CloseAll() {
 	st.mu.Lock()
 	st.closed = true
 	if st.sweeper != nil {
@@ -465,18 +466,36 @@ func (st *sessionStore) closeAll() {
 		st.sweeper = nil
 	}
 	st.mu.Unlock()
-	for _, hs := range st.all() {
-		st.remove(hs.id)
+	for _, hs := range st.All() {
+		st.Remove(hs.ID)
 	}
 }
 
 // all returns the live sessions.
-func (st *sessionStore) all() []*httpSession {
+func (st *Store[C]) All() []*Session[C] {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	out := make([]*httpSession, 0, len(st.byID))
+	out := make([]*Session[C], 0, len(st.byID))
 	for _, hs := range st.byID {
 		out = append(out, hs)
 	}
 	return out
+}
+
+// SetIdle changes the idle timeout and re-arms the sweep, if one runs, to fire
+// after it (tests shorten it).
+func (st *Store[C]) SetIdle(d time.Duration) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.idle = d
+	if st.sweeper != nil {
+		st.sweeper.Reset(d)
+	}
+}
+
+// Sweeping reports whether the idle sweep is armed.
+func (st *Store[C]) Sweeping() bool {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.sweeper != nil
 }

@@ -1,6 +1,8 @@
-package runtime
+package resourcefs
 
 import (
+	mcpruntime "github.com/mcpgen/mcpgen/runtime"
+
 	"errors"
 	"os"
 	"path/filepath"
@@ -16,7 +18,7 @@ func TestLocalPath(t *testing.T) {
 	}
 	for _, bad := range []string{"", ".", "..", "../x", "a/../../x", "a/..", "/etc/passwd", "a\\..\\..\\x", "a\x00b",
 		"a//b", "a/", "./a", "a/./b", "a\nb"} {
-		if err := LocalPath(bad); !errors.Is(err, ErrUnsafePath) || !errors.Is(err, ErrResourceNotFound) {
+		if err := LocalPath(bad); !errors.Is(err, ErrUnsafePath) || !errors.Is(err, mcpruntime.ErrResourceNotFound) {
 			t.Errorf("LocalPath(%q): got %v, want ErrUnsafePath", bad, err)
 		}
 	}
@@ -49,11 +51,11 @@ func TestReadFileInRoot(t *testing.T) {
 		}
 	}
 	for _, name := range []string{"../secret", "out", "sub/up/../secret", "sub", "nope", filepath.Join(dir, "secret"), "sub/up/sub/a.txt/.."} {
-		if got, err := ReadFileInRoot(root, name, 0); !errors.Is(err, ErrResourceNotFound) {
+		if got, err := ReadFileInRoot(root, name, 0); !errors.Is(err, mcpruntime.ErrResourceNotFound) {
 			t.Errorf("ReadFileInRoot(%q) = %q, %v; want not found", name, got, err)
 		}
 	}
-	if _, err := ReadFileInRoot(root, "big", 99); err == nil || errors.Is(err, ErrResourceNotFound) {
+	if _, err := ReadFileInRoot(root, "big", 99); err == nil || errors.Is(err, mcpruntime.ErrResourceNotFound) {
 		t.Errorf("over the limit: got %v, want an error other than not found", err)
 	}
 	if got, err := ReadFileInRoot(root, "big", 100); err != nil || len(got) != 100 {

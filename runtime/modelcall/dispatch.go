@@ -1,11 +1,16 @@
-package runtime
+// Package modelcall is the model provider's side of a server's tools, for Go
+// programs that call a model directly (an agent loop on OpenAI, Anthropic or
+// Gemini): the registered tools as the providers' function tools (surfaces.go),
+// and a Dispatcher that runs the calls the model proposes through the server's
+// tools/call pipeline (dispatch.go). It uses only the runtime's public API.
+package modelcall
 
-// modelcall.go: the dispatcher for tool calls a model proposes through a
-// provider API (an agent loop calling OpenAI or Anthropic directly). Each call
-// goes through Server.Handle as a 2026-07-28 tools/call, so it meets exactly
-// the checks a call over stdio or HTTP meets (argument validation and whatever
-// else that path runs); the dispatcher only turns the model's arguments string
-// into a request and the reply into what goes back to the model.
+// dispatch.go: the dispatcher for tool calls a model proposes through a
+// provider API. Each call goes through Server.HandleRaw as a 2026-07-28
+// tools/call, so it meets exactly the checks a call over stdio or HTTP meets
+// (argument validation, scopes, consent and whatever else that path runs); the
+// dispatcher only turns the model's arguments string into a request and the
+// reply into what goes back to the model.
 
 import (
 	"context"
@@ -19,6 +24,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
@@ -27,7 +33,7 @@ const (
 	// ErrCodeUnknownTool: the model called a tool that is not registered.
 	ErrCodeUnknownTool = "unknown_tool"
 	// ErrCodeNeedsClient: the tool asked for input (elicitation, sampling,
-	// roots) that the host cannot give (DispatchOptions.Answer is nil or does
+	// roots) that the host cannot give (Options.Answer is nil or does
 	// not declare the capability).
 	ErrCodeNeedsClient = "needs_client"
 )
@@ -38,8 +44,8 @@ const defaultModelConcurrency = 4
 // maxDispatchRounds bounds the input_required rounds the dispatcher answers.
 const maxDispatchRounds = 10
 
-// DispatchOptions configure a Dispatcher. The zero value (and nil) is fine.
-type DispatchOptions struct {
+// Options configure a Dispatcher. The zero value (and nil) is fine.
+type Options struct {
 	// MaxConcurrent bounds how many calls of one CallAll run at once; 0 means 4.
 	MaxConcurrent int
 	// Answer, when set, answers the questions a tool asks while it runs (the
@@ -65,14 +71,14 @@ type InputRequest struct {
 // A Dispatcher runs the tool calls a model proposes through the server's
 // tools/call pipeline. It is safe for concurrent use.
 type Dispatcher struct {
-	s    *Server
-	opts DispatchOptions
+	s    *runtime.Server
+	opts Options
 	caps json.RawMessage
 	ids  atomic.Int64
 }
 
 // NewDispatcher returns a dispatcher for the tools of s. opts may be nil.
-func NewDispatcher(s *Server, opts *DispatchOptions) *Dispatcher {
+func NewDispatcher(s *runtime.Server, opts *Options) *Dispatcher {
 	d := &Dispatcher{s: s}
 	if opts != nil {
 		d.opts = *opts
@@ -91,8 +97,8 @@ func NewDispatcher(s *Server, opts *DispatchOptions) *Dispatcher {
 	return d
 }
 
-// A ModelCall is one tool call a model proposed.
-type ModelCall struct {
+// A Call is one tool call a model proposed.
+type Call struct {
 	// ID is the provider's call id; it is echoed in the result and used as the
 	// JSON-RPC request id.
 	ID string
@@ -103,13 +109,13 @@ type ModelCall struct {
 	Arguments string
 }
 
-// A ModelResult is what goes back to the model for one call.
-type ModelResult struct {
+// A Result is what goes back to the model for one call.
+type Result struct {
 	// ID and Name are the call's.
 	ID, Name string
 	// Content holds the result's content blocks; for a failure, one text block
 	// saying what went wrong and what to do.
-	Content []Content
+	Content []runtime.Content
 	// StructuredContent is the tool's structured output, when it has one.
 	StructuredContent json.RawMessage
 	// IsError reports a failed call: the model should read Content and act.
@@ -117,7 +123,7 @@ type ModelResult struct {
 	// Error is the structured error of a failed call, when known: the
 	// dispatcher's own (invalid JSON, unknown tool), the pipeline's
 	// (structuredContent {"error":{...}}), or a protocol error's.
-	Error *ToolError
+	Error *runtime.ToolError
 	// Receipt is the execution receipt (_meta "dev.mcpgen/receipt"), if any.
 	Receipt json.RawMessage
 	// Meta is the result's _meta, if any.
@@ -127,19 +133,19 @@ type ModelResult struct {
 // Text returns the result as one string for providers whose tool results are
 // text: the text blocks joined by newlines, other blocks described in
 // brackets; structured output alone is its JSON.
-func (r *ModelResult) Text() string {
+func (r *Result) Text() string {
 	var parts []string
 	for _, c := range r.Content {
 		switch c.Type {
-		case contentText:
+		case "text":
 			parts = append(parts, c.Text)
-		case contentResource:
+		case "resource":
 			if c.Resource != nil && c.Resource.Blob == nil {
 				parts = append(parts, c.Resource.Text)
 			} else if c.Resource != nil {
 				parts = append(parts, fmt.Sprintf("[resource %s, %d bytes]", c.Resource.URI, len(c.Resource.Blob)))
 			}
-		case contentResourceLink:
+		case "resource_link":
 			parts = append(parts, fmt.Sprintf("[resource link %s]", c.URI))
 		default:
 			parts = append(parts, fmt.Sprintf("[%s %s, %d bytes]", c.Type, c.MIMEType, len(c.Data)))
@@ -153,15 +159,15 @@ func (r *ModelResult) Text() string {
 
 // CallAll runs the calls of one model turn, at most MaxConcurrent at once, and
 // returns their results in the calls' order.
-func (d *Dispatcher) CallAll(ctx context.Context, calls []ModelCall) []*ModelResult {
-	out := make([]*ModelResult, len(calls))
+func (d *Dispatcher) CallAll(ctx context.Context, calls []Call) []*Result {
+	out := make([]*Result, len(calls))
 	slots := make(chan struct{}, d.opts.MaxConcurrent)
 	var wg sync.WaitGroup
 	for i, c := range calls {
 		select {
 		case slots <- struct{}{}:
 		case <-ctx.Done():
-			out[i] = failed(c, &ToolError{Code: ErrCodeTimeout, Message: "the call was not run: " + ctx.Err().Error(), Retryable: true})
+			out[i] = failed(c, &runtime.ToolError{Code: runtime.ErrCodeTimeout, Message: "the call was not run: " + ctx.Err().Error(), Retryable: true})
 			continue
 		}
 		wg.Go(func() {
@@ -175,12 +181,12 @@ func (d *Dispatcher) CallAll(ctx context.Context, calls []ModelCall) []*ModelRes
 
 // Call runs one call through the tools/call pipeline. ctx is the handler's
 // parent: its principal (WithPrincipal) is the caller's identity.
-func (d *Dispatcher) Call(ctx context.Context, mc ModelCall) *ModelResult {
+func (d *Dispatcher) Call(ctx context.Context, mc Call) *Result {
 	args, terr := modelArguments(mc)
 	if terr != nil {
 		return failed(mc, terr)
 	}
-	if d.s.tools.Load().byName[mc.Name] == nil {
+	if d.s.Tool(mc.Name) == nil {
 		return failed(mc, d.unknownTool(mc.Name))
 	}
 	var responses map[string]json.RawMessage
@@ -192,33 +198,33 @@ func (d *Dispatcher) Call(ctx context.Context, mc ModelCall) *ModelResult {
 			return res
 		}
 		if d.opts.Answer == nil {
-			return failed(mc, &ToolError{Code: ErrCodeNeedsClient, Message: fmt.Sprintf("tool %s needs an answer from the user, which this host cannot ask for", mc.Name)})
+			return failed(mc, &runtime.ToolError{Code: ErrCodeNeedsClient, Message: fmt.Sprintf("tool %s needs an answer from the user, which this host cannot ask for", mc.Name)})
 		}
 		responses, state = map[string]json.RawMessage{}, st
 		for _, q := range questions {
 			a, err := d.opts.Answer(ctx, q)
 			if err != nil {
-				return failed(mc, &ToolError{Code: ErrCodeNotConfirmed, Message: fmt.Sprintf("tool %s asked the user, who did not answer: %v", mc.Name, err)})
+				return failed(mc, &runtime.ToolError{Code: runtime.ErrCodeNotConfirmed, Message: fmt.Sprintf("tool %s asked the user, who did not answer: %v", mc.Name, err)})
 			}
 			responses[q.Key] = a
 		}
 	}
-	return failed(mc, &ToolError{Code: ErrCodeInternal, Message: fmt.Sprintf("tool %s kept asking for input", mc.Name)})
+	return failed(mc, &runtime.ToolError{Code: runtime.ErrCodeInternal, Message: fmt.Sprintf("tool %s kept asking for input", mc.Name)})
 }
 
 // unknownTool is the error for a tool that is not registered, naming those
 // that are.
-func (d *Dispatcher) unknownTool(name string) *ToolError {
+func (d *Dispatcher) unknownTool(name string) *runtime.ToolError {
 	var names []string
-	for _, e := range d.s.tools.Load().list {
-		names = append(names, e.tool.Name)
+	for _, t := range d.s.Tools() {
+		names = append(names, t.Name)
 	}
-	return &ToolError{Code: ErrCodeUnknownTool, Retryable: true, Message: fmt.Sprintf(
+	return &runtime.ToolError{Code: ErrCodeUnknownTool, Retryable: true, Message: fmt.Sprintf(
 		"unknown tool %q; the tools are: %s", name, strings.Join(names, ", "))}
 }
 
 // request encodes the tools/call request of one round.
-func (d *Dispatcher) request(mc ModelCall, args json.RawMessage, responses map[string]json.RawMessage, state json.RawMessage) []byte {
+func (d *Dispatcher) request(mc Call, args json.RawMessage, responses map[string]json.RawMessage, state json.RawMessage) []byte {
 	b := make([]byte, 0, 192+len(args)+len(mc.Name))
 	b = append(b, `{"jsonrpc":"2.0","id":`...)
 	if mc.ID != "" {
@@ -230,17 +236,17 @@ func (d *Dispatcher) request(mc ModelCall, args json.RawMessage, responses map[s
 	b = jsonwire.AppendString(b, mc.Name)
 	b = append(append(b, `,"arguments":`...), args...)
 	if responses != nil {
-		b = append(append(b, `,"inputResponses":`...), mustMarshal(responses)...)
+		b = append(append(b, `,"inputResponses":`...), marshal(responses)...)
 		b = append(append(b, `,"requestState":`...), state...)
 	}
-	b = append(b, `,"_meta":{"`+metaProtocolVersion+`":"`+versionModern+`","`+metaClientCapabilities+`":`...)
+	b = append(b, `,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":`...)
 	b = append(b, d.caps...)
 	return append(b, "}}}"...)
 }
 
 // modelArguments turns the model's arguments string into a JSON object, or
 // explains to the model why it cannot.
-func modelArguments(mc ModelCall) (json.RawMessage, *ToolError) {
+func modelArguments(mc Call) (json.RawMessage, *runtime.ToolError) {
 	s := strings.TrimSpace(mc.Arguments)
 	if s == "" {
 		return json.RawMessage("{}"), nil
@@ -263,8 +269,8 @@ func modelArguments(mc ModelCall) (json.RawMessage, *ToolError) {
 }
 
 // invalidArgs is an invalid_arguments error (retryable: the model can fix it).
-func invalidArgs(msg string) *ToolError {
-	return &ToolError{Code: ErrCodeInvalidArguments, Message: msg, Retryable: true}
+func invalidArgs(msg string) *runtime.ToolError {
+	return &runtime.ToolError{Code: runtime.ErrCodeInvalidArguments, Message: msg, Retryable: true}
 }
 
 // jsonKind names the kind of a decoded JSON value.
@@ -284,8 +290,8 @@ func jsonKind(v any) string {
 
 // failed is the result of a call that failed with e before or outside the
 // pipeline's result: one text block with the message.
-func failed(mc ModelCall, e *ToolError) *ModelResult {
-	return &ModelResult{ID: mc.ID, Name: mc.Name, Content: []Content{Text(e.Message)}, IsError: true, Error: e}
+func failed(mc Call, e *runtime.ToolError) *Result {
+	return &Result{ID: mc.ID, Name: mc.Name, Content: []runtime.Content{runtime.Text(e.Message)}, IsError: true, Error: e}
 }
 
 // wireResult is a tools/call result as the pipeline encodes it.
@@ -323,15 +329,15 @@ type resultBlock struct {
 	} `json:"resource"`
 }
 
-// content converts a wire block back into a Content.
-func (w resultBlock) content() Content {
-	c := Content{Type: w.Type, Text: w.Text, MIMEType: w.MIMEType, URI: w.URI, Name: w.Name,
+// content converts a wire block back into a runtime.Content.
+func (w resultBlock) content() runtime.Content {
+	c := runtime.Content{Type: w.Type, Text: w.Text, MIMEType: w.MIMEType, URI: w.URI, Name: w.Name,
 		Title: w.Title, Description: w.Description, Size: w.Size, Meta: w.Meta}
 	if w.Data != "" {
 		c.Data, _ = base64.StdEncoding.DecodeString(w.Data)
 	}
 	if r := w.Resource; r != nil {
-		c.Resource = &ResourceContents{URI: r.URI, MIMEType: r.MIMEType, Text: r.Text, Meta: r.Meta}
+		c.Resource = &runtime.ResourceContents{URI: r.URI, MIMEType: r.MIMEType, Text: r.Text, Meta: r.Meta}
 		if r.Blob != "" {
 			c.Resource.Blob, _ = base64.StdEncoding.DecodeString(r.Blob)
 		}
@@ -341,9 +347,9 @@ func (w resultBlock) content() Content {
 
 // decodeReply turns the pipeline's reply into the model's result, or into the
 // questions of an input_required round and the state to echo.
-func decodeReply(mc ModelCall, reply Reply) (*ModelResult, []InputRequest, json.RawMessage) {
+func decodeReply(mc Call, reply runtime.Reply) (*Result, []InputRequest, json.RawMessage) {
 	if reply.Body == nil {
-		return failed(mc, &ToolError{Code: ErrCodeTimeout, Message: fmt.Sprintf("tool %s was cancelled", mc.Name), Retryable: true}), nil, nil
+		return failed(mc, &runtime.ToolError{Code: runtime.ErrCodeTimeout, Message: fmt.Sprintf("tool %s was cancelled", mc.Name), Retryable: true}), nil, nil
 	}
 	var resp struct {
 		Result json.RawMessage `json:"result"`
@@ -354,14 +360,14 @@ func decodeReply(mc ModelCall, reply Reply) (*ModelResult, []InputRequest, json.
 		} `json:"error"`
 	}
 	if err := json.Unmarshal(reply.Body, &resp); err != nil {
-		return failed(mc, &ToolError{Code: ErrCodeInternal, Message: fmt.Sprintf("internal error in tool %s", mc.Name)}), nil, nil
+		return failed(mc, &runtime.ToolError{Code: runtime.ErrCodeInternal, Message: fmt.Sprintf("internal error in tool %s", mc.Name)}), nil, nil
 	}
 	if e := resp.Error; e != nil {
 		return failed(mc, protocolError(e.Code, e.Message, e.Data)), nil, nil
 	}
 	var w wireResult
 	if err := json.Unmarshal(resp.Result, &w); err != nil {
-		return failed(mc, &ToolError{Code: ErrCodeInternal, Message: fmt.Sprintf("internal error in tool %s", mc.Name)}), nil, nil
+		return failed(mc, &runtime.ToolError{Code: runtime.ErrCodeInternal, Message: fmt.Sprintf("internal error in tool %s", mc.Name)}), nil, nil
 	}
 	if w.ResultType == "input_required" {
 		var qs []InputRequest
@@ -374,40 +380,49 @@ func decodeReply(mc ModelCall, reply Reply) (*ModelResult, []InputRequest, json.
 		}
 		return nil, qs, w.RequestState
 	}
-	res := &ModelResult{ID: mc.ID, Name: mc.Name, StructuredContent: w.StructuredContent, IsError: w.IsError}
+	res := &Result{ID: mc.ID, Name: mc.Name, StructuredContent: w.StructuredContent, IsError: w.IsError}
 	for _, c := range w.Content {
 		res.Content = append(res.Content, c.content())
 	}
 	if w.IsError && w.StructuredContent != nil {
 		var se struct {
-			Error *ToolError `json:"error"`
+			Error *runtime.ToolError `json:"error"`
 		}
 		if json.Unmarshal(w.StructuredContent, &se) == nil && se.Error != nil && se.Error.Code != "" {
 			res.Error = se.Error
 		}
 	}
 	if len(w.Meta) > 0 {
-		res.Receipt = w.Meta[MetaReceipt]
-		res.Meta = mustMarshal(w.Meta)
+		res.Receipt = w.Meta[runtime.MetaReceipt]
+		res.Meta = marshal(w.Meta)
 	}
 	return res, nil, nil
 }
 
 // protocolError maps a JSON-RPC error of the pipeline to a structured error the
-// model can act on. An error whose data carries a ToolError-shaped "error"
+// model can act on. An error whose data carries a runtime.ToolError-shaped "error"
 // (or is one) keeps it.
-func protocolError(code int, msg string, data json.RawMessage) *ToolError {
-	var te ToolError
+func protocolError(code int, msg string, data json.RawMessage) *runtime.ToolError {
+	var te runtime.ToolError
 	if json.Unmarshal(data, &te) == nil && te.Code != "" && te.Message != "" {
 		return &te
 	}
 	switch code {
-	case CodeInvalidParams:
-		return &ToolError{Code: ErrCodeInvalidArguments, Message: msg, Retryable: true}
-	case CodeMissingClientCapability:
-		return &ToolError{Code: ErrCodeNeedsClient, Message: msg + ": this host cannot answer the question the tool asks"}
-	case CodeInternalError:
-		return &ToolError{Code: ErrCodeInternal, Message: msg}
+	case runtime.CodeInvalidParams:
+		return &runtime.ToolError{Code: runtime.ErrCodeInvalidArguments, Message: msg, Retryable: true}
+	case runtime.CodeMissingClientCapability:
+		return &runtime.ToolError{Code: ErrCodeNeedsClient, Message: msg + ": this host cannot answer the question the tool asks"}
+	case runtime.CodeInternalError:
+		return &runtime.ToolError{Code: runtime.ErrCodeInternal, Message: msg}
 	}
-	return &ToolError{Code: "error_" + strconv.Itoa(-code), Message: msg}
+	return &runtime.ToolError{Code: "error_" + strconv.Itoa(-code), Message: msg}
+}
+
+// marshal encodes values whose encoding cannot fail (maps of raw JSON).
+func marshal(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("mcpgen modelcall: encode %T: %v", v, err))
+	}
+	return b
 }

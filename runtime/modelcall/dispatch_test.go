@@ -1,4 +1,4 @@
-package runtime
+package modelcall
 
 import (
 	"context"
@@ -11,6 +11,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/mcpgen/mcpgen/runtime"
 )
 
 // confirmForm is the form the consent test's tool asks for.
@@ -20,29 +22,29 @@ type confirmForm struct {
 
 // modelServer has "write" (takes {"n": integer 1..9}, asks the user to
 // confirm first, counts its side effects) and "block" (waits on gate).
-func modelServer(t *testing.T, effects *atomic.Int64, inFlight, peak *atomic.Int64, gate chan struct{}) *Server {
-	s := NewServer(Implementation{Name: "m", Version: "1"}, &Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	AddForm[confirmForm](s, json.RawMessage(`{"type":"object","properties":{"confirm":{"type":"boolean"}},"required":["confirm"]}`))
-	s.AddTool(&Tool{
+func modelServer(t *testing.T, effects *atomic.Int64, inFlight, peak *atomic.Int64, gate chan struct{}) *runtime.Server {
+	s := runtime.NewServer(runtime.Implementation{Name: "m", Version: "1"}, &runtime.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	runtime.AddForm[confirmForm](s, json.RawMessage(`{"type":"object","properties":{"confirm":{"type":"boolean"}},"required":["confirm"]}`))
+	s.AddTool(&runtime.Tool{
 		Name:        "write",
 		Description: "Writes n.",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer","minimum":1,"maximum":9}},"required":["n"],"additionalProperties":false}`),
-		Handler: func(ctx context.Context, req *ToolRequest) (*ToolResult, error) {
-			form, action, err := Elicit[confirmForm](ctx, "confirm", "Write it?")
+		Handler: func(ctx context.Context, req *runtime.ToolRequest) (*runtime.ToolResult, error) {
+			form, action, err := runtime.Elicit[confirmForm](ctx, "confirm", "Write it?")
 			if err != nil {
 				return nil, err
 			}
-			if action != Accept || !form.Confirm {
-				return nil, &ToolError{Code: ErrCodeNotConfirmed, Message: "not confirmed"}
+			if action != runtime.Accept || !form.Confirm {
+				return nil, &runtime.ToolError{Code: runtime.ErrCodeNotConfirmed, Message: "not confirmed"}
 			}
 			effects.Add(1)
-			return &ToolResult{Content: []Content{Text("written")}, Meta: map[string]any{MetaReceipt: map[string]any{"status": "committed"}}}, nil
+			return &runtime.ToolResult{Content: []runtime.Content{runtime.Text("written")}, Meta: map[string]any{runtime.MetaReceipt: map[string]any{"status": "committed"}}}, nil
 		},
 	})
-	s.AddTool(&Tool{
+	s.AddTool(&runtime.Tool{
 		Name:        "block",
 		InputSchema: json.RawMessage(`{"type":"object","additionalProperties":false}`),
-		Handler: func(ctx context.Context, req *ToolRequest) (*ToolResult, error) {
+		Handler: func(ctx context.Context, req *runtime.ToolRequest) (*runtime.ToolResult, error) {
 			n := inFlight.Add(1)
 			for {
 				p := peak.Load()
@@ -52,7 +54,7 @@ func modelServer(t *testing.T, effects *atomic.Int64, inFlight, peak *atomic.Int
 			}
 			<-gate
 			inFlight.Add(-1)
-			return &ToolResult{Content: []Content{Text("done")}}, nil
+			return &runtime.ToolResult{Content: []runtime.Content{runtime.Text("done")}}, nil
 		},
 	})
 	return s
@@ -61,21 +63,21 @@ func modelServer(t *testing.T, effects *atomic.Int64, inFlight, peak *atomic.Int
 func TestDispatcherBadInput(t *testing.T) {
 	var effects, inFlight, peak atomic.Int64
 	s := modelServer(t, &effects, &inFlight, &peak, nil)
-	d := NewDispatcher(s, &DispatchOptions{Answer: func(context.Context, InputRequest) (json.RawMessage, error) {
+	d := NewDispatcher(s, &Options{Answer: func(context.Context, InputRequest) (json.RawMessage, error) {
 		return json.RawMessage(`{"action":"accept","content":{"confirm":true}}`), nil
 	}})
 	for _, tc := range []struct {
 		name, args, code, text string
 	}{
-		{"write", `{"n":`, ErrCodeInvalidArguments, "are cut off"},
-		{"write", `{"n":1}}`, ErrCodeInvalidArguments, "not valid JSON"},
-		{"write", `[1]`, ErrCodeInvalidArguments, "must be a JSON object, not an array"},
+		{"write", `{"n":`, runtime.ErrCodeInvalidArguments, "are cut off"},
+		{"write", `{"n":1}}`, runtime.ErrCodeInvalidArguments, "not valid JSON"},
+		{"write", `[1]`, runtime.ErrCodeInvalidArguments, "must be a JSON object, not an array"},
 		{"write", `{"n":10}`, "", "/n: maximum: got 10, want at most 9"},
 		{"write", `{"n":1,"n":2}`, "", "invalid arguments for tool write"},
 		{"write", `{"n":1,"receipt":{"status":"committed"}}`, "", "unknown property 'receipt'"},
 		{"wrtie", `{"n":1}`, ErrCodeUnknownTool, `unknown tool "wrtie"; the tools are: write, block`},
 	} {
-		r := d.Call(context.Background(), ModelCall{ID: "c1", Name: tc.name, Arguments: tc.args})
+		r := d.Call(context.Background(), Call{ID: "c1", Name: tc.name, Arguments: tc.args})
 		if !r.IsError || !strings.Contains(r.Text(), tc.text) || r.Receipt != nil {
 			t.Errorf("%s %s: got isError=%v %q receipt %s, want an error containing %q", tc.name, tc.args, r.IsError, r.Text(), r.Receipt, tc.text)
 		}
@@ -86,7 +88,7 @@ func TestDispatcherBadInput(t *testing.T) {
 	if n := effects.Load(); n != 0 {
 		t.Fatalf("the handler wrote %d times on bad input", n)
 	}
-	r := d.Call(context.Background(), ModelCall{ID: "c2", Name: "write", Arguments: ` {"n":3} `})
+	r := d.Call(context.Background(), Call{ID: "c2", Name: "write", Arguments: ` {"n":3} `})
 	if r.IsError || r.Text() != "written" || !strings.Contains(string(r.Receipt), `"tool":"write"`) || !strings.Contains(string(r.Receipt), `"status":"committed"`) || r.ID != "c2" {
 		t.Fatalf("good call: %+v, text %q, receipt %s", r, r.Text(), r.Receipt)
 	}
@@ -99,17 +101,17 @@ func TestDispatcherConsent(t *testing.T) {
 	var effects, inFlight, peak atomic.Int64
 	s := modelServer(t, &effects, &inFlight, &peak, nil)
 	// No way to ask the user: the call fails before the write, and says why.
-	r := NewDispatcher(s, nil).Call(context.Background(), ModelCall{Name: "write", Arguments: `{"n":1}`})
+	r := NewDispatcher(s, nil).Call(context.Background(), Call{Name: "write", Arguments: `{"n":1}`})
 	if !r.IsError || r.Error == nil || r.Error.Code != ErrCodeNeedsClient {
 		t.Errorf("without Answer: %+v %q", r.Error, r.Text())
 	}
 	// The user declines.
 	var asked []InputRequest
-	decline := NewDispatcher(s, &DispatchOptions{Answer: func(_ context.Context, q InputRequest) (json.RawMessage, error) {
+	decline := NewDispatcher(s, &Options{Answer: func(_ context.Context, q InputRequest) (json.RawMessage, error) {
 		asked = append(asked, q)
 		return json.RawMessage(`{"action":"decline"}`), nil
 	}})
-	r = decline.Call(context.Background(), ModelCall{Name: "write", Arguments: `{"n":1}`})
+	r = decline.Call(context.Background(), Call{Name: "write", Arguments: `{"n":1}`})
 	if !r.IsError || !strings.Contains(r.Text(), "not confirmed") {
 		t.Errorf("declined: isError=%v %q", r.IsError, r.Text())
 	}
@@ -117,19 +119,19 @@ func TestDispatcherConsent(t *testing.T) {
 		t.Errorf("questions: %+v", asked)
 	}
 	// The host cannot reach the user.
-	fail := NewDispatcher(s, &DispatchOptions{Answer: func(context.Context, InputRequest) (json.RawMessage, error) {
+	fail := NewDispatcher(s, &Options{Answer: func(context.Context, InputRequest) (json.RawMessage, error) {
 		return nil, errors.New("no user at the terminal")
 	}})
-	if r := fail.Call(context.Background(), ModelCall{Name: "write", Arguments: `{"n":1}`}); r.Error == nil || r.Error.Code != ErrCodeNotConfirmed {
+	if r := fail.Call(context.Background(), Call{Name: "write", Arguments: `{"n":1}`}); r.Error == nil || r.Error.Code != runtime.ErrCodeNotConfirmed {
 		t.Errorf("unanswered: %+v", r.Error)
 	}
 	if effects.Load() != 0 {
 		t.Fatalf("wrote %d times without consent", effects.Load())
 	}
-	accept := NewDispatcher(s, &DispatchOptions{Answer: func(context.Context, InputRequest) (json.RawMessage, error) {
+	accept := NewDispatcher(s, &Options{Answer: func(context.Context, InputRequest) (json.RawMessage, error) {
 		return json.RawMessage(`{"action":"accept","content":{"confirm":true}}`), nil
 	}})
-	if r := accept.Call(context.Background(), ModelCall{Name: "write", Arguments: `{"n":1}`}); r.IsError || effects.Load() != 1 {
+	if r := accept.Call(context.Background(), Call{Name: "write", Arguments: `{"n":1}`}); r.IsError || effects.Load() != 1 {
 		t.Fatalf("accepted: %q, effects %d", r.Text(), effects.Load())
 	}
 }
@@ -138,14 +140,14 @@ func TestDispatcherCallAllBounded(t *testing.T) {
 	var effects, inFlight, peak atomic.Int64
 	gate := make(chan struct{})
 	s := modelServer(t, &effects, &inFlight, &peak, gate)
-	d := NewDispatcher(s, &DispatchOptions{MaxConcurrent: 2})
-	calls := make([]ModelCall, 6)
+	d := NewDispatcher(s, &Options{MaxConcurrent: 2})
+	calls := make([]Call, 6)
 	for i := range calls {
-		calls[i] = ModelCall{ID: fmt.Sprintf("call_%d", i), Name: "block", Arguments: "{}"}
+		calls[i] = Call{ID: fmt.Sprintf("call_%d", i), Name: "block", Arguments: "{}"}
 	}
-	calls[3] = ModelCall{ID: "call_3", Name: "nope", Arguments: "{}"}
+	calls[3] = Call{ID: "call_3", Name: "nope", Arguments: "{}"}
 	var wg sync.WaitGroup
-	var results []*ModelResult
+	var results []*Result
 	wg.Go(func() { results = d.CallAll(context.Background(), calls) })
 	for range 5 { // five calls reach the handler, two at a time
 		gate <- struct{}{}
@@ -186,15 +188,15 @@ func TestGeminiSchema(t *testing.T) {
 // runs only for a caller with the scope whose user confirms.
 func TestDispatcherScopeAndConsent(t *testing.T) {
 	var runs atomic.Int64
-	s := NewServer(Implementation{Name: "m", Version: "1"}, &Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	s.AddTool(&Tool{
+	s := runtime.NewServer(runtime.Implementation{Name: "m", Version: "1"}, &runtime.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	s.AddTool(&runtime.Tool{
 		Name:        "open",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"sev":{"type":"string","enum":["p1","p2"]}},"required":["sev"],"additionalProperties":false}`),
 		Scopes:      []string{"incident:create:{sev}"},
 		Confirm:     "Open a {sev} incident?",
-		Handler: func(ctx context.Context, req *ToolRequest) (*ToolResult, error) {
+		Handler: func(ctx context.Context, req *runtime.ToolRequest) (*runtime.ToolResult, error) {
 			runs.Add(1)
-			return &ToolResult{Content: []Content{Text("opened")}}, nil
+			return &runtime.ToolResult{Content: []runtime.Content{runtime.Text("opened")}}, nil
 		},
 	})
 	answer := func(action string) func(context.Context, InputRequest) (json.RawMessage, error) {
@@ -206,7 +208,7 @@ func TestDispatcherScopeAndConsent(t *testing.T) {
 		}
 	}
 	as := func(scopes ...string) context.Context {
-		return WithPrincipal(context.Background(), &Principal{Subject: "model-user", Scopes: scopes})
+		return runtime.WithPrincipal(context.Background(), &runtime.Principal{Subject: "model-user", Scopes: scopes})
 	}
 	for _, tc := range []struct {
 		name   string
@@ -214,13 +216,13 @@ func TestDispatcherScopeAndConsent(t *testing.T) {
 		action string
 		code   string
 	}{
-		{"no scope", as("incident:create:p2"), "accept", ErrCodeForbidden},
-		{"declined", as("incident:create:p1"), "decline", ErrCodeNotConfirmed},
+		{"no scope", as("incident:create:p2"), "accept", runtime.ErrCodeForbidden},
+		{"declined", as("incident:create:p1"), "decline", runtime.ErrCodeNotConfirmed},
 		{"scope and consent", as("incident:create:p1"), "accept", ""},
 	} {
-		d := NewDispatcher(s, &DispatchOptions{Answer: answer(tc.action)})
+		d := NewDispatcher(s, &Options{Answer: answer(tc.action)})
 		before := runs.Load()
-		r := d.Call(tc.ctx, ModelCall{ID: "c", Name: "open", Arguments: `{"sev":"p1"}`})
+		r := d.Call(tc.ctx, Call{ID: "c", Name: "open", Arguments: `{"sev":"p1"}`})
 		ran := runs.Load() - before
 		switch {
 		case tc.code == "" && (r.IsError || r.Text() != "opened" || ran != 1):

@@ -1,11 +1,10 @@
-package runtime
+package modelcall
 
 // surfaces.go: the registered tools as model providers' function tools (OpenAI
-// Chat Completions and Responses, Anthropic, Gemini), for Go programs that call a
-// model directly. Descriptions and schemas are those tools/list advertises,
-// adapted only where a provider requires it; the rules are those of
-// internal/schemaprofile, which the generator's -lint uses too. Dispatcher
-// (modelcall.go) runs the calls the model proposes.
+// Chat Completions and Responses, Anthropic, Gemini). Descriptions and schemas
+// are those tools/list advertises, adapted only where a provider requires it;
+// the rules are those of internal/schemaprofile, which the generator's -lint
+// uses too.
 
 import (
 	"bytes"
@@ -15,6 +14,7 @@ import (
 	"strconv"
 
 	"github.com/mcpgen/mcpgen/internal/schemaprofile"
+	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
@@ -35,14 +35,14 @@ type FunctionTool struct {
 	Dropped []string
 }
 
-// A SurfaceFinding is a tool that a provider would reject, left out of its
+// A Finding is a tool that a provider would reject, left out of its
 // definitions.
-type SurfaceFinding struct {
+type Finding struct {
 	Tool, Provider string
 	Ptr, Msg       string
 }
 
-func (f SurfaceFinding) String() string {
+func (f Finding) String() string {
 	return fmt.Sprintf("tool %s: %s: %s (at #%s)", f.Tool, f.Provider, f.Msg, f.Ptr)
 }
 
@@ -52,26 +52,26 @@ var providerName = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
 // geminiName is the function-name pattern Gemini accepts.
 var geminiName = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$`)
 
-// OpenAITools returns the registered tools as OpenAI function tools, in
+// OpenAITools returns the tools registered with s as OpenAI function tools, in
 // registration order: the schemas unchanged, Strict when a schema passes the
 // openai profile (generate with -strict=openai to make every schema pass). A
 // tool whose name OpenAI rejects is left out and reported.
-func (s *Server) OpenAITools() ([]FunctionTool, []SurfaceFinding) {
+func OpenAITools(s *runtime.Server) ([]FunctionTool, []Finding) {
 	openai, _ := schemaprofile.Lookup("openai")
-	return s.functionTools("openai", providerName, func(t *FunctionTool) []schemaprofile.Finding {
+	return functionTools(s, "openai", providerName, func(t *FunctionTool) []schemaprofile.Finding {
 		fs, err := openai.Check(t.Parameters)
 		t.Strict = err == nil && len(fs) == 0
 		return nil
 	})
 }
 
-// AnthropicTools returns the registered tools as Anthropic tools (name,
+// AnthropicTools returns the tools registered with s as Anthropic tools (name,
 // description, input_schema), in registration order, schemas unchanged. A tool
 // that fails the anthropic profile (an input schema whose root is not an
 // object, or is a union) is left out and reported.
-func (s *Server) AnthropicTools() ([]FunctionTool, []SurfaceFinding) {
+func AnthropicTools(s *runtime.Server) ([]FunctionTool, []Finding) {
 	anthropic, _ := schemaprofile.Lookup("anthropic")
-	return s.functionTools("anthropic", providerName, func(t *FunctionTool) []schemaprofile.Finding {
+	return functionTools(s, "anthropic", providerName, func(t *FunctionTool) []schemaprofile.Finding {
 		fs, err := anthropic.Check(t.Parameters)
 		if err != nil {
 			return []schemaprofile.Finding{{Msg: err.Error()}}
@@ -80,14 +80,14 @@ func (s *Server) AnthropicTools() ([]FunctionTool, []SurfaceFinding) {
 	})
 }
 
-// GeminiTools returns the registered tools as Gemini function declarations,
+// GeminiTools returns the tools registered with s as Gemini function declarations,
 // in registration order. Their parameters are cut down to the Schema subset
 // Gemini accepts (see docs/surfaces.md): what cannot be said there is dropped
 // and listed in Dropped; the result must pass the gemini profile, else the tool
 // is left out and the profile's findings are reported.
-func (s *Server) GeminiTools() ([]FunctionTool, []SurfaceFinding) {
+func GeminiTools(s *runtime.Server) ([]FunctionTool, []Finding) {
 	gemini, _ := schemaprofile.Lookup("gemini")
-	return s.functionTools("gemini", geminiName, func(t *FunctionTool) []schemaprofile.Finding {
+	return functionTools(s, "gemini", geminiName, func(t *FunctionTool) []schemaprofile.Finding {
 		params, dropped, err := geminiSchema(t.Parameters)
 		if err != nil {
 			return []schemaprofile.Finding{{Msg: err.Error()}}
@@ -103,18 +103,18 @@ func (s *Server) GeminiTools() ([]FunctionTool, []SurfaceFinding) {
 
 // functionTools lists the tools for provider, adapting each with adapt; a
 // tool with findings, or a name outside names, is left out.
-func (s *Server) functionTools(provider string, names *regexp.Regexp, adapt func(*FunctionTool) []schemaprofile.Finding) ([]FunctionTool, []SurfaceFinding) {
+func functionTools(s *runtime.Server, provider string, names *regexp.Regexp, adapt func(*FunctionTool) []schemaprofile.Finding) ([]FunctionTool, []Finding) {
 	var out []FunctionTool
-	var findings []SurfaceFinding
-	for _, e := range s.tools.Load().list {
-		t := FunctionTool{Name: e.tool.Name, Description: e.tool.Description, Parameters: compactSchema(e.tool.InputSchema)}
+	var findings []Finding
+	for _, tool := range s.Tools() {
+		t := FunctionTool{Name: tool.Name, Description: tool.Description, Parameters: compactSchema(tool.InputSchema)}
 		if !names.MatchString(t.Name) {
-			findings = append(findings, SurfaceFinding{Tool: t.Name, Provider: provider, Msg: fmt.Sprintf("the name does not match %s", names)})
+			findings = append(findings, Finding{Tool: t.Name, Provider: provider, Msg: fmt.Sprintf("the name does not match %s", names)})
 			continue
 		}
 		fs := adapt(&t)
 		for _, f := range fs {
-			findings = append(findings, SurfaceFinding{Tool: t.Name, Provider: provider, Ptr: f.Ptr, Msg: f.Msg})
+			findings = append(findings, Finding{Tool: t.Name, Provider: provider, Ptr: f.Ptr, Msg: f.Msg})
 		}
 		if len(fs) == 0 {
 			out = append(out, t)
@@ -398,15 +398,4 @@ func (n *ordered) append(b []byte) []byte {
 		return append(b, ']')
 	}
 	return append(b, n.raw...)
-}
-
-// Tool returns a copy of the registered tool called name, or nil. With
-// PutTool, a host can wrap a tool's handler (metrics, a test's run count).
-func (s *Server) Tool(name string) *Tool {
-	e := s.tools.Load().byName[name]
-	if e == nil {
-		return nil
-	}
-	cp := *e.tool
-	return &cp
 }

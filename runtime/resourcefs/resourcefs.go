@@ -1,4 +1,9 @@
-package runtime
+// Package resourcefs reads files named by resource URIs under a root directory
+// safely: LocalPath checks a name taken from a URI variable, OpenInRoot and
+// ReadFileInRoot read through an os.Root so that neither the name nor a
+// symbolic link leaves the root. Every refusal is "not found" for a
+// ResourceHandler (it wraps runtime.ErrResourceNotFound).
+package resourcefs
 
 import (
 	"errors"
@@ -8,19 +13,21 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/mcpgen/mcpgen/runtime"
 )
 
 // ErrUnsafePath reports a file name from a URI that could leave the root it
 // is read under, or that a file server should not take: empty, absolute,
 // with a ".." or "." element, an empty element, a backslash, a NUL or
-// another control character. It wraps ErrResourceNotFound, so a
+// another control character. It wraps runtime.ErrResourceNotFound, so a
 // ResourceHandler returning it answers "not found".
-var ErrUnsafePath = fmt.Errorf("%w: unsafe path", ErrResourceNotFound)
+var ErrUnsafePath = fmt.Errorf("%w: unsafe path", runtime.ErrResourceNotFound)
 
 // LocalPath checks name, a slash-separated relative path taken from a URI
 // variable such as the {+path} of file:///{+path}, before it names a file
 // under a root directory. It returns an error wrapping ErrUnsafePath (and so
-// ErrResourceNotFound) unless name is non-empty, relative, already clean
+// runtime.ErrResourceNotFound) unless name is non-empty, relative, already clean
 // (no "." or ".." elements, no empty elements, no trailing slash), free of
 // backslashes and control characters, and local on this system
 // (filepath.IsLocal: no Windows volume or reserved name).
@@ -51,13 +58,13 @@ func LocalPath(name string) error {
 // (os.OpenRoot), so neither "..", an absolute path nor a symbolic link can
 // lead outside it. Every failure (a name that fails LocalPath, does not
 // exist, leaves the root, cannot be opened, or is not a regular file: a
-// directory, device or pipe) gives an error wrapping ErrResourceNotFound, so
+// directory, device or pipe) gives an error wrapping runtime.ErrResourceNotFound, so
 // a client cannot tell a file outside the root from a missing one.
 func OpenInRoot(root *os.Root, name string) (*os.File, error) {
 	if err := LocalPath(name); err != nil {
 		return nil, err
 	}
-	notFound := func(err error) error { return fmt.Errorf("%w: %s: %v", ErrResourceNotFound, name, err) }
+	notFound := func(err error) error { return fmt.Errorf("%w: %s: %v", runtime.ErrResourceNotFound, name, err) }
 	// Stat first, so that opening never blocks on a pipe or a device.
 	st, err := root.Stat(name)
 	switch {
@@ -78,7 +85,7 @@ func OpenInRoot(root *os.Root, name string) (*os.File, error) {
 }
 
 // ReadFileInRoot reads the regular file name under root as OpenInRoot opens
-// it, refusing (with an error, not ErrResourceNotFound) a file larger than
+// it, refusing (with an error, not runtime.ErrResourceNotFound) a file larger than
 // limit bytes; limit <= 0 means no limit.
 func ReadFileInRoot(root *os.Root, name string, limit int64) ([]byte, error) {
 	f, err := OpenInRoot(root, name)
