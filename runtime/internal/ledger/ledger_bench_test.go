@@ -31,7 +31,7 @@ func BenchmarkFreshKey(b *testing.B) {
 		if d.Outcome != Fresh {
 			b.Fatal(d.Outcome)
 		}
-		if err := d.Claim.Done(len(result), func(buf []byte) ([]byte, error) { return append(buf, result...), nil }); err != nil {
+		if err := d.Claim.Done(func(buf []byte) ([]byte, error) { return append(buf, result...), nil }); err != nil {
 			b.Fatal(err)
 		}
 	}
