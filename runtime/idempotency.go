@@ -103,7 +103,7 @@ func (s *Server) callReconcile(ctx context.Context, e *toolEntry, req *ToolReque
 // failure to record is logged: the effect happened, so the result still goes to
 // the caller; a repeat then finds the claim lapsed (outcome_unknown).
 func (s *Server) recordDone(c *call, e *toolEntry, cl *ledger.Claim, res *ToolResult) *ToolResult {
-	err := cl.Done(storedSize(res), func(b []byte) ([]byte, error) { return appendStored(b, res) })
+	err := cl.Done(func(b []byte) ([]byte, error) { return appendStored(b, res) })
 	if err != nil {
 		s.logger.Error("idempotency: result not recorded", "tool", e.tool.Name, "action_id", c.fx.receiptID, "err", err)
 	}
@@ -168,23 +168,6 @@ func appendStored(b []byte, res *ToolResult) ([]byte, error) {
 		b = append(b, enc...)
 	}
 	return append(b, '}', '}'), nil
-}
-
-// storedSize is about how many bytes appendStored appends for res.
-func storedSize(res *ToolResult) int {
-	n := 48 + len(res.StructuredContent)
-	for _, block := range res.Content {
-		n += 32 + len(block.raw) + len(block.Text)
-	}
-	for k, v := range res.Meta {
-		n += len(k) + 8
-		if raw, ok := v.(json.RawMessage); ok {
-			n += len(raw)
-		} else {
-			n += 64
-		}
-	}
-	return n
 }
 
 // storedResult rebuilds a stored result; encoded, it has the bytes of the first.

@@ -9,15 +9,17 @@ import (
 
 // Memory is the in-memory Store: nothing to start, nothing shared beyond the
 // process. Expired entries are dropped when touched and by a sweep after as many
-// writes as there are entries (at least 1024): a write's share of the sweeps stays
-// constant however many entries the store holds. It also implements PubSub
-// within the process.
+// writes as the store held entries after the previous sweep (at least 1024): a
+// write's share of the sweeps stays constant however many entries the store
+// holds, and the store holds at most about twice its live entries (a workload of
+// puts alone included). It also implements PubSub within the process.
 type Memory struct {
-	mu     sync.Mutex
-	m      map[string]memEntry
-	writes int
-	subs   map[string]map[chan []byte]struct{}
-	now    func() time.Time // tests move the clock
+	mu      sync.Mutex
+	m       map[string]memEntry
+	writes  int // since the last sweep
+	sweepAt int // writes that start the next sweep
+	subs    map[string]map[chan []byte]struct{}
+	now     func() time.Time // tests move the clock
 }
 
 type memEntry struct {
@@ -53,15 +55,19 @@ func (s *Memory) set(key string, val []byte, ttl time.Duration, now int64) {
 		e.expires = now + int64(ttl)
 	}
 	s.m[key] = e
-	if s.writes++; s.writes >= 1024 && s.writes >= len(s.m) {
+	if s.writes++; s.writes >= max(s.sweepAt, minSweep) {
 		s.writes = 0
 		for k, e := range s.m {
 			if e.expires != 0 && now >= e.expires {
 				delete(s.m, k)
 			}
 		}
+		s.sweepAt = len(s.m)
 	}
 }
+
+// minSweep is the fewest writes between two sweeps.
+const minSweep = 1024
 
 // PutIfAbsent implements Store.
 func (s *Memory) PutIfAbsent(ctx context.Context, key string, val []byte, ttl time.Duration) (bool, error) {

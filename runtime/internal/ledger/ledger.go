@@ -302,25 +302,43 @@ const runningLen = 192
 func (c *Claim) Action() string { return c.action }
 
 // Done replaces the claim with the done record whose result appendResult
-// appends (the stored result, replayed to every repeat); size is about how many
-// bytes it appends. An error means the
-// result was not recorded; a repeat then finds the claim lapsed.
-func (c *Claim) Done(size int, appendResult func([]byte) ([]byte, error)) error {
+// appends (the stored result, replayed to every repeat). The record is built in
+// a reused scratch buffer and kept in one allocation of its exact size (with its
+// store key), so that the ledger retains no slack for the retention and the
+// caller need not estimate the result's size. An error means the result was not
+// recorded; a repeat then finds the claim lapsed.
+func (c *Claim) Done(appendResult func([]byte) ([]byte, error)) error {
 	cur := c.stop()
-	b := append(make([]byte, 0, keyLen+len(c.args)+len(c.action)+48+size), c.key...)
+	sp, _ := scratch.Get().(*[]byte)
+	if sp == nil {
+		sp = new([]byte)
+	}
+	defer func() {
+		if cap(*sp) <= maxScratch {
+			scratch.Put(sp)
+		}
+	}()
+	b := append((*sp)[:0], c.key...)
 	b = appendRecordHead(b, stateDone, c.args, c.action, 0)
 	b, err := appendResult(append(b, `,"result":`...))
 	if err != nil {
 		return err
 	}
 	b = append(b, '}')
-	key, val := split(b)
+	*sp = b
+	key, val := split(append([]byte(nil), b...)) // exact size class, no zeroing
 	ok, err := c.l.compareAndSet(c.ctx, key, cur, val)
 	if err == nil && !ok {
 		err = ErrClaimLost
 	}
 	return err
 }
+
+// scratch holds the buffers Done builds done records in (*[]byte); one larger
+// than maxScratch is dropped after use.
+var scratch sync.Pool
+
+const maxScratch = 64 << 10
 
 // Release deletes the claim, if the key still holds it: the call had no effect,
 // and the key may be tried again.

@@ -5,6 +5,7 @@ package ledger
 import (
 	"context"
 	"strconv"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -14,12 +15,34 @@ import (
 
 // BenchmarkFreshKey is the ledger's share of a keyed write: key and action id,
 // the claim, and the done record of a small result, on the in-memory store
-// with a new key per call (the ledger grows by one record per call).
+// with a new key per call. grow: the ledger grows by one record per call;
+// steady: the store's clock advances by retention/100000 per call, so that
+// after a prefill of 100000 records one expires for each one added.
 func BenchmarkFreshKey(b *testing.B) {
-	l := New(store.NewMemory(), Config{})
+	b.Run("grow", func(b *testing.B) { benchFreshKey(b, 0) })
+	b.Run("steady", func(b *testing.B) { benchFreshKey(b, 100_000) })
+}
+
+func benchFreshKey(b *testing.B, steady int) {
+	mem := store.NewMemory()
+	l := New(mem, Config{})
 	args := ArgsDigest([]byte(`{"key":"k","note":"hello"}`))
 	result := []byte(`{"content":[],"structured":{"id":"n-1"},"meta":{"dev.mcpgen/receipt":{"action_id":"act_0123456789abcdef0123456789abcdef","tool":"note","arguments_digest":"sha256:` + args + `","external_id":"n-1","status":"committed","occurred_at":"2026-12-01T17:00:00.123456789Z"}}}`)
 	ctx := context.Background()
+	var clock atomic.Int64
+	clock.Store(time.Now().UnixNano())
+	mem.SetClock(func() time.Time { return time.Unix(0, clock.Load()) })
+	var step int64
+	if steady > 0 {
+		step = int64(DefaultRetention) / int64(steady)
+		for i := range steady {
+			d := l.Begin(ctx, "", "note", "pre-"+strconv.Itoa(i), args, ActionID("note", "", args, "p"), false)
+			if err := d.Claim.Done(func(buf []byte) ([]byte, error) { return append(buf, result...), nil }); err != nil {
+				b.Fatal(err)
+			}
+			clock.Add(step)
+		}
+	}
 	b.ReportAllocs()
 	i := 0
 	cpu0 := processCPU()
@@ -31,9 +54,10 @@ func BenchmarkFreshKey(b *testing.B) {
 		if d.Outcome != Fresh {
 			b.Fatal(d.Outcome)
 		}
-		if err := d.Claim.Done(len(result), func(buf []byte) ([]byte, error) { return append(buf, result...), nil }); err != nil {
+		if err := d.Claim.Done(func(buf []byte) ([]byte, error) { return append(buf, result...), nil }); err != nil {
 			b.Fatal(err)
 		}
+		clock.Add(step)
 	}
 	b.ReportMetric(float64(processCPU()-cpu0)/float64(b.N), "cpu-ns/op")
 }

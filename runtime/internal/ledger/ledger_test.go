@@ -43,7 +43,7 @@ func TestLifecycle(t *testing.T) {
 		if n := l.heldClaims(); n != 1 {
 			t.Errorf("%d claims renewed, want 1", n)
 		}
-		if err := d.Claim.Done(len(resultJSON), appendResult); err != nil {
+		if err := d.Claim.Done(appendResult); err != nil {
 			t.Fatal(err)
 		}
 		if n := l.heldClaims(); n != 0 {
@@ -113,7 +113,7 @@ func TestRunningAndLapsed(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			time.Sleep(20 * time.Millisecond)
-			if err := first.Claim.Done(len(resultJSON), appendResult); err != nil {
+			if err := first.Claim.Done(appendResult); err != nil {
 				t.Error(err)
 			}
 		}()
@@ -137,7 +137,7 @@ func TestRunningAndLapsed(t *testing.T) {
 		if d := l.Begin(ctx, "", "w", "dead", args, "act_new", true); d.Outcome != InProgress {
 			t.Errorf("while reconciling: %v, want InProgress (the claim was taken over)", d.Outcome)
 		}
-		if err := d.Claim.Done(len(resultJSON), appendResult); err != nil {
+		if err := d.Claim.Done(appendResult); err != nil {
 			t.Fatal(err)
 		}
 		if d := l.Begin(ctx, "", "w", "dead", args, "act_new", false); d.Outcome != Replayed {
@@ -174,7 +174,7 @@ func TestLeaseSweep(t *testing.T) {
 			}
 		}
 		claims[1].Release()
-		if err := claims[0].Done(len(resultJSON), appendResult); err != nil {
+		if err := claims[0].Done(appendResult); err != nil {
 			t.Errorf("Done after renewals: %v", err)
 		}
 		claims[2].Abandon()
@@ -253,7 +253,7 @@ func TestHandedOver(t *testing.T) {
 	d := l.Begin(ctx, "", "w", "k", args, "act", false)
 	held, _, _ := st.GetShared(ctx, Key("", "w", "k"))
 	before := bytes.Clone(held)
-	if err := d.Claim.Done(len(resultJSON), appendResult); err != nil {
+	if err := d.Claim.Done(appendResult); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(held, before) {
