@@ -329,16 +329,6 @@ func (s *Server) taskStatusChanged(rec *tasks.Record) {
 	s.deliver(ctx, "notifications/tasks/status", v.(*taskRun).c.sess.sendUnsolicited(ctx, msg))
 }
 
-// wantsTask reports whether a listen filter asked for a task's notifications.
-func (f *subscriptionFilter) wantsTask(id string) bool {
-	for _, t := range f.TaskIDs {
-		if t == id {
-			return true
-		}
-	}
-	return false
-}
-
 // honourTaskFilter checks the taskIds of a subscriptions/listen filter: the
 // extension must be declared (-32021), and only the caller's tasks are kept.
 func (s *Server) honourTaskFilter(ctx context.Context, c *call, f *subscriptionFilter) *rpcError {
