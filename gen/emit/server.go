@@ -22,9 +22,13 @@ func Server(s *model.Server) ([]byte, error) {
 	for _, p := range s.Packages {
 		importName(f, p.Path, p.Name)
 	}
-	f.Anon(model.AuthPath)       // -auth-issuer, -auth-audience: OAuth over -http
-	if takesIdempotencyKeys(s) { // -store redis://... for replicas sharing one ledger
-		f.Anon(model.RuntimePath + "/store/redisstore")
+	// Optional components are linked only when needed: go-jose and go-redis
+	// cost every server their package initialisation and binary size.
+	if s.Auth { // -auth-issuer, -auth-audience: OAuth over -http
+		f.Anon(model.AuthPath)
+	}
+	if s.Redis { // -store redis://... for replicas sharing one ledger
+		f.Anon(model.RedisStorePath)
 	}
 	f.Func().Id("main").Params().BlockFunc(func(g *jen.Group) {
 		g.Id("s").Op(":=").Add(rt("NewServer")).Call(
@@ -42,18 +46,6 @@ func Server(s *model.Server) ([]byte, error) {
 	})
 	out, _, err := render(f, nil)
 	return out, err
-}
-
-// takesIdempotencyKeys reports whether a tool served takes an idempotency key.
-func takesIdempotencyKeys(s *model.Server) bool {
-	for _, p := range s.Packages {
-		for _, t := range p.Tools {
-			if t.IdempotencyKey != "" {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // register obtains p's receivers and calls p.RegisterMCP.
