@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"os"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/seal"
@@ -124,7 +123,7 @@ type Server struct {
 
 	// mu serialises AddTool; readers load tools without locking.
 	mu    sync.Mutex
-	tools atomic.Pointer[toolSet]
+	tools toolsRef // registry.go
 
 	// prims holds resources, templates, prompts and change subscriptions
 	// (primitives.go).
