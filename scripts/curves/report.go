@@ -134,7 +134,6 @@ func writeReport(dir string) error {
 		{"catalog-bytes.svg", "tools/list bytes, every page", "KiB", is("catalog", "serve"), "n", countLabel, "list_bytes", 1.0 / 1024, true, true, peers},
 		{"catalog-rss.svg", "RSS after listing the catalog", "MiB", is("catalog", "serve"), "n", countLabel, "rss_kb", 1.0 / 1024, false, true, peers},
 		{"catalog-generate.svg", "mcpgen run on the package (first run)", "s", func(p point) bool { return is("catalog", "generate")(p) && p.str("pass") == "first" }, "n", countLabel, "wall_ms", 1.0 / 1000, false, true, []string{"mcpgen"}},
-		{"catalog-build.svg", "go build of the server", "s", is("catalog", "build"), "n", countLabel, "wall_ms", 1.0 / 1000, false, true, peers},
 		{"payload-cpu.svg", "Server CPU per MiB of echo arguments", "ms/MiB", is("payload", ""), "size", sizeLabel, "cpu_ms_per_mib", 1, true, true, peers},
 		{"payload-p99.svg", "p99 latency of one echo call", "ms", is("payload", ""), "size", sizeLabel, "p99_us", 1.0 / 1000, true, true, peers},
 		{"sessions-rss.svg", "RSS per idle 2025-11-25 session still served", "KiB", is("sessions", ""), "n", countLabel, "rss_per_alive_kb", 1, false, true, append(slices.Clone(peers), "mcpgen-bigcap")},
