@@ -116,6 +116,11 @@ type Config struct {
 	// Fix asks for Result.Fixed: the source files whose struct tags follow
 	// another library's convention, rewritten into mcpgen's (fix.go).
 	Fix bool
+	// With names optional components the server main links (see Components):
+	// "auth" (runtime/auth: Main's -auth-issuer, -auth-audience,
+	// -auth-introspection; linked anyway when something declares scope="...")
+	// and "redis" (runtime/store/redisstore: Main's -store redis://...).
+	With []string
 }
 
 // A File is one generated file.

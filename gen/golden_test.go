@@ -153,6 +153,9 @@ func caseConfig(t *testing.T, comment []byte) gen.Config {
 			case "-tags":
 				i++
 				cfg.Tags = fields[i]
+			case "-with":
+				i++
+				cfg.With = strings.Split(fields[i], ",")
 			case "-fix": // testdata/fix cases (fix_test.go)
 				cfg.Fix = true
 			default:

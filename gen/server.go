@@ -1,9 +1,11 @@
 package gen
 
 import (
+	"fmt"
 	"go/ast"
 	"go/types"
 	"path/filepath"
+	"slices"
 
 	"github.com/mcpgen/mcpgen/gen/model"
 )
@@ -69,5 +71,43 @@ func serverModel(cfg Config, pkgs []*model.Package) *model.Server {
 		Dir:      cfg.ServerDir,
 		Output:   filepath.Join(cfg.ServerDir, "main.go"),
 		Packages: pkgs,
+		Auth:     slices.Contains(cfg.With, "auth") || declaresScopes(pkgs),
+		Redis:    slices.Contains(cfg.With, "redis"),
 	}
+}
+
+// Components are the optional components a server main can link (Config.With).
+var Components = []string{"auth", "redis"}
+
+// CheckWith reports an unknown name in Config.With.
+func CheckWith(with []string) error {
+	for _, w := range with {
+		if !slices.Contains(Components, w) {
+			return fmt.Errorf("unknown component %q (known: auth, redis)", w)
+		}
+	}
+	return nil
+}
+
+// declaresScopes reports whether a tool, resource or prompt of pkgs declares
+// scope="...": its server needs OAuth to grant them over HTTP.
+func declaresScopes(pkgs []*model.Package) bool {
+	for _, p := range pkgs {
+		for _, t := range p.Tools {
+			if len(t.Scopes) > 0 {
+				return true
+			}
+		}
+		for _, r := range p.Resources {
+			if len(r.Scopes) > 0 {
+				return true
+			}
+		}
+		for _, pr := range p.Prompts {
+			if len(pr.Scopes) > 0 {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -88,7 +88,7 @@ func (h *httpHandler) legacyRequest(w http.ResponseWriter, r *http.Request, hs *
 	}
 	ctx := context.WithValue(context.WithoutCancel(r.Context()), streamKey{}, x)
 	h.background.Add(1)
-	go h.srv.handleAsync(ctx, m, hs.Conn, x, &legacyReply{x: x, hs: hs, bg: &h.background})
+	handlerWorkers.Go(func() { h.srv.handleAsync(ctx, m, hs.Conn, x, &legacyReply{x: x, hs: hs, bg: &h.background}) })
 	p := &httpstream.Pump{X: x, W: w, Retry: h.opts.SSERetry, KeepAlive: h.opts.KeepAlive, NoPrime: !primes(version)}
 	if !p.ServeRequest(r.Context()) {
 		hs.DropStream(x)

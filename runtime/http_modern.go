@@ -35,7 +35,8 @@ func (h *httpHandler) serveModern(w http.ResponseWriter, r *http.Request, m *Mes
 	}
 	defer h.stateless.Add(-1)
 	x := httpstream.New("", acceptsStream(r))
-	go h.srv.handleAsync(r.Context(), m, nil, x, exchangeReplier{x})
+	ctx := r.Context()
+	handlerWorkers.Go(func() { h.srv.handleAsync(ctx, m, nil, x, exchangeReplier{x}) })
 	p := &httpstream.Pump{X: x, W: w, KeepAlive: h.opts.KeepAlive}
 	p.ServeRequest(r.Context())
 	x.Wait() // after a disconnect the handler is cancelled; wait for its reply

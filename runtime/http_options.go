@@ -28,11 +28,15 @@ const (
 	DefaultShutdownTimeout = 10 * time.Second
 	// DefaultSessionIdleTimeout ends a 2025-11-25 session no request touched for this long.
 	DefaultSessionIdleTimeout = 30 * time.Minute
-	// DefaultMaxSessions bounds the number of live 2025-11-25 sessions.
-	DefaultMaxSessions = 1024
+	// DefaultMaxSessions bounds the number of live 2025-11-25 sessions. An idle
+	// session holds about 3 KiB (docs/performance.md, cost curves: 10,000 of them
+	// add 31 MB), so the bound is set by how many clients one replica serves,
+	// not by memory; it was 1024, which ended live clients' sessions behind a
+	// busy proxy.
+	DefaultMaxSessions = 10000
 	// DefaultMaxSessionsPerPeer bounds the live 2025-11-25 sessions of one remote
 	// address (a quarter of DefaultMaxSessions).
-	DefaultMaxSessionsPerPeer = 256
+	DefaultMaxSessionsPerPeer = 2500
 	// DefaultMaxStatelessRequests bounds the 2026-07-28 requests one handler serves
 	// at once (16 times the default Options.MaxConcurrentRequests, the most a stdio
 	// connection admits).
@@ -89,7 +93,7 @@ type HTTPOptions struct {
 	// gone (404), and what it buffered is freed, whether or not other clients
 	// send anything.
 	SessionIdleTimeout time.Duration
-	// MaxSessions bounds live 2025-11-25 sessions (default 1024), counting each
+	// MaxSessions bounds live 2025-11-25 sessions (default 10000), counting each
 	// from its initialize on. When the store is full, an initialize ends an
 	// abandoned session to make room: one never used after its initialize
 	// first, else the least recently used session with no request running and
@@ -97,7 +101,7 @@ type HTTPOptions struct {
 	// 503 (-32603 "too many sessions").
 	MaxSessions int
 	// MaxSessionsPerPeer bounds the live 2025-11-25 sessions of one remote
-	// address, an IPv6 address counting as its /64 (default 256; negative:
+	// address, an IPv6 address counting as its /64 (default 2500; negative:
 	// MaxSessions). A client at the bound that
 	// initializes again ends its own least recently used idle session, or gets
 	// 503 (-32603 "too many sessions from this client") when all are in use.

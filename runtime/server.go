@@ -146,7 +146,7 @@ type Server struct {
 
 	// mu serialises AddTool; readers load tools without locking.
 	mu    sync.Mutex
-	tools atomic.Pointer[toolSet]
+	tools toolsRef // registry.go
 
 	// prims holds resources, templates, prompts and change subscriptions
 	// (primitives.go).

@@ -214,13 +214,13 @@ func (s *Server) invokeInline(ctx context.Context, c *call, t *Tool, req *ToolRe
 // costs no timer of its own unless the caller cancels before the deadline.
 func (s *Server) invokeAside(ctx context.Context, c *call, t *Tool, req *ToolRequest) (*ToolResult, error) {
 	c.claimed = make(chan struct{})
-	go func() {
+	handlerWorkers.Go(func() {
 		res, err := s.invokeNow(ctx, t, req)
 		if c.returned() {
 			c.asideRes, c.asideErr = res, err
 			close(c.claimed)
 		}
-	}()
+	})
 	select {
 	case <-c.claimed:
 	case <-ctx.Done():

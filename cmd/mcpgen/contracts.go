@@ -15,13 +15,19 @@ import (
 // config is the generator configuration for the options, in dir.
 func (o options) config(dir string) gen.Config {
 	return gen.Config{Dir: dir, Patterns: o.patterns, Output: o.output, ServerDir: o.server,
-		Strict: o.strict, Lint: o.lintNames(), Tags: o.tags}
+		Strict: o.strict, Lint: o.lintNames(), Tags: o.tags, With: o.withNames()}
 }
 
 // lintNames splits -lint.
-func (o options) lintNames() []string {
+func (o options) lintNames() []string { return splitList(o.lint) }
+
+// withNames splits -with.
+func (o options) withNames() []string { return splitList(o.with) }
+
+// splitList splits a comma-separated flag value, dropping empty names.
+func splitList(list string) []string {
 	var names []string
-	for n := range strings.SplitSeq(o.lint, ",") {
+	for n := range strings.SplitSeq(list, ",") {
 		if n = strings.TrimSpace(n); n != "" {
 			names = append(names, n)
 		}

@@ -195,7 +195,8 @@ func TestDiagnosticsWriteNothing(t *testing.T) {
 
 func TestUsageErrors(t *testing.T) {
 	dir := newModule(t, goodHandlers)
-	for _, args := range [][]string{{"-nosuchflag"}, {"-debug=schema"}, {"-o", "sub/x.go"}, {"-o", "x.txt"}} {
+	for _, args := range [][]string{{"-nosuchflag"}, {"-debug=schema"}, {"-o", "sub/x.go"}, {"-o", "x.txt"},
+		{"-with", "auth"}, {"-server", "cmd/srv", "-with", "auth,postgres"}} {
 		code, _, stderr := mcpgen(t, dir, args...)
 		if code != 2 || stderr == "" {
 			t.Errorf("mcpgen %v: exit %d, stderr %q; want 2 and a message", args, code, stderr)

@@ -37,6 +37,7 @@ type options struct {
 	client   string // -client-config: client name (clientconfig.go)
 	tags     string // -tags: struct tag dialect (fix.go)
 	fix      bool   // -fix: rewrite foreign struct tags (fix.go)
+	with     string // -with: optional components of the -server main
 	patterns []string
 }
 
@@ -48,6 +49,7 @@ func parseArgs(args []string, stderr io.Writer) (options, error) {
 	fl.StringVar(&o.output, "o", gen.DefaultOutput, "`name` of the generated file in each package")
 	fl.BoolVar(&o.check, "check", false, "write nothing; exit 1 listing every stale or missing file")
 	fl.StringVar(&o.server, "server", "", "also write `dir`/main.go serving all tools of the packages")
+	fl.StringVar(&o.with, "with", "", "link optional `components` into the -server main, comma-separated: auth (OAuth: -auth-issuer; implied by scope=), redis (-store redis://)")
 	fl.StringVar(&o.debug, "debug", "", "print the analyzed `model` as JSON on stdout")
 	fl.StringVar(&o.strict, "strict", "", "emit every input schema in a provider's strict `form` (openai), unless a tool says strict=none")
 	fl.StringVar(&o.lint, "lint", "", "report as errors what the comma-separated `profiles` (openai,anthropic,gemini) would reject")
@@ -73,6 +75,12 @@ func parseArgs(args []string, stderr io.Writer) (options, error) {
 	}
 	if o.client != "" && (!knownClient(o.client) || o.server == "") {
 		return o, usageError(stderr, "-client-config needs -server DIR and one of %v, got %q", clients, o.client)
+	}
+	if o.with != "" && o.server == "" {
+		return o, usageError(stderr, "-with needs -server DIR")
+	}
+	if err := gen.CheckWith(o.withNames()); err != nil {
+		return o, usageError(stderr, "-with: %v", err)
 	}
 	if err := checkTags(o); err != nil {
 		return o, usageError(stderr, "%v", err)

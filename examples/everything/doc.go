@@ -8,4 +8,4 @@
 //	go run ./examples/everything/cmd/everything-server -http 127.0.0.1:8080
 package everything
 
-//go:generate go run ../../cmd/mcpgen -server cmd/everything-server .
+//go:generate go run ../../cmd/mcpgen -server cmd/everything-server -with redis .

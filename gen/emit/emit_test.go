@@ -116,23 +116,33 @@ func TestDeferredLiteralsChangeNothing(t *testing.T) {
 	}
 }
 
-// TestServerLinksSharedStore: a main whose tools take idempotency keys or
-// whose packages serve resources links the Redis store (-store redis://...:
-// one ledger, change notifications across replicas); a tools-only main does not.
+// TestServerLinksSharedStore: a main links the Redis store (-store redis://...:
+// one ledger, task records, change notifications across replicas) only when
+// asked (mcpgen -with redis), whatever its packages serve: go-redis costs every
+// server that links it.
 func TestServerLinksSharedStore(t *testing.T) {
 	keyed := tool("Run")
 	keyed.IdempotencyKey = "key"
+	task := tool("Run")
+	task.Task = "optional"
+	resources := func() *model.Package {
+		return &model.Package{Tools: []*model.Tool{tool("Run")}, Resources: []*model.Resource{{URI: "x://a", Name: "a", Func: "A"}}}
+	}
 	for _, tt := range []struct {
-		name string
-		p    *model.Package
-		want bool
+		name  string
+		p     *model.Package
+		redis bool
+		want  bool
 	}{
-		{"tools", &model.Package{Tools: []*model.Tool{tool("Run")}}, false},
-		{"key", &model.Package{Tools: []*model.Tool{keyed}}, true},
-		{"resources", &model.Package{Tools: []*model.Tool{tool("Run")}, Resources: []*model.Resource{{URI: "x://a", Name: "a", Func: "A"}}}, true},
+		{"tools", &model.Package{Tools: []*model.Tool{tool("Run")}}, false, false},
+		{"key", &model.Package{Tools: []*model.Tool{keyed}}, false, false},
+		{"task", &model.Package{Tools: []*model.Tool{task}}, false, false},
+		{"resources", resources(), false, false},
+		{"tools -with redis", &model.Package{Tools: []*model.Tool{tool("Run")}}, true, true},
+		{"resources -with redis", resources(), true, true},
 	} {
 		tt.p.Name, tt.p.Path = "p", "example.com/p"
-		src, err := Server(&model.Server{Name: "s", Command: "s-server", Packages: []*model.Package{tt.p}})
+		src, err := Server(&model.Server{Name: "s", Command: "s-server", Packages: []*model.Package{tt.p}, Redis: tt.redis})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -22,9 +22,13 @@ func Server(s *model.Server) ([]byte, error) {
 	for _, p := range s.Packages {
 		importName(f, p.Path, p.Name)
 	}
-	f.Anon(model.AuthPath) // -auth-issuer, -auth-audience: OAuth over -http
-	if sharesStore(s) {    // -store redis://... for replicas sharing the ledger, task records and change notifications
-		f.Anon(model.RuntimePath + "/store/redisstore")
+	// Optional components are linked only when needed: go-jose and go-redis
+	// cost every server their package initialisation and binary size.
+	if s.Auth { // -auth-issuer, -auth-audience: OAuth over -http
+		f.Anon(model.AuthPath)
+	}
+	if s.Redis { // -store redis://... for replicas sharing the ledger, task records and change notifications
+		f.Anon(model.RedisStorePath)
 	}
 	f.Func().Id("main").Params().BlockFunc(func(g *jen.Group) {
 		g.Id("s").Op(":=").Add(rt("NewServer")).Call(
@@ -42,24 +46,6 @@ func Server(s *model.Server) ([]byte, error) {
 	})
 	out, _, err := render(f, nil)
 	return out, err
-}
-
-// sharesStore reports whether replicas of the server need a shared store:
-// a tool served takes an idempotency key (the ledger) or runs as a task (its
-// records), or resources are served (their change notifications reach the
-// clients of every replica through the store's publish/subscribe).
-func sharesStore(s *model.Server) bool {
-	for _, p := range s.Packages {
-		if len(p.Resources) > 0 {
-			return true
-		}
-		for _, t := range p.Tools {
-			if t.IdempotencyKey != "" || t.Task != "" {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // register obtains p's receivers and calls p.RegisterMCP.

@@ -26,6 +26,10 @@ const FullSchemaPath = RuntimePath + "/fullschema"
 // flags: -auth-issuer, -auth-audience, -auth-introspection (runtime/auth).
 const AuthPath = RuntimePath + "/auth"
 
+// RedisStorePath is the package a generated server main imports (blank) for
+// Main's -store redis://... (runtime/store/redisstore).
+const RedisStorePath = RuntimePath + "/store/redisstore"
+
 // RuntimeAlias is the local name under which generated code imports RuntimePath,
 // so that it never shadows the standard library's runtime package.
 const RuntimeAlias = "mcpruntime"
@@ -266,4 +270,11 @@ type Server struct {
 	Output  string // absolute path of main.go
 	// Packages are the packages whose RegisterMCP the main calls, sorted by Path.
 	Packages []*Package
+	// Auth links runtime/auth (AuthPath) into the main, for Main's -auth-issuer,
+	// -auth-audience and -auth-introspection: set when a tool, resource or prompt
+	// declares scope="...", or when asked for (mcpgen -with auth).
+	Auth bool `json:",omitempty"`
+	// Redis links runtime/store/redisstore (RedisStorePath), for Main's
+	// -store redis://...: only when asked for (mcpgen -with redis).
+	Redis bool `json:",omitempty"`
 }

@@ -102,7 +102,7 @@ func Open(ctx context.Context, rawURL string) (Store, error) {
 	openersMu.Unlock()
 	if open == nil {
 		sort.Strings(known)
-		return nil, fmt.Errorf("%w %q (known: %v; redis needs the package github.com/mcpgen/mcpgen/runtime/store/redisstore linked in)", ErrUnknownScheme, u.Scheme, known)
+		return nil, fmt.Errorf("%w %q (known: %v; redis needs the package github.com/mcpgen/mcpgen/runtime/store/redisstore linked in: regenerate the server main with mcpgen -with redis, or import that package blank in main)", ErrUnknownScheme, u.Scheme, known)
 	}
 	return open(ctx, u)
 }

@@ -26,6 +26,11 @@ type Flags struct {
 // Parse parses Main's flags for the command name; tools lists the tool names
 // that -h prints; extra, when not nil, defines further flags (e.g. the OAuth
 // flags of runtime/auth). It returns flag.ErrHelp after printing the usage for -h.
+//
+// With extra nil (runtime/auth not linked in), the OAuth flags and their
+// environment variables are still recognised, only to refuse them with an
+// error saying how to link OAuth in: a server configured for OAuth must never
+// start without it.
 func Parse(name string, tools func() []string, args []string, stderr io.Writer, extra func(*flag.FlagSet)) (Flags, error) {
 	var f Flags
 	var level string
@@ -38,12 +43,22 @@ func Parse(name string, tools func() []string, args []string, stderr io.Writer, 
 	fs.BoolVar(&f.Version, "version", false, "print the version and exit")
 	fs.StringVar(&f.Store, "store", os.Getenv("MCP_STORE"), "idempotency store `URL`: memory or redis://host:port/db (env MCP_STORE)")
 	fs.BoolVar(&f.Audit, "audit", os.Getenv("MCP_AUDIT") == "1", "write one JSON audit record per request to stderr (env MCP_AUDIT=1)")
+	var unlinked []*authFlag
 	if extra != nil {
 		extra(fs)
+	} else {
+		unlinked = unlinkedAuthFlags(fs)
 	}
 	fs.Usage = func() { usage(stderr, fs, name, tools()) }
 	if err := fs.Parse(args); err != nil {
 		return f, err
+	}
+	for _, a := range unlinked {
+		if a.value != "" {
+			return f, fmt.Errorf("%s: this server is built without OAuth (package %s is not linked in): "+
+				"regenerate its main with mcpgen -with auth (a scope=\"...\" on a tool does it too), "+
+				"or import that package blank in main", a.source(), AuthPackage)
+		}
 	}
 	switch {
 	case fs.NArg() > 0:
@@ -57,6 +72,48 @@ func Parse(name string, tools func() []string, args []string, stderr io.Writer, 
 		return f, fmt.Errorf("-log-level: %w", err)
 	}
 	return f, nil
+}
+
+// AuthPackage is the package that gives Main its OAuth flags.
+const AuthPackage = "github.com/mcpgen/mcpgen/runtime/auth"
+
+// AuthFlags are runtime/auth's flags and the environment variables they
+// default to (runtime/auth's tests check that the two lists agree).
+var AuthFlags = [][2]string{
+	{"auth-issuer", "MCP_AUTH_ISSUER"},
+	{"auth-audience", "MCP_AUTH_AUDIENCE"},
+	{"auth-introspection", "MCP_AUTH_INTROSPECTION_URL"},
+}
+
+// An authFlag is an OAuth flag of a server without runtime/auth.
+type authFlag struct {
+	name, env, value string
+	set              bool // given on the command line, not from env
+}
+
+func (a *authFlag) String() string { return a.value }
+func (a *authFlag) Set(v string) error {
+	a.value, a.set = v, true
+	return nil
+}
+
+// source names where the value came from, for the error.
+func (a *authFlag) source() string {
+	if a.set {
+		return "-" + a.name
+	}
+	return a.env
+}
+
+// unlinkedAuthFlags defines the OAuth flags on fs, to be refused when given.
+func unlinkedAuthFlags(fs *flag.FlagSet) []*authFlag {
+	var out []*authFlag
+	for _, nf := range AuthFlags {
+		a := &authFlag{name: nf[0], env: nf[1], value: os.Getenv(nf[1])}
+		fs.Var(a, a.name, "not available: this server is built without OAuth (mcpgen -with auth)")
+		out = append(out, a)
+	}
+	return out
 }
 
 // usage prints -h: what the command serves, then its flags.

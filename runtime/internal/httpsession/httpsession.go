@@ -212,6 +212,11 @@ type Store[C Conn] struct {
 	peers    map[string]int // sessions (live and reserved) per remote address
 	sweeper  *time.Timer    // ends idle sessions; nil while none lives
 	closed   bool           // shut down: no new sessions
+	// sweepAt is when the first session can expire, as the last sweep found
+	// (with idle = sweepIdle): create sweeps only from then on, so opening n
+	// sessions no longer walks every live one n times.
+	sweepAt   time.Time
+	sweepIdle time.Duration
 }
 
 // Reasons an initialize is refused (503).
@@ -257,7 +262,13 @@ func NewID() string { return rand.Text() }
 // is full, an abandoned session makes room (evict); when none can, create
 // refuses with ErrTooManyPeerSessions or ErrTooManySessions.
 func (st *Store[C]) Create(peer string) (*Session[C], error) {
-	st.sweep(time.Now())
+	now := time.Now()
+	st.mu.Lock()
+	due := st.idle != st.sweepIdle || !now.Before(st.sweepAt)
+	st.mu.Unlock()
+	if due {
+		st.sweep(now)
+	}
 	st.mu.Lock()
 	var evicted []*Session[C]
 	err := st.makeRoomLocked(peer, &evicted)
@@ -421,6 +432,12 @@ func (st *Store[C]) sweep(now time.Time) (next time.Time) {
 		case next.IsZero() || at.Before(next):
 			next = at
 		}
+	}
+	// No session expires before next; one idle later (in active use now, or
+	// created later) expires no earlier than now + idle.
+	st.sweepAt, st.sweepIdle = next, st.idle
+	if next.IsZero() {
+		st.sweepAt = now.Add(st.idle)
 	}
 	st.mu.Unlock()
 	for _, hs := range stale {

@@ -10,8 +10,6 @@ import (
 
 	"github.com/mcpgen/mcpgen/examples/files"
 	mcpruntime "github.com/mcpgen/mcpgen/runtime"
-	_ "github.com/mcpgen/mcpgen/runtime/auth"
-	_ "github.com/mcpgen/mcpgen/runtime/store/redisstore"
 )
 
 func main() {

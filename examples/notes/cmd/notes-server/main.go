@@ -10,7 +10,6 @@ import (
 
 	"github.com/mcpgen/mcpgen/examples/notes"
 	mcpruntime "github.com/mcpgen/mcpgen/runtime"
-	_ "github.com/mcpgen/mcpgen/runtime/auth"
 )
 
 func main() {
