@@ -3,16 +3,13 @@ package everything_test
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -21,82 +18,8 @@ import (
 
 	"github.com/mcpgen/mcpgen/internal/specschema"
 	"github.com/mcpgen/mcpgen/internal/testfigures"
-	"github.com/mcpgen/mcpgen/runtime/store/redisstore"
+	"github.com/mcpgen/mcpgen/internal/testproc"
 )
-
-// testRedis returns a Redis URL: MCPGEN_TEST_REDIS when set (it must answer),
-// else a redis-server of the test's own on a free loopback port. The test is
-// skipped only when neither exists (CI sets MCPGEN_TEST_REDIS and fails on a
-// skip).
-func testRedis(t *testing.T) string {
-	t.Helper()
-	if u := os.Getenv("MCPGEN_TEST_REDIS"); u != "" {
-		s, err := redisstore.Open(context.Background(), u)
-		if err != nil {
-			t.Fatalf("MCPGEN_TEST_REDIS=%s is set but Redis is unreachable: %v", u, err)
-		}
-		s.Close()
-		return u
-	}
-	bin, err := exec.LookPath("redis-server")
-	if err != nil {
-		t.Skip("neither MCPGEN_TEST_REDIS nor redis-server (apt-get install redis-server)")
-	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := fmt.Sprint(l.Addr().(*net.TCPAddr).Port)
-	l.Close()
-	cmd := exec.Command(bin, "--port", port, "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", t.TempDir())
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	u := "redis://127.0.0.1:" + port + "/0"
-	for i := 0; ; i++ {
-		s, err := redisstore.Open(context.Background(), u)
-		if err == nil {
-			s.Close()
-			return u
-		}
-		if i == 100 {
-			t.Fatalf("redis-server on %s did not answer: %v", port, err)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-var urlRE = regexp.MustCompile(`url=(http://\S+)`)
-
-// startReplica starts the everything-server bin on a free port with the
-// store and returns its URL.
-func startReplica(t *testing.T, bin, storeURL string) string {
-	t.Helper()
-	cmd := exec.Command(bin, "-http", "127.0.0.1:0", "-store", storeURL)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	t.Cleanup(func() { cmd.Process.Kill(); <-done })
-	sc := bufio.NewScanner(stderr)
-	url := ""
-	for sc.Scan() {
-		if m := urlRE.FindStringSubmatch(sc.Text()); m != nil {
-			url = strings.Trim(m[1], `"`)
-			break
-		}
-	}
-	go func() { io.Copy(io.Discard, stderr); cmd.Wait(); close(done) }()
-	if url == "" {
-		t.Fatal("replica printed no url")
-	}
-	return url
-}
 
 // post sends one JSON-RPC message with the headers; the caller reads (and
 // closes) the response.
@@ -186,12 +109,12 @@ func notificationSchema(t *testing.T, rev, def string) *jsonschema.Schema {
 // nothing between them, and nothing after. Each notification validates
 // against its revision's schema.
 func TestFanoutAcrossReplicas(t *testing.T) {
-	redisURL := testRedis(t)
+	redisURL := testproc.Redis(t)
 	bin := filepath.Join(t.TempDir(), "everything-server")
 	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/everything-server").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	a, b := startReplica(t, bin, redisURL), startReplica(t, bin, redisURL)
+	a, b := testproc.Start(t, bin, []string{"-store", redisURL}).URL, testproc.Start(t, bin, []string{"-store", redisURL}).URL
 	meta := map[string]any{"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": map[string]any{},
 		"io.modelcontextprotocol/clientInfo": map[string]any{"name": "fanout-test", "version": "1"}}
 	modern := func(method, name string) map[string]string {

@@ -1,23 +1,15 @@
 package everything
 
 import (
-	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
-	"fmt"
 	"io"
-	"net"
 	"net/http"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/mcpgen/mcpgen/runtime/store/redisstore"
+	"github.com/mcpgen/mcpgen/internal/testproc"
 )
 
 // The tests of this file run real everything-server processes that share a
@@ -25,104 +17,8 @@ import (
 // through another, a killed process leaves no task working past its lease,
 // and results survive a restart of every process.
 
-// taskRedis returns a Redis URL: MCPGEN_TEST_REDIS when set (CI starts one),
-// else a redis-server of its own on a free port.
-func taskRedis(t *testing.T) string {
-	t.Helper()
-	if u := os.Getenv("MCPGEN_TEST_REDIS"); u != "" {
-		return pingRedis(t, u)
-	}
-	bin, err := exec.LookPath("redis-server")
-	if err != nil {
-		t.Fatal("redis-server is not installed (apt-get install redis-server) and MCPGEN_TEST_REDIS is not set")
-	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	cmd := exec.Command(bin, "--port", fmt.Sprint(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	u := fmt.Sprintf("redis://127.0.0.1:%d/0", port)
-	for range 100 {
-		if s, err := redisstore.Open(context.Background(), u); err == nil {
-			s.Close()
-			return u
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	return pingRedis(t, u)
-}
-
-// pingRedis fails the test unless Redis answers at u.
-func pingRedis(t *testing.T, u string) string {
-	s, err := redisstore.Open(context.Background(), u)
-	if err != nil {
-		t.Fatalf("Redis at %s does not answer: %v", u, err)
-	}
-	s.Close()
-	return u
-}
-
 // A server is one everything-server process.
-type server struct {
-	cmd  *exec.Cmd
-	url  string
-	done chan struct{}
-}
-
-var serverURL = regexp.MustCompile(`url=(http://\S+)`)
-
-// buildEverything builds the everything server once per test.
-func buildEverything(t *testing.T) string {
-	bin := filepath.Join(t.TempDir(), "everything-server")
-	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/everything-server").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
-// startServer starts bin on a free port with the store and extra environment.
-func startServer(t *testing.T, bin, storeURL string, env ...string) *server {
-	t.Helper()
-	cmd := exec.Command(bin, "-http", "127.0.0.1:0", "-store", storeURL)
-	cmd.Env = append(os.Environ(), env...)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	s := &server{cmd: cmd, done: make(chan struct{})}
-	sc := bufio.NewScanner(stderr)
-	for sc.Scan() {
-		if m := serverURL.FindStringSubmatch(sc.Text()); m != nil {
-			s.url = strings.Trim(m[1], `"`)
-			break
-		}
-	}
-	go func() {
-		_, _ = io.Copy(io.Discard, stderr)
-		_ = cmd.Wait()
-		close(s.done)
-	}()
-	if s.url == "" {
-		t.Fatal("server printed no url")
-	}
-	t.Cleanup(s.kill)
-	return s
-}
-
-// kill ends the process at once (SIGKILL: no drain, no goodbye).
-func (s *server) kill() {
-	_ = s.cmd.Process.Kill()
-	<-s.done
-}
+type server struct{ *testproc.Server }
 
 // task is what the tests read of a task result.
 type task struct {
@@ -145,7 +41,7 @@ func (s *server) rpc(t *testing.T, method string, params map[string]any) task {
 			"extensions": map[string]any{"io.modelcontextprotocol/tasks": map[string]any{}}},
 	}
 	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
-	req, _ := http.NewRequest("POST", s.url, bytes.NewReader(body))
+	req, _ := http.NewRequest("POST", s.URL, bytes.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
@@ -206,9 +102,9 @@ func ended(x task) bool {
 }
 
 func TestTasksAcrossReplicas(t *testing.T) {
-	storeURL := taskRedis(t)
-	bin := buildEverything(t)
-	a, b := startServer(t, bin, storeURL), startServer(t, bin, storeURL)
+	storeURL := testproc.Redis(t)
+	bin := testproc.Build(t, "./cmd/everything-server")
+	a, b := &server{testproc.Start(t, bin, []string{"-store", storeURL})}, &server{testproc.Start(t, bin, []string{"-store", storeURL})}
 
 	// Created on a, waiting for input on b, answered through b, polled on a.
 	id := a.startTask(t, "confirm_delete", map[string]any{"filename": "replicas.txt"})
@@ -232,10 +128,10 @@ func TestTasksAcrossReplicas(t *testing.T) {
 
 	// A process killed mid-task: the task fails once its lease lapses
 	// (MCP_TASK_LEASE=1s here), with a message saying so.
-	c := startServer(t, bin, storeURL, "MCP_TASK_LEASE=1s")
+	c := &server{testproc.Start(t, bin, []string{"-store", storeURL}, "MCP_TASK_LEASE=1s")}
 	id = c.startTask(t, "slow_compute", map[string]any{"seconds": 60, "label": "killed"})
 	c.pollUntil(t, id, func(x task) bool { return strings.Contains(x.StatusMessage, "computing") })
-	c.kill()
+	c.Kill()
 	killed := time.Now()
 	got = b.pollUntil(t, id, ended)
 	if got.Status != "failed" || !strings.Contains(got.StatusMessage, "stopped renewing its lease") || !bytes.Contains(got.Error, []byte(`"code":-32603`)) {
@@ -246,9 +142,9 @@ func TestTasksAcrossReplicas(t *testing.T) {
 	// A completed task's result survives a restart of every process.
 	id = a.startTask(t, "slow_compute", map[string]any{"seconds": 1, "label": "durable"})
 	before := b.pollUntil(t, id, ended)
-	a.kill()
-	b.kill()
-	d := startServer(t, bin, storeURL)
+	a.Kill()
+	b.Kill()
+	d := &server{testproc.Start(t, bin, []string{"-store", storeURL})}
 	after := d.rpc(t, "tasks/get", map[string]any{"taskId": id})
 	if after.Status != "completed" || !bytes.Equal(after.Result, before.Result) || !bytes.Contains(after.Result, []byte(`computed \"durable\" in 1 seconds`)) {
 		t.Fatalf("after restarting every process: %+v, want %s", after, before.Result)

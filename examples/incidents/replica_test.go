@@ -1,98 +1,36 @@
 package incidents
 
 import (
-	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mcpgen/mcpgen/examples/incidents/incidentsclient"
-	"github.com/mcpgen/mcpgen/runtime/store/redisstore"
+	"github.com/mcpgen/mcpgen/internal/testproc"
 )
 
-// testRedis returns the Redis URL CI gives in MCPGEN_TEST_REDIS; the test is
-// skipped when it is unset and fails when it is set but Redis does not answer.
-func testRedis(t *testing.T) string {
-	u := os.Getenv("MCPGEN_TEST_REDIS")
-	if u == "" {
-		t.Skip("MCPGEN_TEST_REDIS is not set (CI sets it and starts redis-server)")
-	}
-	s, err := redisstore.Open(context.Background(), u)
-	if err != nil {
-		t.Fatalf("MCPGEN_TEST_REDIS=%s is set but Redis is unreachable: %v", u, err)
-	}
-	s.Close()
-	return u
-}
-
-// buildServer builds the generated incidents-server.
-func buildServer(t *testing.T) string {
-	bin := filepath.Join(t.TempDir(), "incidents-server")
-	out, err := exec.Command("go", "build", "-o", bin, "./cmd/incidents-server").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
 // A replica is one incidents-server process serving HTTP.
-type replica struct {
-	cmd  *exec.Cmd
-	url  string
-	done chan struct{} // closed when the process ended
-}
-
-var urlRE = regexp.MustCompile(`url=(http://\S+)`)
+type replica struct{ *testproc.Server }
 
 // startReplica starts bin on a free port with the store and the extra environment.
 func startReplica(t *testing.T, bin, storeURL string, env ...string) *replica {
 	t.Helper()
-	cmd := exec.Command(bin, "-http", "127.0.0.1:0", "-store", storeURL)
 	// The callers hold incident:create (no OAuth server in this test), and the
 	// replicas share the requestState key: a consent round may end on another.
-	cmd.Env = append(append(os.Environ(), "MCP_ANONYMOUS_SCOPES=incident:create",
-		"MCP_STATE_KEY=replica-test-shared-state-key-0123"), env...)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	r := &replica{cmd: cmd, done: make(chan struct{})}
-	sc := bufio.NewScanner(stderr)
-	for sc.Scan() {
-		if m := urlRE.FindStringSubmatch(sc.Text()); m != nil {
-			r.url = strings.Trim(m[1], `"`)
-			break
-		}
-	}
-	go func() {
-		_, _ = io.Copy(io.Discard, stderr)
-		_ = cmd.Wait()
-		close(r.done)
-	}()
-	if r.url == "" {
-		t.Fatalf("replica printed no url")
-	}
-	t.Cleanup(func() { r.cmd.Process.Kill(); <-r.done })
-	return r
+	env = append([]string{"MCP_ANONYMOUS_SCOPES=incident:create", "MCP_STATE_KEY=replica-test-shared-state-key-0123"}, env...)
+	return &replica{testproc.Start(t, bin, []string{"-store", storeURL}, env...)}
 }
 
 // post sends a create_incident_ticket write (confirming its consent question);
 // err is a transport failure (the process died).
 func (r *replica) post(args map[string]any) (json.RawMessage, error) {
-	return incidentsclient.CreateTicket(http.DefaultClient, r.url, args)
+	return incidentsclient.CreateTicket(http.DefaultClient, r.URL, args)
 }
 
 // journalLines returns the tickets the journal recorded for key.
@@ -121,8 +59,8 @@ func journalLines(t *testing.T, path, key string) []string {
 // later retries replay it. A replica killed after replying keeps its receipt:
 // the retry elsewhere gets the same bytes.
 func TestKilledReplica(t *testing.T) {
-	storeURL := testRedis(t)
-	bin := buildServer(t)
+	storeURL := testproc.Redis(t)
+	bin := testproc.Build(t, "./cmd/incidents-server")
 	journal := filepath.Join(t.TempDir(), "journal")
 	run := time.Now().UnixNano()
 
@@ -172,8 +110,7 @@ func TestKilledReplica(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b.cmd.Process.Kill()
-	<-b.done
+	b.Kill()
 	c := startReplica(t, bin, storeURL, "INCIDENTS_JOURNAL="+journal)
 	again, err = c.post(ticketArgs(key))
 	if err != nil {
