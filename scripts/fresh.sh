@@ -42,5 +42,10 @@ if ! grep -q '"structuredContent"' <<<"$out"; then
 fi
 
 echo "--- go test ./docs/..., with the main job's caches"
+# The README's test command (go test ./...) loads every package of the module
+# before it runs one, fetching what they import (go-jose for runtime/auth,
+# which the main job's server no longer links): do the same here, so the
+# documented samples the docs tests build offline find those modules.
+go list -test -deps ./... >/dev/null
 go test -count=1 ./docs/...
 echo "--- fresh module cache: $(du -sh "$GOMODCACHE" | cut -f1), build cache: $(du -sh "$GOCACHE" | cut -f1)"
