@@ -250,7 +250,7 @@ done
 
 # Tasks across replicas, then a replica killed mid-task.
 python3 - "$url" "$work/nginx-access.log" "${ports[*]}" "${rpids[*]}" <<'PY' || status=1
-import json, os, queue, signal, sys, threading, time, urllib.request
+import json, os, queue, signal, sys, threading, time, urllib.error, urllib.request
 url, log, ports, rpids = sys.argv[1], sys.argv[2], sys.argv[3].split(), [int(p) for p in sys.argv[4].split()]
 meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
         "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}, "extensions": {"io.modelcontextprotocol/tasks": {}}}}
@@ -267,9 +267,19 @@ def rpc(method, params, at=None):
         sys.exit("tasks: %s %s: %s" % (method, params, msg["error"]))
     return msg["result"]
 def poll(tid, until, limit=15):
-    start = time.time()
+    start, t, gateway = time.time(), None, 0
     while time.time() - start < limit:
-        t = rpc("tasks/get", {"taskId": tid})
+        try:
+            t = rpc("tasks/get", {"taskId": tid})
+        except urllib.error.HTTPError as e:
+            # Right after a replica is killed, nginx may hand a request to a
+            # kept-alive connection of the dead one and answer 502 (it does not
+            # retry a POST once sent). tasks/get is a read: poll again.
+            if e.code != 502 or gateway == 5:
+                raise
+            gateway += 1
+            time.sleep(0.1)
+            continue
         if until(t):
             return t
         time.sleep(0.05)
