@@ -30,18 +30,7 @@ import (
 func BenchmarkWriteCall(b *testing.B) {
 	const meta = `,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
 	tool := func(readonly bool, key string) *Tool {
-		t := &Tool{Name: "note", Description: "Note notes.", InputSchema: json.RawMessage(writeInput), IdempotencyKey: key,
-			OutputSchema: json.RawMessage(`{"type":"object","properties":{"id":{"type":"string"}},"required":["id"],"additionalProperties":false}`),
-			ExternalID:   "id",
-			Handler: func(ctx context.Context, req *ToolRequest) (*ToolResult, error) {
-				var in struct{ Note, Key string }
-				if err := req.Decode(&in); err != nil {
-					return nil, err
-				}
-				return Structured(struct {
-					ID string `json:"id"`
-				}{"n-1"})
-			}}
+		t := noteWriteTool("note", key)
 		if readonly {
 			t.Annotations = &ToolAnnotations{ReadOnlyHint: true}
 		}
@@ -137,20 +126,7 @@ func BenchmarkKeyedWriteRatio(b *testing.B) {
 
 func benchKeyedWriteRatio(b *testing.B, ledgerSize int) {
 	const meta = `,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
-	tool := func(name, key string) *Tool {
-		return &Tool{Name: name, Description: "Note notes.", InputSchema: json.RawMessage(writeInput), IdempotencyKey: key,
-			OutputSchema: json.RawMessage(`{"type":"object","properties":{"id":{"type":"string"}},"required":["id"],"additionalProperties":false}`),
-			ExternalID:   "id",
-			Handler: func(ctx context.Context, req *ToolRequest) (*ToolResult, error) {
-				var in struct{ Note, Key string }
-				if err := req.Decode(&in); err != nil {
-					return nil, err
-				}
-				return Structured(struct {
-					ID string `json:"id"`
-				}{"n-1"})
-			}}
-	}
+	tool := noteWriteTool
 	mem := store.NewMemory()
 	var clock atomic.Int64 // the store's clock: expiries only
 	clock.Store(time.Now().UnixNano())
@@ -234,4 +210,22 @@ func benchKeyedWriteRatio(b *testing.B, ledgerSize int) {
 	b.ReportMetric(plain, "plain-cpu-ns/call")
 	b.ReportMetric(keyed, "keyed-cpu-ns/call")
 	b.ReportMetric(keyed/plain, "keyed/plain")
+}
+
+// noteWriteTool is the write the effect benchmarks call: a "note" whose result
+// carries the external id of what it made, with key as its idempotency key
+// member ("" for none).
+func noteWriteTool(name, key string) *Tool {
+	return &Tool{Name: name, Description: "Note notes.", InputSchema: json.RawMessage(writeInput), IdempotencyKey: key,
+		OutputSchema: json.RawMessage(`{"type":"object","properties":{"id":{"type":"string"}},"required":["id"],"additionalProperties":false}`),
+		ExternalID:   "id",
+		Handler: func(ctx context.Context, req *ToolRequest) (*ToolResult, error) {
+			var in struct{ Note, Key string }
+			if err := req.Decode(&in); err != nil {
+				return nil, err
+			}
+			return Structured(struct {
+				ID string `json:"id"`
+			}{"n-1"})
+		}}
 }
