@@ -26,11 +26,15 @@ func replicaServer(t *testing.T, st store.Store) *Server {
 // namedReplica is replicaServer with another name (another channel).
 func namedReplica(t *testing.T, st store.Store, name string) *Server {
 	t.Helper()
-	s := NewServer(Implementation{Name: name, Version: "0.1"}, &Options{Store: st, Logger: testLogger(t)})
+	// Registered before the shared store is set, as Main does: the list
+	// changes of one replica's start-up are not published, so they cannot
+	// reach the other replica's clients after a test opened them.
+	s := NewServer(Implementation{Name: name, Version: "0.1"}, &Options{Logger: testLogger(t)})
 	s.AddTool(echoTool())
 	text := func(context.Context, *ResourceRequest) (*ResourceResult, error) { return TextResource("x"), nil }
 	s.AddResource(&Resource{URI: "test://a", Name: "a", Handler: text})
 	s.AddResourceTemplate(&ResourceTemplate{URITemplate: "notes://{folder}/{id}", Name: "note", Handler: text})
+	s.SetStore(st)
 	return s
 }
 
