@@ -180,30 +180,9 @@ func (s *Server) ScopesSupported() []string {
 	for _, e := range s.tools.Load().list {
 		all = append(all, e.scopeList...)
 	}
-	all = append(all, s.primitiveScopes()...)
+	all = append(all, s.prims.Scopes()...)
 	slices.Sort(all)
 	return slices.Compact(all)
-}
-
-// primitiveScopes lists the scopes of the registered resources, templates and prompts.
-func (s *Server) primitiveScopes() []string {
-	var all []string
-	if c := s.prims.resources.Load(); c != nil {
-		for _, e := range c.All() {
-			all = append(all, e.res.Scopes...)
-		}
-	}
-	if c := s.prims.templates.Load(); c != nil {
-		for _, e := range c.All() {
-			all = append(all, e.tpl.Scopes...)
-		}
-	}
-	if c := s.prims.prompts.Load(); c != nil {
-		for _, e := range c.All() {
-			all = append(all, e.prompt.Scopes...)
-		}
-	}
-	return all
 }
 
 // principalID identifies a principal in sealed requestState and session
