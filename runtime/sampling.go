@@ -6,7 +6,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/content"
 )
 
 // A SamplingRequest asks the client's model for a completion (sampling/createMessage).
@@ -38,25 +39,7 @@ type SamplingResult struct {
 
 // Text returns the text of the completion's text blocks, joined by newlines.
 func (r *SamplingResult) Text() string {
-	type block struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}
-	var blocks []block
-	if isObject(r.Content) {
-		var one block
-		_ = json.Unmarshal(r.Content, &one)
-		blocks = []block{one}
-	} else {
-		_ = json.Unmarshal(r.Content, &blocks)
-	}
-	var texts []string
-	for _, b := range blocks {
-		if b.Type == contentText {
-			texts = append(texts, b.Text)
-		}
-	}
-	return strings.Join(texts, "\n")
+	return content.TextOf(r.Content)
 }
 
 // Sample asks the client's model to complete req under key. See Ask for the errors.
