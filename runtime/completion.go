@@ -7,7 +7,6 @@ package runtime
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/primitive"
 )
@@ -75,28 +74,16 @@ func (s *Server) complete(ctx context.Context, c *call) ([]byte, *rpcError) {
 	}
 	comp := &Completion{Values: []string{}}
 	if completer != nil {
-		comp, err = s.invokeCompleter(ctx, completer, &CompleteRequest{Argument: p.Argument.Name,
-			Value: p.Argument.Value, Arguments: p.Context.Arguments})
+		req := &CompleteRequest{Argument: p.Argument.Name, Value: p.Argument.Value, Arguments: p.Context.Arguments}
+		comp, err = recovered(s, "completer panicked", "argument", req.Argument, func() (*Completion, error) { return completer(ctx, req) })
+		if err == nil && comp == nil {
+			err = errors.New("completer returned no result")
+		}
 		if err != nil {
 			return nil, errorf(CodeInternalError, "complete %s: %v", p.Argument.Name, err)
 		}
 	}
 	return s.modernResult(c, primitive.EncodeCompletion(comp.Values, comp.Total, comp.HasMore)), nil
-}
-
-// invokeCompleter calls a completer, recovering a panic.
-func (s *Server) invokeCompleter(ctx context.Context, f Completer, req *CompleteRequest) (comp *Completion, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			s.logger.Error("completer panicked", "argument", req.Argument, "panic", fmt.Sprint(r))
-			comp, err = nil, errPanic
-		}
-	}()
-	comp, err = f(ctx, req)
-	if err == nil && comp == nil {
-		err = errors.New("completer returned no result")
-	}
-	return comp, err
 }
 
 // orValues returns f, or a completer over values when f is nil and values are

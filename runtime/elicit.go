@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/ask"
+	"github.com/mcpgen/mcpgen/runtime/internal/clientcaps"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
@@ -91,7 +92,7 @@ func ElicitURL(ctx context.Context, key, message, url string) (Action, error) {
 // content is validated against it; one that does not match is asked again
 // (2026-07-28) or fails with ErrInvalidAnswer (2025-11-25).
 func AskElicitation(key, message string, schema json.RawMessage, dst *ElicitResult) Question {
-	return Question{key: key, method: "elicitation/create", need: capElicitForm,
+	return Question{key: key, method: "elicitation/create", need: clientcaps.ElicitForm,
 		params: func(bool) any {
 			return ask.ElicitParams{Message: message, RequestedSchema: schema}
 		},
@@ -104,7 +105,7 @@ func AskElicitation(key, message string, schema json.RawMessage, dst *ElicitResu
 // AskElicitationURL is a URL-mode question. 2025-11-25 requests get a fresh
 // elicitationId; 2026-07-28 ones have none (the round is correlated by requestState).
 func AskElicitationURL(key, message, url string, dst *ElicitResult) Question {
-	return Question{key: key, method: "elicitation/create", need: capElicitURL,
+	return Question{key: key, method: "elicitation/create", need: clientcaps.ElicitURL,
 		params: func(modern bool) any { return ask.URLParams(message, url, modern) },
 		accept: func(raw json.RawMessage) error { return acceptElicit(raw, false, nil, dst) },
 	}

@@ -120,7 +120,7 @@ func (s *Server) closeRound(c *call, r *round) (result []byte, rerr *rpcError, h
 type Question struct {
 	key    string
 	method string
-	need   capability
+	need   clientcaps.Capability
 	params func(modern bool) any
 	// accept decodes an answer into the question's destination. It returns
 	// errMalformed (a protocol error) or an ErrInvalidAnswer error (ask again).
@@ -196,17 +196,6 @@ func (c *call) askLegacy(ctx context.Context, qs []Question) error {
 	}
 	return nil
 }
-
-// A capability is what a question needs the client to have declared
-// (internal/clientcaps).
-type capability = clientcaps.Capability
-
-const (
-	capElicitForm = clientcaps.ElicitForm
-	capElicitURL  = clientcaps.ElicitURL
-	capSampling   = clientcaps.Sampling
-	capRoots      = clientcaps.Roots
-)
 
 // ClientSupports reports whether the client of the request ctx belongs to declared
 // what a question needs: "elicitation" (form mode), "elicitation.url", "sampling" or

@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"runtime/debug"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/primitive"
 )
@@ -81,7 +80,8 @@ func (s *Server) getPrompt(ctx context.Context, c *call) ([]byte, *rpcError) {
 	if rerr != nil {
 		return nil, rerr
 	}
-	res, err := s.invokePrompt(withRound(ctx, r), e.Src, &PromptRequest{Name: name, Arguments: args})
+	rctx, req := withRound(ctx, r), &PromptRequest{Name: name, Arguments: args}
+	res, err := recovered(s, "prompt handler panicked", "prompt", name, func() (*PromptResult, error) { return e.Src.Handler(rctx, req) })
 	if b, rerr, handled := s.closeRound(c, r); handled {
 		return b, rerr
 	}
@@ -97,17 +97,6 @@ func (s *Server) getPrompt(ctx context.Context, c *call) ([]byte, *rpcError) {
 		return nil, errorf(CodeInternalError, "internal error: prompt %s returned no result", name)
 	}
 	return s.encodePrompt(c, res)
-}
-
-// invokePrompt calls the handler, recovering a panic into errPanic.
-func (s *Server) invokePrompt(ctx context.Context, p *Prompt, req *PromptRequest) (res *PromptResult, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			s.logger.Error("prompt handler panicked", "prompt", p.Name, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
-			res, err = nil, errPanic
-		}
-	}()
-	return p.Handler(ctx, req)
 }
 
 // encodePrompt encodes a GetPromptResult.

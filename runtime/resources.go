@@ -121,7 +121,8 @@ func (s *Server) readResource(ctx context.Context, c *call) ([]byte, *rpcError) 
 	if rerr != nil {
 		return nil, rerr
 	}
-	res, err := s.invokeResource(withRound(ctx, r), h, req)
+	rctx := withRound(ctx, r)
+	res, err := recovered(s, "resource handler panicked", "uri", uri, func() (*ResourceResult, error) { return h(rctx, req) })
 	if b, rerr, handled := s.closeRound(c, r); handled {
 		return b, rerr
 	}
@@ -150,15 +151,17 @@ func notFound(c *call, uri string) *rpcError {
 	return e
 }
 
-// invokeResource calls the handler, recovering a panic into errPanic.
-func (s *Server) invokeResource(ctx context.Context, h ResourceHandler, req *ResourceRequest) (res *ResourceResult, err error) {
+// recovered calls f, turning a panic into errPanic after logging msg with
+// key=val, the panic and its stack.
+func recovered[T any](s *Server, msg, key, val string, f func() (T, error)) (res T, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			s.logger.Error("resource handler panicked", "uri", req.URI, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
-			res, err = nil, errPanic
+			s.logger.Error(msg, key, val, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+			var zero T
+			res, err = zero, errPanic
 		}
 	}()
-	return h(ctx, req)
+	return f()
 }
 
 // encodeRead encodes a ReadResourceResult, filling each content's URI and MIME

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/clientcaps"
 	"github.com/mcpgen/mcpgen/runtime/internal/content"
 )
 
@@ -53,7 +54,7 @@ func Sample(ctx context.Context, key string, req SamplingRequest) (*SamplingResu
 
 // AskSampling is a sampling/createMessage question.
 func AskSampling(key string, req SamplingRequest, dst *SamplingResult) Question {
-	return Question{key: key, method: "sampling/createMessage", need: capSampling,
+	return Question{key: key, method: "sampling/createMessage", need: clientcaps.Sampling,
 		params: func(bool) any { return req },
 		accept: func(raw json.RawMessage) error {
 			var res SamplingResult
@@ -83,7 +84,7 @@ func ListRoots(ctx context.Context, key string) ([]Root, error) {
 
 // AskRoots is a roots/list question.
 func AskRoots(key string, dst *[]Root) Question {
-	return Question{key: key, method: "roots/list", need: capRoots,
+	return Question{key: key, method: "roots/list", need: clientcaps.Roots,
 		params: func(bool) any { return struct{}{} },
 		accept: func(raw json.RawMessage) error {
 			var res struct {
