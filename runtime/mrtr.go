@@ -80,7 +80,7 @@ func (s *Server) openRound(c *call, name string, args json.RawMessage) (*round, 
 	if !c.info.Modern {
 		return r, nil
 	}
-	if f := r.Read(c.msg.Params, s.sealer, time.Now()); f != nil {
+	if f := r.Read(c.msg.Params, s.sealer, time.Now); f != nil {
 		return nil, failed(f)
 	}
 	return r, nil
@@ -107,7 +107,7 @@ func withRound(ctx context.Context, r *round) context.Context {
 // error found while asking, an input_required result when questions are open
 // (2026-07-28), or nothing (handled false) to let the method encode its own result.
 func (s *Server) closeRound(c *call, r *round) (result []byte, rerr *rpcError, handled bool) {
-	b, f, handled, err := r.Close(c.info.Modern, s.opts.MaxInputRounds, s.sealer, s.serverInfoMeta, time.Now())
+	b, f, handled, err := r.Close(c.info.Modern, s.opts.MaxInputRounds, s.sealer, s.serverInfoMeta, time.Now)
 	if err != nil {
 		s.logger.Error("input_required result unusable", "method", c.msg.Method, "err", err)
 	}

@@ -126,8 +126,9 @@ func (r *Round) Inherit(from *Round) {
 }
 
 // Read takes a 2026-07-28 request's answers from params (a JSON object, read in
-// place): inputResponses, and the answers of a requestState it verifies with sl.
-func (r *Round) Read(params json.RawMessage, sl *seal.Sealer, now time.Time) *Fail {
+// place): inputResponses, and the answers of a requestState it verifies with sl
+// at now() (called only for a state).
+func (r *Round) Read(params json.RawMessage, sl *seal.Sealer, now func() time.Time) *Fail {
 	var responses, state json.RawMessage
 	if len(params) > 0 && params[0] == '{' {
 		jsonwire.EachMember(params, func(key, val []byte) {
@@ -170,7 +171,7 @@ func (r *Round) readResponses(raw json.RawMessage) *Fail {
 
 // readState verifies an echoed requestState and merges its answers (they win over
 // inputResponses: they were validated when first given).
-func (r *Round) readState(raw json.RawMessage, sl *seal.Sealer, now time.Time) *Fail {
+func (r *Round) readState(raw json.RawMessage, sl *seal.Sealer, now func() time.Time) *Fail {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil
 	}
@@ -178,7 +179,7 @@ func (r *Round) readState(raw json.RawMessage, sl *seal.Sealer, now time.Time) *
 	if !ok {
 		return failf(codeInvalidParams, "invalid params: requestState must be a string")
 	}
-	st, err := sl.Open(token, r.bound(), now)
+	st, err := sl.Open(token, r.bound(), now())
 	if err != nil {
 		return failf(codeInvalidParams, "%v", err)
 	}
@@ -268,9 +269,9 @@ func (r *Round) Failure() *Fail {
 
 // Close decides the request's answer after its handler returned: a protocol error
 // found while asking, an input_required result when questions are open (2026-07-28,
-// ending with _meta meta), or nothing (handled false) to let the method encode its
-// own result. err, with an internal error, is what to log.
-func (r *Round) Close(modern bool, maxRounds int, sl *seal.Sealer, meta []byte, now time.Time) (result []byte, f *Fail, handled bool, err error) {
+// ending with _meta meta, its state sealed at now()), or nothing (handled false) to
+// let the method encode its own result. err, with an internal error, is what to log.
+func (r *Round) Close(modern bool, maxRounds int, sl *seal.Sealer, meta []byte, now func() time.Time) (result []byte, f *Fail, handled bool, err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	switch {
@@ -281,7 +282,7 @@ func (r *Round) Close(modern bool, maxRounds int, sl *seal.Sealer, meta []byte, 
 	case r.number >= maxRounds:
 		return nil, failf(codeInvalidParams, "too many input rounds for %s (limit %d)", r.binding.Method, maxRounds), true, nil
 	}
-	b, err := r.inputRequired(sl, meta, now)
+	b, err := r.inputRequired(sl, meta, now())
 	if err != nil {
 		return nil, failf(codeInternalError, "internal error: cannot encode input requests"), true, err
 	}

@@ -55,7 +55,7 @@ func inputRequired(t *testing.T, b []byte) (requests map[string]json.RawMessage,
 }
 
 func TestRoundTrip(t *testing.T) {
-	sl, now := newSealer(), time.Now()
+	sl, now := newSealer(), time.Now
 	who := Caller{Subject: "alice", Known: true}
 	args := json.RawMessage(`{"id":1}`)
 
@@ -136,7 +136,7 @@ func TestReadRefusals(t *testing.T) {
 	} {
 		var r Round
 		r.Reset("prompts/get", "p", nil, Caller{})
-		f := r.Read(json.RawMessage(params), sl, time.Now())
+		f := r.Read(json.RawMessage(params), sl, time.Now)
 		switch {
 		case want == "" && f != nil:
 			t.Errorf("%s: %v", params, f)
@@ -165,7 +165,7 @@ func TestCheckAndMalformed(t *testing.T) {
 	if _, ok := f.Data.(map[string]any)["requiredCapabilities"]; !ok {
 		t.Fatalf("data %v", f.Data)
 	}
-	if _, got, handled, _ := r.Close(true, 10, newSealer(), nil, time.Now()); got != f || !handled {
+	if _, got, handled, _ := r.Close(true, 10, newSealer(), nil, time.Now); got != f || !handled {
 		t.Fatal("Close does not answer the capability failure")
 	}
 	if err := r.Check(&Question{Need: clientcaps.Roots}, nil); !errors.Is(err, ErrNoInput) {
@@ -174,7 +174,7 @@ func TestCheckAndMalformed(t *testing.T) {
 
 	// A malformed answer from inputResponses is a protocol error.
 	r.Reset("tools/call", "t", nil, Caller{})
-	if f := r.Read(json.RawMessage(`{"inputResponses":{"a":"text"}}`), newSealer(), time.Now()); f != nil {
+	if f := r.Read(json.RawMessage(`{"inputResponses":{"a":"text"}}`), newSealer(), time.Now); f != nil {
 		t.Fatal(f)
 	}
 	if err := r.Ask([]Question{nameQuestion("a", &name)}); !errors.Is(err, ErrInvalidAnswer) {
@@ -185,14 +185,14 @@ func TestCheckAndMalformed(t *testing.T) {
 	}
 	// An invalid (not malformed) answer is asked again.
 	r.Reset("tools/call", "t", nil, Caller{})
-	_ = r.Read(json.RawMessage(`{"inputResponses":{"a":{"Name":""}}}`), newSealer(), time.Now())
+	_ = r.Read(json.RawMessage(`{"inputResponses":{"a":{"Name":""}}}`), newSealer(), time.Now)
 	if err := r.Ask([]Question{nameQuestion("a", &name)}); !errors.Is(err, ErrInputRequired) || r.Failure() != nil {
 		t.Fatalf("Ask = %v, failure %v", err, r.Failure())
 	}
 }
 
 func TestRoundLimitAndLegacy(t *testing.T) {
-	sl, now := newSealer(), time.Now()
+	sl, now := newSealer(), time.Now
 	var r Round
 	r.Reset("resources/read", "x://y", nil, Caller{})
 	var name string
