@@ -61,11 +61,11 @@ func (s *Server) complete(ctx context.Context, c *call) ([]byte, *rpcError) {
 	if err != nil {
 		return nil, errorf(CodeInvalidParams, "%v", err)
 	}
-	prompt, i, tpl, err := s.prims.Target(p)
+	prompt, i, tpl, problem := s.prims.Target(p)
 	var completer Completer
 	switch arg := p.Argument.Name; {
-	case err != nil:
-		return nil, errorf(CodeInvalidParams, "%v", err)
+	case problem != "":
+		return nil, &rpcError{code: CodeInvalidParams, msg: problem}
 	case prompt != nil:
 		a := prompt.Src.Arguments[i]
 		completer = orValues(a.Complete, a.Values)

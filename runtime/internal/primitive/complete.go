@@ -36,37 +36,37 @@ func ParseComplete(params json.RawMessage) (*CompleteParams, error) {
 }
 
 // Target finds what p completes: the prompt argument (prompt and the argument's
-// index) or the template variable (t); all empty with no error for a plain
-// resource, which has nothing to complete. The error is the -32602 message.
-func (s *Set[R, T, P]) Target(p *CompleteParams) (prompt *Prompt[P], arg int, t *Template[T], err error) {
+// index) or the template variable (t); all empty with no problem for a plain
+// resource, which has nothing to complete. A problem is the -32602 message.
+func (s *Set[R, T, P]) Target(p *CompleteParams) (prompt *Prompt[P], arg int, t *Template[T], problem string) {
 	name := p.Argument.Name
 	switch p.Ref.Type {
 	case "ref/prompt":
 		e, ok := s.Prompts().Get(p.Ref.Name)
 		if !ok {
-			return nil, 0, nil, fmt.Errorf("Unknown prompt: %s", p.Ref.Name)
+			return nil, 0, nil, fmt.Sprintf("Unknown prompt: %s", p.Ref.Name)
 		}
 		for i, a := range e.Args {
 			if a.Name == name {
-				return e, i, nil, nil
+				return e, i, nil, ""
 			}
 		}
-		return nil, 0, nil, fmt.Errorf("prompt %s has no argument %q", p.Ref.Name, name)
+		return nil, 0, nil, fmt.Sprintf("prompt %s has no argument %q", p.Ref.Name, name)
 	case "ref/resource":
 		if e, ok := s.Templates().Get(p.Ref.URI); ok {
 			for _, v := range e.Vars {
 				if v == name {
-					return nil, 0, e, nil
+					return nil, 0, e, ""
 				}
 			}
-			return nil, 0, nil, fmt.Errorf("template %s has no variable %q", p.Ref.URI, name)
+			return nil, 0, nil, fmt.Sprintf("template %s has no variable %q", p.Ref.URI, name)
 		}
 		if _, ok := s.Resources().Get(p.Ref.URI); ok {
-			return nil, 0, nil, nil
+			return nil, 0, nil, ""
 		}
-		return nil, 0, nil, fmt.Errorf("Unknown resource or template: %s", p.Ref.URI)
+		return nil, 0, nil, fmt.Sprintf("Unknown resource or template: %s", p.Ref.URI)
 	}
-	return nil, 0, nil, fmt.Errorf("completion/complete: unknown ref type %q", p.Ref.Type)
+	return nil, 0, nil, fmt.Sprintf("completion/complete: unknown ref type %q", p.Ref.Type)
 }
 
 // WithPrefix returns, in order, the values that start with typed

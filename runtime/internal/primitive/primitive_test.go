@@ -196,9 +196,11 @@ func TestCompletion(t *testing.T) {
 			var pr *Prompt[string]
 			var i int
 			var tpl *Template[string]
-			pr, i, tpl, err = s.Target(cp)
+			var problem string
+			pr, i, tpl, problem = s.Target(cp)
 			switch {
-			case err != nil:
+			case problem != "":
+				got = problem
 			case pr != nil:
 				got = fmt.Sprintf("prompt %d", i)
 			case tpl != nil:
