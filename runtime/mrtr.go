@@ -168,11 +168,13 @@ func roundFrom(ctx context.Context) *round {
 	return r
 }
 
-// askModern asks qs in a 2026-07-28 round (ask.Round.Ask).
+// askModern asks qs in a 2026-07-28 round (ask.Round.Ask); a few questions are
+// converted without an allocation.
 func askModern(r *round, qs []Question) error {
-	aq := make([]ask.Question, len(qs))
+	var buf [4]ask.Question
+	aq := buf[:0]
 	for i := range qs {
-		aq[i] = qs[i].asked()
+		aq = append(aq, qs[i].asked())
 	}
 	return r.Ask(aq)
 }
