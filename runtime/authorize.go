@@ -18,7 +18,6 @@ import (
 	"errors"
 	"net/http"
 	"slices"
-	"strings"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/scope"
 )
@@ -44,27 +43,18 @@ func WithScopeChallenge(ctx context.Context, challenge func(required []string) s
 	return context.WithValue(ctx, scopeChallengeKey{}, challenge)
 }
 
-// A scopeDenial is a refusal for missing scopes.
-type scopeDenial struct {
-	required  []string
-	challenge string // WWW-Authenticate value, when the transport answers it
-}
+// A scopeDenial is a refusal for missing scopes (internal/scope).
+type scopeDenial = scope.Denial
 
-func (d *scopeDenial) Error() string {
-	return "insufficient scope: this request needs " + strings.Join(d.required, " ")
-}
-
-// toolError is the refusal as a tool result's error.
-func (d *scopeDenial) toolError() *ToolError {
+// deniedTool is the refusal as a tool result's error.
+func deniedTool(d *scopeDenial) *ToolError {
 	return &ToolError{Code: ErrCodeForbidden, Message: d.Error(),
-		Details: map[string]any{"requiredScopes": d.required}}
+		Details: map[string]any{"requiredScopes": d.Required}}
 }
 
-// rpc is the refusal as a JSON-RPC error, answered with 403 over HTTP.
-func (d *scopeDenial) rpc() *rpcError {
-	e := &rpcError{code: CodeForbidden, msg: d.Error(), data: map[string]any{"requiredScopes": d.required}}
-	e.challenge = d.challenge
-	return e
+// deniedRPC is the refusal as a JSON-RPC error, answered with 403 over HTTP.
+func deniedRPC(d *scopeDenial) *rpcError {
+	return &rpcError{code: CodeForbidden, msg: d.Error(), data: map[string]any{"requiredScopes": d.Required}, challenge: d.Challenge}
 }
 
 // RequireScope checks that the caller of the request ctx belongs to holds every
@@ -82,33 +72,35 @@ func RequireScope(ctx context.Context, scopes ...string) error {
 		return nil
 	}
 	d := denial(ctx, scopes)
-	if c != nil && d.challenge != "" {
+	if c != nil && d.Challenge != "" {
 		c.mu.Lock()
 		c.denied = d
 		c.mu.Unlock()
 		return d
 	}
-	return d.toolError()
+	return deniedTool(d)
 }
 
 // denial builds the refusal of a request that lacks scopes.
 func denial(ctx context.Context, required []string) *scopeDenial {
-	d := &scopeDenial{required: required}
+	d := &scopeDenial{Required: required}
 	if fn, ok := ctx.Value(scopeChallengeKey{}).(func([]string) string); ok && fn != nil {
-		d.challenge = fn(required)
+		d.Challenge = fn(required)
 	}
 	return d
 }
 
 // grants reports whether p holds every required scope.
 func grants(p *Principal, required []string, implies func(granted, required string) bool) bool {
-	if p.Unrestricted() {
-		return true
-	}
+	return scopeCaller(p).Allows(required, implies)
+}
+
+// scopeCaller is p as internal/scope decides on it.
+func scopeCaller(p *Principal) scope.Caller {
 	if p == nil {
-		return len(required) == 0
+		return scope.Caller{}
 	}
-	return scope.HoldsAll(p.Scopes, required, implies)
+	return scope.Caller{Known: true, All: p.every, Scopes: p.Scopes}
 }
 
 // implies returns the server's scope hierarchy.
@@ -142,10 +134,10 @@ func (s *Server) authorizeTool(ctx context.Context, e *toolEntry, args json.RawM
 func gateFailed(e *toolEntry, err error) (*ToolResult, *rpcError) {
 	var d *scopeDenial
 	if errors.As(err, &d) {
-		if d.challenge != "" {
-			return nil, d.rpc()
+		if d.Challenge != "" {
+			return nil, deniedRPC(d)
 		}
-		err = d.toolError()
+		err = deniedTool(d)
 	}
 	return handlerErrorResult(e, err), nil // a *ToolError: forbidden, not_confirmed
 }
@@ -155,21 +147,14 @@ func (s *Server) authorizeStatic(ctx context.Context, scopes []string) *rpcError
 	if len(scopes) == 0 || grants(PrincipalFrom(ctx), scopes, s.implies()) {
 		return nil
 	}
-	return denial(ctx, scopes).rpc()
+	return deniedRPC(denial(ctx, scopes))
 }
 
 // mayList reports whether the caller of ctx may use a tool with scopes ts: for
 // each scope some value of its fields is granted (enum values from the schema;
 // a free string field: a granted scope extending the literal prefix).
 func (s *Server) mayList(ctx context.Context, e *toolEntry) bool {
-	p := PrincipalFrom(ctx)
-	if len(e.scopes) == 0 || p.Unrestricted() {
-		return true
-	}
-	if p == nil {
-		return false
-	}
-	return scope.Listable(p.Scopes, e.scopes, e.scopeAlts, s.implies())
+	return scopeCaller(PrincipalFrom(ctx)).MayList(e.scopes, e.scopeAlts, s.implies())
 }
 
 // ScopesSupported lists every scope the registered tools, resources and prompts
@@ -180,30 +165,9 @@ func (s *Server) ScopesSupported() []string {
 	for _, e := range s.tools.Load().list {
 		all = append(all, e.scopeList...)
 	}
-	all = append(all, s.primitiveScopes()...)
+	all = append(all, s.prims.Scopes()...)
 	slices.Sort(all)
 	return slices.Compact(all)
-}
-
-// primitiveScopes lists the scopes of the registered resources, templates and prompts.
-func (s *Server) primitiveScopes() []string {
-	var all []string
-	if c := s.prims.resources.Load(); c != nil {
-		for _, e := range c.All() {
-			all = append(all, e.res.Scopes...)
-		}
-	}
-	if c := s.prims.templates.Load(); c != nil {
-		for _, e := range c.All() {
-			all = append(all, e.tpl.Scopes...)
-		}
-	}
-	if c := s.prims.prompts.Load(); c != nil {
-		for _, e := range c.All() {
-			all = append(all, e.prompt.Scopes...)
-		}
-	}
-	return all
 }
 
 // principalID identifies a principal in sealed requestState and session

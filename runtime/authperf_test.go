@@ -17,8 +17,8 @@ func TestWithAuthorization(t *testing.T) {
 	if PrincipalFrom(ctx) != p || ctx.Value(k{}) != "v" {
 		t.Fatal("values lost")
 	}
-	if d := denial(ctx, []string{"x"}); d.challenge != "challenge x" {
-		t.Fatalf("challenge %q", d.challenge)
+	if d := denial(ctx, []string{"x"}); d.Challenge != "challenge x" {
+		t.Fatalf("challenge %q", d.Challenge)
 	}
 	child, cancelChild := context.WithTimeout(ctx, time.Hour)
 	defer cancelChild()
@@ -31,7 +31,7 @@ func TestWithAuthorization(t *testing.T) {
 	if PrincipalFrom(WithAuthorization(context.Background(), nil, nil)) != nil {
 		t.Fatal("nil principal")
 	}
-	if d := denial(WithAuthorization(context.Background(), p, nil), []string{"x"}); d.challenge != "" {
+	if d := denial(WithAuthorization(context.Background(), p, nil), []string{"x"}); d.Challenge != "" {
 		t.Fatal("nil challenge")
 	}
 }

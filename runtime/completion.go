@@ -1,19 +1,15 @@
 package runtime
 
-// completion.go: completion/complete: the Completer helpers and the routing of a
-// request to the completer of a prompt argument or template variable.
+// completion.go: completion/complete: the Completer helpers and the call of the
+// completer of a prompt argument or template variable (internal/primitive finds
+// which and encodes the result).
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
-	"strings"
-)
 
-// maxCompletionValues is the most values one completion/complete result may
-// carry.
-const maxCompletionValues = 100
+	"github.com/mcpgen/mcpgen/runtime/internal/primitive"
+)
 
 // A Completer suggests values for one prompt argument or template variable
 // (completion/complete). Suggestions should come most relevant first; the
@@ -42,14 +38,7 @@ type Completion struct {
 // enum-typed arguments.
 func CompleteFrom(values ...string) Completer {
 	return func(_ context.Context, req *CompleteRequest) (*Completion, error) {
-		prefix := strings.ToLower(req.Value)
-		out := []string{}
-		for _, v := range values {
-			if strings.HasPrefix(strings.ToLower(v), prefix) {
-				out = append(out, v)
-			}
-		}
-		return &Completion{Values: out}, nil
+		return &Completion{Values: primitive.WithPrefix(values, req.Value)}, nil
 	}
 }
 
@@ -65,111 +54,36 @@ func CompleteFunc(f func(ctx context.Context, value string) ([]string, error)) C
 	}
 }
 
-// completeParams is the params of completion/complete.
-type completeParams struct {
-	Ref struct {
-		Type string `json:"type"`
-		Name string `json:"name"`
-		URI  string `json:"uri"`
-	} `json:"ref"`
-	Argument *struct {
-		Name  string `json:"name"`
-		Value string `json:"value"`
-	} `json:"argument"`
-	Context struct {
-		Arguments map[string]string `json:"arguments"`
-	} `json:"context"`
-}
-
 // complete answers completion/complete for a prompt argument or a template
 // variable.
 func (s *Server) complete(ctx context.Context, c *call) ([]byte, *rpcError) {
-	var p completeParams
-	if err := json.Unmarshal(c.msg.Params, &p); err != nil || p.Argument == nil {
-		return nil, errorf(CodeInvalidParams, "completion/complete: params need ref and argument {name, value}")
+	p, err := primitive.ParseComplete(c.msg.Params)
+	if err != nil {
+		return nil, errorf(CodeInvalidParams, "%v", err)
 	}
-	completer, rerr := s.completerFor(&p)
-	if rerr != nil {
-		return nil, rerr
+	prompt, i, tpl, problem := s.prims.Target(p)
+	var completer Completer
+	switch arg := p.Argument.Name; {
+	case problem != "":
+		return nil, &rpcError{code: CodeInvalidParams, msg: problem}
+	case prompt != nil:
+		a := prompt.Src.Arguments[i]
+		completer = orValues(a.Complete, a.Values)
+	case tpl != nil:
+		completer = orValues(tpl.Src.Complete[arg], tpl.Src.Values[arg])
 	}
 	comp := &Completion{Values: []string{}}
 	if completer != nil {
-		var err error
-		comp, err = s.invokeCompleter(ctx, completer, &CompleteRequest{Argument: p.Argument.Name,
-			Value: p.Argument.Value, Arguments: p.Context.Arguments})
+		req := &CompleteRequest{Argument: p.Argument.Name, Value: p.Argument.Value, Arguments: p.Context.Arguments}
+		comp, err = recovered(s, "completer panicked", "argument", req.Argument, func() (*Completion, error) { return completer(ctx, req) })
+		if err == nil && comp == nil {
+			err = errors.New("completer returned no result")
+		}
 		if err != nil {
 			return nil, errorf(CodeInternalError, "complete %s: %v", p.Argument.Name, err)
 		}
 	}
-	return s.modernResult(c, encodeCompletion(comp)), nil
-}
-
-// completerFor finds the completer the reference and argument name; nil with
-// no error means the argument exists but has no suggestions.
-func (s *Server) completerFor(p *completeParams) (Completer, *rpcError) {
-	arg := p.Argument.Name
-	switch p.Ref.Type {
-	case "ref/prompt":
-		e, ok := s.prims.prompts.Load().Get(p.Ref.Name)
-		if !ok {
-			return nil, errorf(CodeInvalidParams, "Unknown prompt: %s", p.Ref.Name)
-		}
-		for _, a := range e.prompt.Arguments {
-			if a.Name == arg {
-				return orValues(a.Complete, a.Values), nil
-			}
-		}
-		return nil, errorf(CodeInvalidParams, "prompt %s has no argument %q", p.Ref.Name, arg)
-	case "ref/resource":
-		if e, ok := s.prims.templates.Load().Get(p.Ref.URI); ok {
-			for _, v := range e.parsed.Vars {
-				if v == arg {
-					return orValues(e.tpl.Complete[arg], e.tpl.Values[arg]), nil
-				}
-			}
-			return nil, errorf(CodeInvalidParams, "template %s has no variable %q", p.Ref.URI, arg)
-		}
-		if _, ok := s.prims.resources.Load().Get(p.Ref.URI); ok {
-			return nil, nil // a plain URI has nothing to complete
-		}
-		return nil, errorf(CodeInvalidParams, "Unknown resource or template: %s", p.Ref.URI)
-	}
-	return nil, errorf(CodeInvalidParams, "completion/complete: unknown ref type %q", p.Ref.Type)
-}
-
-// invokeCompleter calls a completer, recovering a panic.
-func (s *Server) invokeCompleter(ctx context.Context, f Completer, req *CompleteRequest) (comp *Completion, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			s.logger.Error("completer panicked", "argument", req.Argument, "panic", fmt.Sprint(r))
-			comp, err = nil, errPanic
-		}
-	}()
-	comp, err = f(ctx, req)
-	if err == nil && comp == nil {
-		err = errors.New("completer returned no result")
-	}
-	return comp, err
-}
-
-// encodeCompletion encodes a CompleteResult body, capping the values at 100.
-func encodeCompletion(comp *Completion) []byte {
-	values, total, more := comp.Values, comp.Total, comp.HasMore
-	if values == nil {
-		values = []string{}
-	}
-	if len(values) > maxCompletionValues {
-		total = max(total, len(values))
-		values, more = values[:maxCompletionValues], true
-	}
-	type completion struct {
-		Values  []string `json:"values"`
-		Total   int      `json:"total,omitempty"`
-		HasMore bool     `json:"hasMore,omitempty"`
-	}
-	return mustMarshal(struct {
-		Completion completion `json:"completion"`
-	}{completion{values, total, more}})
+	return s.modernResult(c, primitive.EncodeCompletion(comp.Values, comp.Total, comp.HasMore)), nil
 }
 
 // orValues returns f, or a completer over values when f is nil and values are

@@ -1,20 +1,21 @@
 package runtime
 
 // content.go: the content blocks of tool results and prompt messages (Text, Image,
-// Audio, EmbeddedResource, ResourceLink) and their JSON.
+// Audio, EmbeddedResource, ResourceLink); internal/content encodes them.
 
 import (
-	"encoding/base64"
 	"encoding/json"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/content"
 )
 
 // Content kinds, the "type" of a content block.
 const (
-	contentText         = "text"
-	contentImage        = "image"
-	contentAudio        = "audio"
-	contentResource     = "resource"
-	contentResourceLink = "resource_link"
+	contentText         = content.TypeText
+	contentImage        = content.TypeImage
+	contentAudio        = content.TypeAudio
+	contentResource     = content.TypeResource
+	contentResourceLink = content.TypeResourceLink
 )
 
 // A Content is one block of a tool result: text, image, audio, an embedded resource
@@ -75,63 +76,16 @@ func ResourceLink(uri, name, mimeType string) Content {
 	return Content{Type: contentResourceLink, URI: uri, Name: name, MIMEType: mimeType}
 }
 
-// wireContent is the JSON shape shared by every content block; the constructors make
-// sure the required fields of each kind are set.
-type wireContent struct {
-	Type        string            `json:"type"`
-	Text        *string           `json:"text,omitempty"`
-	Data        *string           `json:"data,omitempty"`
-	MIMEType    string            `json:"mimeType,omitempty"`
-	Resource    *ResourceContents `json:"resource,omitempty"`
-	URI         string            `json:"uri,omitempty"`
-	Name        *string           `json:"name,omitempty"`
-	Title       string            `json:"title,omitempty"`
-	Description string            `json:"description,omitempty"`
-	Size        int64             `json:"size,omitempty"`
-	Meta        map[string]any    `json:"_meta,omitempty"`
-}
-
-// MarshalJSON encodes c as the ContentBlock of its Type.
+// MarshalJSON encodes c as the ContentBlock of its Type (internal/content).
 func (c Content) MarshalJSON() ([]byte, error) {
 	if c.raw != nil {
 		return c.raw, nil
 	}
-	w := wireContent{Type: c.Type, Meta: c.Meta}
-	switch c.Type {
-	case contentImage, contentAudio:
-		data := base64.StdEncoding.EncodeToString(c.Data)
-		w.Data, w.MIMEType = &data, c.MIMEType
-	case contentResource:
-		w.Resource = c.Resource
-		if w.Resource == nil {
-			w.Resource = &ResourceContents{}
-		}
-	case contentResourceLink:
-		w.URI, w.Name, w.MIMEType = c.URI, &c.Name, c.MIMEType
-		w.Title, w.Description, w.Size = c.Title, c.Description, c.Size
-	default:
-		w.Type, w.Text = contentText, &c.Text
-	}
-	return json.Marshal(w)
-}
-
-// wireResource is the JSON shape of TextResourceContents and BlobResourceContents.
-type wireResource struct {
-	URI      string         `json:"uri"`
-	MIMEType string         `json:"mimeType,omitempty"`
-	Text     *string        `json:"text,omitempty"`
-	Blob     *string        `json:"blob,omitempty"`
-	Meta     map[string]any `json:"_meta,omitempty"`
+	b := content.Block{Type: c.Type, Text: c.Text, Data: c.Data, MIMEType: c.MIMEType,
+		Resource: (*content.Resource)(c.Resource), URI: c.URI, Name: c.Name, Title: c.Title,
+		Description: c.Description, Size: c.Size, Meta: c.Meta}
+	return b.MarshalJSON()
 }
 
 // MarshalJSON encodes r as text or, when Blob is non-nil, as base64 blob contents.
-func (r ResourceContents) MarshalJSON() ([]byte, error) {
-	w := wireResource{URI: r.URI, MIMEType: r.MIMEType, Meta: r.Meta}
-	if r.Blob != nil {
-		blob := base64.StdEncoding.EncodeToString(r.Blob)
-		w.Blob = &blob
-	} else {
-		w.Text = &r.Text
-	}
-	return json.Marshal(w)
-}
+func (r ResourceContents) MarshalJSON() ([]byte, error) { return content.Resource(r).MarshalJSON() }

@@ -117,7 +117,7 @@ func (x *callCtx) Value(key any) any {
 	case callKey:
 		return x.c
 	case roundKey:
-		if x.c.round.number > 0 {
+		if x.c.round.Opened() {
 			return &x.c.round
 		}
 	}

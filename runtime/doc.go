@@ -31,11 +31,11 @@
 //     for its era (session.go for 2025-11-25, revisions.go and internal/revision for
 //     the older revisions), makes its call (context.go) and routes it by method
 //     (lookupMethod).
-//  4. handler adapter: tools.go (likewise prompts.go, resources.go, completion.go,
-//     methods.go) validates the arguments (registry.go, internal/toolschema,
-//     internal/schemacheck), checks scopes (authorize.go, internal/scope) and consent
-//     (consent.go), runs the generated adapter around the user's function and
-//     encodes its result.
+//  4. handler adapter: tools.go (likewise prompts.go, resources.go, completion.go
+//     over internal/primitive, and methods.go) validates the arguments (registry.go,
+//     internal/toolschema, internal/schemacheck), checks scopes (authorize.go,
+//     internal/scope) and consent (consent.go), runs the generated adapter around
+//     the user's function and encodes its result (content.go, internal/content).
 //  5. reply: dispatch.go's conclude frames the response; the transport writes it
 //     (internal/lineio on stdio; internal/httpstream: a JSON reply or an SSE stream).
 //
@@ -51,12 +51,12 @@
 // cancels the request or the connection ends.
 //
 // A handler of tools/call, prompts/get or resources/read can ask the client mid-call
-// (mrtr.go): Elicit, ElicitURL, Sample, ListRoots, or several questions at once with
-// Ask. The same code serves both eras: a 2025-11-25 client gets server-to-client
-// requests and the handler waits; a 2026-07-28 client gets an input_required result
-// with a sealed requestState, and on its retry the handler runs again from the start
-// with the answers available. So a handler must do nothing it cannot repeat before
-// its last question:
+// (mrtr.go; the round itself is internal/ask): Elicit, ElicitURL, Sample, ListRoots,
+// or several questions at once with Ask. The same code serves both eras: a
+// 2025-11-25 client gets server-to-client requests and the handler waits; a
+// 2026-07-28 client gets an input_required result with a sealed requestState, and on
+// its retry the handler runs again from the start with the answers available. So a
+// handler must do nothing it cannot repeat before its last question:
 //
 //	func GetPolicy(ctx context.Context, in PolicyIn) (Policy, error) {
 //		market, action, err := mcpruntime.Elicit[Market](ctx, "market", "Which market?")

@@ -1,17 +1,17 @@
 package runtime
 
-// elicit.go: elicitation: Elicit, ElicitURL, their questions, and the checks of the
-// client's answer.
+// elicit.go: elicitation: Elicit, ElicitURL, AddForm and their questions
+// (internal/ask checks the client's answer; the form's schema is validated here).
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"reflect"
 	"strings"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/ask"
+	"github.com/mcpgen/mcpgen/runtime/internal/clientcaps"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
@@ -21,11 +21,11 @@ type Action string
 // The actions a client may answer an elicitation with. A handler must handle all three.
 const (
 	// Accept: the user submitted the form (or, in URL mode, consented to open the URL).
-	Accept Action = "accept"
+	Accept Action = ask.Accept
 	// Decline: the user explicitly refused.
-	Decline Action = "decline"
+	Decline Action = ask.Decline
 	// Cancel: the user dismissed the request without choosing.
-	Cancel Action = "cancel"
+	Cancel Action = ask.Cancel
 )
 
 // An ElicitResult is the client's answer to an elicitation: the action and, for an
@@ -87,75 +87,37 @@ func ElicitURL(ctx context.Context, key, message, url string) (Action, error) {
 	return res.Action, nil
 }
 
-// elicitParams is the params of a form-mode elicitation/create.
-type elicitParams struct {
-	Mode            string          `json:"mode,omitempty"`
-	Message         string          `json:"message"`
-	RequestedSchema json.RawMessage `json:"requestedSchema,omitempty"`
-	URL             string          `json:"url,omitempty"`
-	ElicitationID   string          `json:"elicitationId,omitempty"`
-}
-
 // AskElicitation is a form-mode question: schema is the requestedSchema (the
 // restricted subset: a flat object of primitive properties). An accepted answer's
 // content is validated against it; one that does not match is asked again
 // (2026-07-28) or fails with ErrInvalidAnswer (2025-11-25).
 func AskElicitation(key, message string, schema json.RawMessage, dst *ElicitResult) Question {
-	return Question{key: key, method: "elicitation/create", need: capElicitForm,
+	return Question{key: key, method: "elicitation/create", need: clientcaps.ElicitForm,
 		params: func(bool) any {
-			return elicitParams{Message: message, RequestedSchema: schema}
+			return ask.ElicitParams{Message: message, RequestedSchema: schema}
 		},
-		accept: func(raw json.RawMessage) error { return acceptElicit(raw, schema, dst) },
+		accept: func(raw json.RawMessage) error {
+			return acceptElicit(raw, true, func(content json.RawMessage) error { return validateContent(schema, content) }, dst)
+		},
 	}
 }
 
 // AskElicitationURL is a URL-mode question. 2025-11-25 requests get a fresh
 // elicitationId; 2026-07-28 ones have none (the round is correlated by requestState).
 func AskElicitationURL(key, message, url string, dst *ElicitResult) Question {
-	return Question{key: key, method: "elicitation/create", need: capElicitURL,
-		params: func(modern bool) any {
-			p := elicitParams{Mode: "url", Message: message, URL: url}
-			if !modern {
-				p.ElicitationID = randomID()
-			}
-			return p
-		},
-		accept: func(raw json.RawMessage) error { return acceptElicit(raw, nil, dst) },
+	return Question{key: key, method: "elicitation/create", need: clientcaps.ElicitURL,
+		params: func(modern bool) any { return ask.URLParams(message, url, modern) },
+		accept: func(raw json.RawMessage) error { return acceptElicit(raw, false, nil, dst) },
 	}
 }
 
-// randomID returns 16 random bytes in hex.
-func randomID() string {
-	b := make([]byte, 16)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
-}
-
-// acceptElicit decodes an ElicitResult and validates accepted content against schema
-// (nil: URL mode, no content expected).
-func acceptElicit(raw json.RawMessage, schema json.RawMessage, dst *ElicitResult) error {
-	var res ElicitResult
-	if !isObject(raw) || json.Unmarshal(raw, &res) != nil {
-		return fmt.Errorf("%w: not an ElicitResult", errMalformed)
+// acceptElicit decodes an answer into dst (internal/ask checks it).
+func acceptElicit(raw json.RawMessage, form bool, validate func(json.RawMessage) error, dst *ElicitResult) error {
+	action, content, err := ask.AcceptElicit(raw, form, validate)
+	if err == nil {
+		*dst = ElicitResult{Action: Action(action), Content: content}
 	}
-	switch res.Action {
-	case Accept:
-	case Decline, Cancel:
-		*dst = ElicitResult{Action: res.Action}
-		return nil
-	default:
-		return fmt.Errorf("%w: unknown action %q", errMalformed, res.Action)
-	}
-	if schema != nil {
-		if len(res.Content) == 0 || !isObject(res.Content) {
-			return fmt.Errorf("%w: accepted form without content", ErrInvalidAnswer)
-		}
-		if err := validateContent(schema, res.Content); err != nil {
-			return err
-		}
-	}
-	*dst = res
-	return nil
+	return err
 }
 
 // validateContent checks form content against the requested schema.

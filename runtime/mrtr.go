@@ -1,38 +1,23 @@
 package runtime
 
-// mrtr.go: asking the client mid-call (MRTR): rounds, Ask, requestState, capability
-// checks.
+// mrtr.go: asking the client mid-call (MRTR): the public API (Ask, Question, the
+// errors, ClientSupports, RequireCapability) and the call's wiring to its round
+// (internal/ask).
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/ask"
 	"github.com/mcpgen/mcpgen/runtime/internal/clientcaps"
-	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 	"github.com/mcpgen/mcpgen/runtime/internal/seal"
 )
 
-// Asking the client mid-call works the same for the handler in both eras:
-//
-//   - 2026-07-28 (MRTR): a question without an answer ends the round. Ask returns
-//     ErrInputRequired, the handler returns it (wrapped or not), and the runtime
-//     answers the request with resultType "input_required", the unanswered questions
-//     as inputRequests (keyed by the handler's keys) and a sealed requestState that
-//     carries the answers gathered so far. The client retries the same request with
-//     inputResponses and the state; the runtime runs the handler again from the
-//     start, and every question answered so far returns its answer at once. Nothing
-//     is kept in server memory between rounds.
-//   - 2025-11-25: Ask sends each question to the client as a server-to-client request
-//     on the session (the call's own stream on HTTP) and waits for the answer, bounded
-//     by the call's context and Options.InputTimeout.
-//
-// The rule that makes one handler serve both: a handler must do nothing it cannot
-// repeat before its last question (no writes, no messages, no charges), and must ask
-// the same questions, with the same keys, for the same arguments and answers.
+// How a round works in both eras, and the rule that lets one handler serve both:
+// internal/ask.
 
 // StateKeyEnv names the environment variable NewServer reads requestState keys from
 // when Options.StateKeys is empty: one secret, or several separated by commas (the
@@ -62,16 +47,16 @@ var (
 var (
 	// ErrInputRequired reports that a 2026-07-28 round ends here: the handler must
 	// return (this error, wrapped or not) and will run again when the client answers.
-	ErrInputRequired = errors.New("input required from the client")
+	ErrInputRequired = ask.ErrInputRequired
 	// ErrMissingCapability reports a question the client did not declare it can
 	// answer; the request is answered with -32021.
-	ErrMissingCapability = errors.New("client lacks a required capability")
+	ErrMissingCapability = ask.ErrMissingCapability
 	// ErrNoInput reports a question asked outside tools/call, resources/read or
 	// prompts/get, or outside any request.
-	ErrNoInput = errors.New("this request cannot ask the client for input")
+	ErrNoInput = ask.ErrNoInput
 	// ErrInvalidAnswer reports a 2025-11-25 answer that does not match the question
 	// (e.g. form content that breaks the requested schema).
-	ErrInvalidAnswer = errors.New("invalid answer from the client")
+	ErrInvalidAnswer = ask.ErrInvalidAnswer
 	// ErrNoForm reports an Elicit of a type without a registered schema (AddForm).
 	ErrNoForm = errors.New("no elicitation schema registered for the form type")
 )
@@ -79,105 +64,34 @@ var (
 // roundKey is the context key of the request's input round.
 type roundKey struct{}
 
-// A round is what one request (tools/call, resources/read, prompts/get) knows about
-// its questions: the answers available in this round and the questions left open.
-//
-// Most requests never ask anything, so a round costs little until it is used: the
-// digest of the arguments is computed only when a state is opened or sealed, and
-// the maps are made on first write (reading a nil map is fine).
-type round struct {
-	binding seal.State                 // method, name and digest (see bound) the state is bound to
-	args    json.RawMessage            // the salient params binding.Digest covers
-	number  int                        // 1 for a first request, then state's round + 1
-	caller  *Principal                 // who asks: binding.Caller is its principalID (authorize.go)
-	answers map[string]json.RawMessage // from the state and inputResponses
-	fromSt  map[string]bool            // answers that came sealed (already validated)
-
-	// mu guards the fields below: a handler may ask from several goroutines.
-	mu    sync.Mutex
-	used  map[string]json.RawMessage // validated answers the handler consumed
-	asked []Question                 // questions without an answer, in ask order
-	keys  map[string]bool            // keys of asked
-	fail  *rpcError                  // protocol error found while asking
-}
+// A round is one request's questions and answers (internal/ask); the call holds it.
+type round = ask.Round
 
 // openRound prepares a request's round: for 2026-07-28 it verifies the requestState
 // and reads inputResponses from params. name is the tool, prompt or resource URI;
 // args its salient params.
 func (s *Server) openRound(c *call, name string, args json.RawMessage) (*round, *rpcError) {
 	r := &c.round // part of the call: no allocation of its own
-	*r = round{binding: seal.State{Method: c.msg.Method, Name: name}, args: args, number: 1, caller: c.caller()}
+	var who ask.Caller
+	if p := c.caller(); p != nil {
+		who = ask.Caller{Subject: p.Subject, Client: p.ClientID, Known: true}
+	}
+	r.Reset(c.msg.Method, name, args, who)
 	if !c.info.Modern {
 		return r, nil
 	}
-	// params is a JSON object here (admit rejects anything else); its members are
-	// read in place, without decoding the rest again.
-	var responses, state json.RawMessage
-	if p := c.msg.Params; len(p) > 0 && p[0] == '{' {
-		jsonwire.EachMember(p, func(key, val []byte) {
-			switch string(key) {
-			case "inputResponses":
-				responses = val
-			case "requestState":
-				state = val
-			}
-		})
-	}
-	if rerr := r.readResponses(responses); rerr != nil {
-		return nil, rerr
-	}
-	if rerr := s.readState(r, state); rerr != nil {
-		return nil, rerr
+	if f := r.Read(c.msg.Params, s.sealer, time.Now); f != nil {
+		return nil, failed(f)
 	}
 	return r, nil
 }
 
-// bound returns the binding with its digest, computing the digest on first use.
-func (r *round) bound() *seal.State {
-	if r.binding.Digest == "" {
-		r.binding.Digest = seal.ArgsDigest(r.args)
-		r.binding.Caller = principalID(r.caller)
-	}
-	return &r.binding
-}
-
-// readResponses stores the request's inputResponses; null counts as absent.
-func (r *round) readResponses(raw json.RawMessage) *rpcError {
-	if len(raw) == 0 || string(raw) == "null" {
+// failed is a round's protocol error as the request's JSON-RPC error.
+func failed(f *ask.Fail) *rpcError {
+	if f == nil {
 		return nil
 	}
-	if !isObject(raw) {
-		return errorf(CodeInvalidParams, "invalid params: inputResponses must be an object")
-	}
-	if err := json.Unmarshal(raw, &r.answers); err != nil {
-		return errorf(CodeInvalidParams, "invalid params: inputResponses: %v", err)
-	}
-	return nil
-}
-
-// readState verifies an echoed requestState and merges its answers (they win over
-// inputResponses: they were validated when first given).
-func (s *Server) readState(r *round, raw json.RawMessage) *rpcError {
-	if len(raw) == 0 || string(raw) == "null" {
-		return nil
-	}
-	token, ok := rawString(raw)
-	if !ok {
-		return errorf(CodeInvalidParams, "invalid params: requestState must be a string")
-	}
-	st, err := s.sealer.Open(token, r.bound(), time.Now())
-	if err != nil {
-		return errorf(CodeInvalidParams, "%v", err)
-	}
-	r.number = st.Round + 1
-	if r.answers == nil {
-		r.answers = make(map[string]json.RawMessage, len(st.Answers))
-	}
-	r.fromSt = make(map[string]bool, len(st.Answers))
-	for k, v := range st.Answers {
-		r.answers[k], r.fromSt[k] = v, true
-	}
-	return nil
+	return &rpcError{code: f.Code, msg: f.Msg, data: f.Data}
 }
 
 // withRound returns ctx carrying r for Ask: the call's own context finds the
@@ -193,50 +107,11 @@ func withRound(ctx context.Context, r *round) context.Context {
 // error found while asking, an input_required result when questions are open
 // (2026-07-28), or nothing (handled false) to let the method encode its own result.
 func (s *Server) closeRound(c *call, r *round) (result []byte, rerr *rpcError, handled bool) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	switch {
-	case r.fail != nil:
-		return nil, r.fail, true
-	case !c.info.Modern || len(r.asked) == 0:
-		return nil, nil, false
-	case r.number >= s.opts.MaxInputRounds:
-		return nil, errorf(CodeInvalidParams, "too many input rounds for %s (limit %d)", r.binding.Method, s.opts.MaxInputRounds), true
-	}
-	b, err := s.inputRequired(c, r)
+	b, f, handled, err := r.Close(c.info.Modern, s.opts.MaxInputRounds, s.sealer, s.serverInfoMeta, time.Now)
 	if err != nil {
-		s.logger.Error("input_required result unusable", "method", r.binding.Method, "err", err)
-		return nil, errorf(CodeInternalError, "internal error: cannot encode input requests"), true
+		s.logger.Error("input_required result unusable", "method", c.msg.Method, "err", err)
 	}
-	return b, nil, true
-}
-
-// inputRequired encodes the InputRequiredResult: the open questions in ask order and
-// a sealed state with the answers used so far.
-func (s *Server) inputRequired(c *call, r *round) ([]byte, error) {
-	st := *r.bound()
-	st.Round, st.Answers = r.number, r.used
-	token, err := s.sealer.Seal(&st, time.Now())
-	if err != nil {
-		return nil, err
-	}
-	b := []byte(`{"resultType":"input_required","inputRequests":{`)
-	for i, q := range r.asked {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		p, err := json.Marshal(q.params(true))
-		if err != nil {
-			return nil, fmt.Errorf("encode %s: %w", q.key, err)
-		}
-		b = append(jsonwire.AppendString(b, q.key), `:{"method":`...)
-		b = append(jsonwire.AppendString(b, q.method), `,"params":`...)
-		b = append(append(b, p...), '}')
-	}
-	b = append(b, `},"requestState":`...)
-	b = jsonwire.AppendString(b, token)
-	b = append(b, `,"_meta":`...)
-	return append(append(b, s.serverInfoMeta...), '}'), nil
+	return b, failed(f), handled
 }
 
 // A Question is one thing a handler asks the client: an elicitation, a sampling
@@ -245,7 +120,7 @@ func (s *Server) inputRequired(c *call, r *round) ([]byte, error) {
 type Question struct {
 	key    string
 	method string
-	need   capability
+	need   clientcaps.Capability
 	params func(modern bool) any
 	// accept decodes an answer into the question's destination. It returns
 	// errMalformed (a protocol error) or an ErrInvalidAnswer error (ask again).
@@ -253,7 +128,12 @@ type Question struct {
 }
 
 // errMalformed marks an answer that is not even the right kind of result.
-var errMalformed = errors.New("malformed answer")
+var errMalformed = ask.ErrMalformed
+
+// asked is q for the round.
+func (q *Question) asked() ask.Question {
+	return ask.Question{Key: q.key, Method: q.method, Need: q.need, Params: q.params, Accept: q.accept}
+}
 
 // Ask asks the client every question and stores each answer in its destination. In
 // 2026-07-28 it returns ErrInputRequired if any question is still unanswered (the
@@ -267,8 +147,9 @@ func Ask(ctx context.Context, qs ...Question) error {
 	if c == nil || r == nil {
 		return ErrNoInput
 	}
-	for _, q := range qs {
-		if err := r.check(c, q); err != nil {
+	for i := range qs {
+		q := qs[i].asked()
+		if err := r.Check(&q, c.info.ClientCapabilities); err != nil {
 			return err
 		}
 	}
@@ -276,7 +157,7 @@ func Ask(ctx context.Context, qs ...Question) error {
 		return tr.askAny(ctx, qs) // tasks.go
 	}
 	if c.info.Modern {
-		return r.askModern(qs)
+		return askModern(r, qs)
 	}
 	return c.askLegacy(ctx, qs)
 }
@@ -287,61 +168,15 @@ func roundFrom(ctx context.Context) *round {
 	return r
 }
 
-// check fails the request with -32021 when the client cannot answer q.
-func (r *round) check(c *call, q Question) error {
-	if q.key == "" {
-		return fmt.Errorf("%w: empty question key", ErrNoInput)
+// askModern asks qs in a 2026-07-28 round (ask.Round.Ask); a few questions are
+// converted without an allocation.
+func askModern(r *round, qs []Question) error {
+	var buf [4]ask.Question
+	aq := buf[:0]
+	for i := range qs {
+		aq = append(aq, qs[i].asked())
 	}
-	if c.info.ClientCapabilities != nil && q.need.Declared(c.info.ClientCapabilities) {
-		return nil
-	}
-	e := errorf(CodeMissingClientCapability, "Server requires the %s capability for this request", q.need.Name())
-	e.data = map[string]any{"requiredCapabilities": q.need.Required()}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.fail == nil {
-		r.fail = e
-	}
-	return fmt.Errorf("%w: %s", ErrMissingCapability, q.need.Name())
-}
-
-// askModern answers the questions from this round's answers, records the others as
-// open, and reports ErrInputRequired when any is.
-func (r *round) askModern(qs []Question) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	open := 0
-	for _, q := range qs {
-		raw, ok := r.answers[q.key]
-		if ok {
-			err := q.accept(raw)
-			if err == nil {
-				if r.used == nil {
-					r.used = map[string]json.RawMessage{}
-				}
-				r.used[q.key] = raw
-				continue
-			}
-			if errors.Is(err, errMalformed) && !r.fromSt[q.key] {
-				if r.fail == nil {
-					r.fail = errorf(CodeInvalidParams, "invalid inputResponses[%q]: %v", q.key, err)
-				}
-				return fmt.Errorf("%w: %v", ErrInvalidAnswer, err)
-			}
-		}
-		open++
-		if !r.keys[q.key] {
-			if r.keys == nil {
-				r.keys = map[string]bool{}
-			}
-			r.keys[q.key] = true
-			r.asked = append(r.asked, q)
-		}
-	}
-	if open > 0 {
-		return ErrInputRequired
-	}
-	return nil
+	return r.Ask(aq)
 }
 
 // askLegacy sends each question as a server-to-client request on the session and
@@ -363,17 +198,6 @@ func (c *call) askLegacy(ctx context.Context, qs []Question) error {
 	}
 	return nil
 }
-
-// A capability is what a question needs the client to have declared
-// (internal/clientcaps).
-type capability = clientcaps.Capability
-
-const (
-	capElicitForm = clientcaps.ElicitForm
-	capElicitURL  = clientcaps.ElicitURL
-	capSampling   = clientcaps.Sampling
-	capRoots      = clientcaps.Roots
-)
 
 // ClientSupports reports whether the client of the request ctx belongs to declared
 // what a question needs: "elicitation" (form mode), "elicitation.url", "sampling" or
@@ -401,5 +225,5 @@ func RequireCapability(ctx context.Context, what string) error {
 	if !ok {
 		return fmt.Errorf("%w: unknown capability %q", ErrNoInput, what)
 	}
-	return r.check(c, Question{key: "-", need: k})
+	return r.Check(&ask.Question{Key: "-", Need: k}, c.info.ClientCapabilities)
 }

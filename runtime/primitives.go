@@ -1,15 +1,14 @@
 package runtime
 
-// primitives.go: the registries of resources, templates and prompts, and the
-// capabilities and list changes they make the server declare.
+// primitives.go: the server's registries (tools here; resources, templates and
+// prompts in internal/primitive), the list changes they announce and the
+// capabilities they make the server declare.
 
 import (
 	"context"
 	"fmt"
-	"sync"
-	"sync/atomic"
 
-	"github.com/mcpgen/mcpgen/runtime/internal/catalog"
+	"github.com/mcpgen/mcpgen/runtime/internal/primitive"
 )
 
 // A listKind names a list whose changes clients can be told about.
@@ -33,35 +32,24 @@ func (k listKind) method() string {
 }
 
 // primitives holds the resources, resource templates and prompts of a Server
-// and the subscriptions to their changes. The zero value is empty and ready.
+// (internal/primitive) and the subscriptions to their changes. The zero value
+// is empty and ready.
 type primitives struct {
-	// mu serialises registration; readers load the catalogs without locking.
-	mu        sync.Mutex
-	resources atomic.Pointer[catalog.Catalog[*resourceEntry]]
-	templates atomic.Pointer[catalog.Catalog[*templateEntry]]
-	prompts   atomic.Pointer[catalog.Catalog[*promptEntry]]
-
+	primitive.Set[*Resource, *ResourceTemplate, *Prompt]
 	hub hub
 }
 
-// register runs add under the registration lock, panics with dupMsg when it
-// reports a duplicate, and announces the change of the list.
-func (s *Server) register(kind listKind, add func(*primitives) bool, dupMsg string) {
-	s.prims.mu.Lock()
-	ok := add(&s.prims)
-	s.prims.mu.Unlock()
+// register panics with dupMsg unless a registration went through (ok), and
+// announces the change of the list.
+func (s *Server) register(kind listKind, ok bool, dupMsg string) {
 	if !ok {
 		panic("mcpgen runtime: " + dupMsg)
 	}
 	s.listChanged(kind)
 }
 
-// unregister runs remove under the registration lock and announces the
-// change if something was removed.
-func (s *Server) unregister(kind listKind, remove func(*primitives) bool) bool {
-	s.prims.mu.Lock()
-	ok := remove(&s.prims)
-	s.prims.mu.Unlock()
+// unregister announces the change of the list if something was removed (ok).
+func (s *Server) unregister(kind listKind, ok bool) bool {
 	if ok {
 		s.listChanged(kind)
 	}
@@ -125,32 +113,14 @@ func (s *Server) PutTool(t *Tool) {
 // completions appear only once something of theirs is registered.
 func (s *Server) primitiveCapabilities(caps map[string]any) {
 	caps["tools"] = map[string]any{"listChanged": true}
-	p := &s.prims
-	hasTemplates := p.templates.Load().Len() > 0
-	if p.resources.Load().Len() > 0 || hasTemplates {
-		caps["resources"] = map[string]any{"subscribe": true, "listChanged": true}
-	}
-	hasPrompts := p.prompts.Load().Len() > 0
-	if hasPrompts {
-		caps["prompts"] = map[string]any{"listChanged": true}
-	}
-	if hasPrompts || hasTemplates {
-		caps["completions"] = map[string]any{}
-	}
+	s.prims.Capabilities(caps)
 }
 
 // declares reports whether the server currently declares the capability
 // named (a key of the capabilities object).
 func (s *Server) declares(capability string) bool {
-	p := &s.prims
-	hasTemplates := p.templates.Load().Len() > 0
-	switch capability {
-	case "resources":
-		return hasTemplates || p.resources.Load().Len() > 0
-	case "prompts":
-		return p.prompts.Load().Len() > 0
-	case "completions":
-		return hasTemplates || p.prompts.Load().Len() > 0
+	if declared, known := s.prims.Declares(capability); known {
+		return declared
 	}
 	_, ok := s.capabilities()[capability]
 	return ok

@@ -1,37 +1,19 @@
 package runtime
 
-// prompts.go: prompts/list and prompts/get, and registering prompts.
+// prompts.go: registering prompts, and answering prompts/list and prompts/get
+// (the entries and the argument checks are internal/primitive's).
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"runtime/debug"
-	"slices"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/primitive"
 )
 
-// A promptEntry is a registered prompt with its pre-serialised listing.
-type promptEntry struct {
-	prompt *Prompt
-	wire   []byte
-}
-
-// wirePrompt is the JSON shape of a Prompt in prompts/list.
-type wirePrompt struct {
-	Name        string         `json:"name"`
-	Title       string         `json:"title,omitempty"`
-	Description string         `json:"description,omitempty"`
-	Arguments   []wireArgument `json:"arguments,omitempty"`
-}
-
-// wireArgument is the JSON shape of a PromptArgument.
-type wireArgument struct {
-	Name        string `json:"name"`
-	Title       string `json:"title,omitempty"`
-	Description string `json:"description,omitempty"`
-	Required    bool   `json:"required,omitempty"`
-}
+// A promptEntry is a registered prompt with its listing.
+type promptEntry = primitive.Prompt[*Prompt]
 
 // AddPrompt registers p. It panics on a programmer error: an empty or
 // duplicate name, a nil handler, or two arguments with one name.
@@ -40,14 +22,10 @@ func (s *Server) AddPrompt(p *Prompt) {
 	if err != nil {
 		panic(fmt.Sprintf("mcpgen runtime: AddPrompt: %v", err))
 	}
-	s.register(kindPrompts, func(ps *primitives) bool {
-		next, ok := ps.prompts.Load().With(p.Name, e)
-		ps.prompts.Store(next)
-		return ok
-	}, fmt.Sprintf("AddPrompt: duplicate prompt name %q", p.Name))
+	s.register(kindPrompts, s.prims.AddPrompt(e), fmt.Sprintf("AddPrompt: duplicate prompt name %q", p.Name))
 }
 
-// newPromptEntry checks p and pre-serialises its listing.
+// newPromptEntry checks p and makes its entry.
 func newPromptEntry(p *Prompt) (*promptEntry, error) {
 	switch {
 	case p == nil || p.Name == "":
@@ -55,16 +33,11 @@ func newPromptEntry(p *Prompt) (*promptEntry, error) {
 	case p.Handler == nil:
 		return nil, fmt.Errorf("prompt %q has no handler", p.Name)
 	}
-	w := wirePrompt{Name: p.Name, Title: p.Title, Description: p.Description}
-	seen := map[string]bool{}
-	for _, a := range p.Arguments {
-		if a.Name == "" || seen[a.Name] {
-			return nil, fmt.Errorf("prompt %q: empty or duplicate argument name %q", p.Name, a.Name)
-		}
-		seen[a.Name] = true
-		w.Arguments = append(w.Arguments, wireArgument{a.Name, a.Title, a.Description, a.Required})
+	args := make([]primitive.Arg, len(p.Arguments))
+	for i, a := range p.Arguments {
+		args[i] = primitive.Arg{Name: a.Name, Title: a.Title, Description: a.Description, Required: a.Required, Values: a.Values}
 	}
-	return &promptEntry{prompt: p, wire: mustMarshal(w)}, nil
+	return primitive.NewPrompt(p.Name, p.Title, p.Description, args, p.Scopes, p)
 }
 
 // PutPrompt registers p, replacing a prompt of the same name (AddPrompt
@@ -74,51 +47,41 @@ func (s *Server) PutPrompt(p *Prompt) {
 	if err != nil {
 		panic(fmt.Sprintf("mcpgen runtime: PutPrompt: %v", err))
 	}
-	s.register(kindPrompts, func(ps *primitives) bool {
-		cur := ps.prompts.Load()
-		if _, ok := cur.Get(p.Name); ok {
-			cur, _ = cur.Without(p.Name) // replaced entries move to the end
-		}
-		next, _ := cur.With(p.Name, e)
-		ps.prompts.Store(next)
-		return true
-	}, "")
+	s.prims.PutPrompt(e)
+	s.register(kindPrompts, true, "")
 }
 
 // RemovePrompt unregisters the named prompt, reporting whether there was
 // one; listeners are told the prompt list changed.
 func (s *Server) RemovePrompt(name string) bool {
-	return s.unregister(kindPrompts, func(ps *primitives) bool {
-		next, ok := ps.prompts.Load().Without(name)
-		ps.prompts.Store(next)
-		return ok
-	})
+	return s.unregister(kindPrompts, s.prims.RemovePrompt(name))
 }
 
 // listPrompts answers prompts/list: one page of prompts in registration order.
 func (s *Server) listPrompts(_ context.Context, c *call) ([]byte, *rpcError) {
-	return pageOf(s, c, s.prims.prompts.Load(), "prompts", func(e *promptEntry) []byte { return e.wire })
+	return pageOf(s, c, s.prims.Prompts(), "prompts", func(e *promptEntry) []byte { return e.Wire })
 }
 
 // getPrompt answers prompts/get: check the arguments, render, encode.
 func (s *Server) getPrompt(ctx context.Context, c *call) ([]byte, *rpcError) {
 	name := c.msg.params.Name
-	e, ok := s.prims.prompts.Load().Get(name)
+	e, ok := s.prims.Prompts().Get(name)
 	if !ok {
 		return nil, errorf(CodeInvalidParams, "Unknown prompt: %s", name)
 	}
-	if rerr := s.authorizeStatic(ctx, e.prompt.Scopes); rerr != nil {
+	if rerr := s.authorizeStatic(ctx, e.Scopes); rerr != nil {
 		return nil, rerr
 	}
-	args, rerr := promptArguments(e.prompt, c.msg.params.Arguments)
-	if rerr != nil {
-		return nil, rerr
+	args, err := e.Arguments(c.msg.params.Arguments)
+	if err != nil {
+		return nil, errorf(CodeInvalidParams, "%v", err)
 	}
 	r, rerr := s.openRound(c, name, c.msg.params.Arguments)
 	if rerr != nil {
 		return nil, rerr
 	}
-	res, err := s.invokePrompt(withRound(ctx, r), e.prompt, &PromptRequest{Name: name, Arguments: args})
+	rctx, req := withRound(ctx, r), &PromptRequest{Name: name, Arguments: args}
+	res, err := recovered(s, "prompt handler panicked", "prompt", name, func() (*PromptResult, error) { return e.Src.Handler(rctx, req) })
 	if b, rerr, handled := s.closeRound(c, r); handled {
 		return b, rerr
 	}
@@ -134,56 +97,6 @@ func (s *Server) getPrompt(ctx context.Context, c *call) ([]byte, *rpcError) {
 		return nil, errorf(CodeInternalError, "internal error: prompt %s returned no result", name)
 	}
 	return s.encodePrompt(c, res)
-}
-
-// promptArguments decodes prompts/get arguments (an object of strings) and
-// checks them against the declared ones: every required one present, no
-// unknown ones.
-func promptArguments(p *Prompt, raw json.RawMessage) (map[string]string, *rpcError) {
-	args := map[string]string{}
-	if len(raw) > 0 && string(raw) != "null" {
-		if err := json.Unmarshal(raw, &args); err != nil {
-			return nil, errorf(CodeInvalidParams, "prompt %s: arguments must be an object of strings", p.Name)
-		}
-	}
-	for k := range args {
-		if !slices.ContainsFunc(p.Arguments, func(a PromptArgument) bool { return a.Name == k }) {
-			return nil, errorf(CodeInvalidParams, "prompt %s: unknown argument %q%s", p.Name, k, argumentList(p))
-		}
-	}
-	for _, a := range p.Arguments {
-		v, ok := args[a.Name]
-		switch {
-		case a.Required && !ok:
-			return nil, errorf(CodeInvalidParams, "prompt %s: missing required argument %q", p.Name, a.Name)
-		case ok && a.Values != nil && !slices.Contains(a.Values, v):
-			return nil, errorf(CodeInvalidParams, "prompt %s: argument %q must be one of %q, got %q", p.Name, a.Name, a.Values, v)
-		}
-	}
-	return args, nil
-}
-
-// argumentList names a prompt's arguments for an error message.
-func argumentList(p *Prompt) string {
-	if len(p.Arguments) == 0 {
-		return " (this prompt takes no arguments)"
-	}
-	names := make([]string, len(p.Arguments))
-	for i, a := range p.Arguments {
-		names[i] = a.Name
-	}
-	return fmt.Sprintf(" (valid arguments: %v)", names)
-}
-
-// invokePrompt calls the handler, recovering a panic into errPanic.
-func (s *Server) invokePrompt(ctx context.Context, p *Prompt, req *PromptRequest) (res *PromptResult, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			s.logger.Error("prompt handler panicked", "prompt", p.Name, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
-			res, err = nil, errPanic
-		}
-	}()
-	return p.Handler(ctx, req)
 }
 
 // encodePrompt encodes a GetPromptResult.

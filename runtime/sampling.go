@@ -6,7 +6,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/clientcaps"
+	"github.com/mcpgen/mcpgen/runtime/internal/content"
 )
 
 // A SamplingRequest asks the client's model for a completion (sampling/createMessage).
@@ -38,25 +40,7 @@ type SamplingResult struct {
 
 // Text returns the text of the completion's text blocks, joined by newlines.
 func (r *SamplingResult) Text() string {
-	type block struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}
-	var blocks []block
-	if isObject(r.Content) {
-		var one block
-		_ = json.Unmarshal(r.Content, &one)
-		blocks = []block{one}
-	} else {
-		_ = json.Unmarshal(r.Content, &blocks)
-	}
-	var texts []string
-	for _, b := range blocks {
-		if b.Type == contentText {
-			texts = append(texts, b.Text)
-		}
-	}
-	return strings.Join(texts, "\n")
+	return content.TextOf(r.Content)
 }
 
 // Sample asks the client's model to complete req under key. See Ask for the errors.
@@ -70,7 +54,7 @@ func Sample(ctx context.Context, key string, req SamplingRequest) (*SamplingResu
 
 // AskSampling is a sampling/createMessage question.
 func AskSampling(key string, req SamplingRequest, dst *SamplingResult) Question {
-	return Question{key: key, method: "sampling/createMessage", need: capSampling,
+	return Question{key: key, method: "sampling/createMessage", need: clientcaps.Sampling,
 		params: func(bool) any { return req },
 		accept: func(raw json.RawMessage) error {
 			var res SamplingResult
@@ -100,7 +84,7 @@ func ListRoots(ctx context.Context, key string) ([]Root, error) {
 
 // AskRoots is a roots/list question.
 func AskRoots(key string, dst *[]Root) Question {
-	return Question{key: key, method: "roots/list", need: capRoots,
+	return Question{key: key, method: "roots/list", need: clientcaps.Roots,
 		params: func(bool) any { return struct{}{} },
 		accept: func(raw json.RawMessage) error {
 			var res struct {

@@ -313,11 +313,10 @@ func (s *Server) listen(ctx context.Context, c *call) ([]byte, *rpcError) {
 // honoured returns the part of a filter this server can serve: prompt and
 // resource notifications only once prompts or resources are registered.
 func (s *Server) honoured(f subscriptionFilter) subscriptionFilter {
-	p := &s.prims
-	if p.prompts.Load().Len() == 0 {
+	if !s.declares("prompts") {
 		f.PromptsListChanged = false
 	}
-	if p.resources.Load().Len() == 0 && p.templates.Load().Len() == 0 {
+	if !s.declares("resources") {
 		f.ResourcesListChanged, f.ResourceSubscriptions = false, nil
 	}
 	return f

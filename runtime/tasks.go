@@ -232,9 +232,7 @@ func (s *Server) runTask(ctx context.Context, c *call, e *toolEntry, args json.R
 func handlerCall(c *call, ctx context.Context) *call {
 	hc := &call{srv: c.srv, msg: c.msg, sess: c.sess, out: c.out, info: c.info, handle: c.handle,
 		tool: c.tool, progressToken: c.progressToken, logLevel: c.logLevel, clientInfo: c.clientInfo}
-	r, hr := &c.round, &hc.round
-	hr.binding, hr.args, hr.number, hr.caller = r.binding, r.args, r.number, r.caller
-	hr.answers, hr.fromSt = r.answers, r.fromSt
+	hc.round.Inherit(&c.round)
 	hc.ctx = callCtx{ctx, hc}
 	return hc
 }
@@ -268,9 +266,7 @@ func (s *Server) startTask(ctx context.Context, tr *taskRun, ttl time.Duration) 
 // without open questions, a task already in its final state.
 func (s *Server) concludeCallPhase(ctx context.Context, c *call, tr *taskRun, ttl time.Duration) ([]byte, *rpcError) {
 	r := tr.r
-	r.mu.Lock()
-	mrtr := r.fail != nil || len(r.asked) > 0
-	r.mu.Unlock()
+	mrtr := r.Pending()
 	if tr.e.tool.Task != TaskRequired || mrtr || tr.rerr != nil {
 		return s.toolReply(c, tr.e, r, tr.res, tr.rerr)
 	}
@@ -340,9 +336,7 @@ func (t *taskRun) final(rec *tasks.Record) error {
 	}
 	s, eng := t.s, t.s.taskEngine()
 	defer eng.Touch(rec)
-	t.r.mu.Lock()
-	fail := t.r.fail
-	t.r.mu.Unlock()
+	fail := failed(t.r.Failure())
 	rerr, res := t.rerr, t.res
 	if fail != nil {
 		rerr = fail
@@ -409,7 +403,7 @@ func (t *taskRun) askAny(ctx context.Context, qs []Question) error {
 	t.mu.Lock()
 	if t.phase == phaseCall {
 		defer t.mu.Unlock()
-		err := t.r.askModern(qs)
+		err := askModern(t.r, qs)
 		if errors.Is(err, ErrInputRequired) {
 			t.asked = true
 		}

@@ -150,7 +150,7 @@ func (s *Server) runTool(ctx context.Context, c *call, e *toolEntry, args json.R
 		return nil, errorf(CodeInternalError, "internal error: tool %s returned no result", e.tool.Name)
 	case err != nil:
 		if d := c.deniedScope(); d != nil && errors.Is(err, d) {
-			return nil, d.rpc() // RequireScope over HTTP with runtime/auth: 403
+			return nil, deniedRPC(d) // RequireScope over HTTP with runtime/auth: 403
 		}
 		return handlerErrorResult(e, err), nil
 	}

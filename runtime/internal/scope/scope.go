@@ -2,9 +2,10 @@
 // prompt requires: the default hierarchy (a scope implies those extending it
 // after a ':'), scope templates naming top-level string arguments
 // ("incident:create:{severity}", "{field|lower}"), the scopes one call needs,
-// every scope a template can require (enum fields expanded), and whether a
-// caller's grants may use a tool at all (for listing). It knows nothing of
-// principals, servers or calls.
+// every scope a template can require (enum fields expanded), whether a caller's
+// grants allow a call or may use a tool at all (for listing), and the refusal
+// naming the missing scopes. It knows nothing of principals, servers or calls:
+// the runtime describes its caller as a Caller.
 package scope
 
 import (
@@ -289,4 +290,45 @@ func Expand(ts []Template, inputSchema json.RawMessage) (map[string][]string, []
 		all = append(all, cur...)
 	}
 	return alts, all
+}
+
+// A Denial is a refusal for missing scopes: every scope the operation needs, and
+// the WWW-Authenticate challenge when the transport answers the refusal (HTTP 403).
+type Denial struct {
+	Required  []string
+	Challenge string
+}
+
+func (d *Denial) Error() string {
+	return "insufficient scope: this request needs " + strings.Join(d.Required, " ")
+}
+
+// A Caller is what a scope decision knows of the caller: none (Known false), one
+// holding every scope (All), or one granted Scopes.
+type Caller struct {
+	Known, All bool
+	Scopes     []string
+}
+
+// Allows reports whether c holds every required scope; a missing caller holds none.
+func (c Caller) Allows(required []string, implies func(granted, required string) bool) bool {
+	switch {
+	case c.All:
+		return true
+	case !c.Known:
+		return len(required) == 0
+	}
+	return HoldsAll(c.Scopes, required, implies)
+}
+
+// MayList reports whether c may use a tool with templates ts (alts from Expand):
+// see Listable; a tool without scopes is for everyone, a missing caller holds none.
+func (c Caller) MayList(ts []Template, alts map[string][]string, implies func(granted, required string) bool) bool {
+	switch {
+	case len(ts) == 0 || c.All:
+		return true
+	case !c.Known:
+		return false
+	}
+	return Listable(c.Scopes, ts, alts, implies)
 }

@@ -108,3 +108,36 @@ func TestCompileRefusesBadTemplates(t *testing.T) {
 		}
 	}
 }
+
+func TestCallerDecisions(t *testing.T) {
+	none, every := Caller{}, Caller{Known: true, All: true}
+	some := Caller{Known: true, Scopes: []string{"incident:create", "read"}}
+	for _, c := range []struct {
+		who      Caller
+		required []string
+		want     bool
+	}{
+		{none, nil, true}, {none, []string{"read"}, false},
+		{every, []string{"anything:at:all"}, true},
+		{some, []string{"read", "incident:create:p1"}, true},
+		{some, []string{"read", "incident:created"}, false},
+		{Caller{Known: true}, nil, true}, {Caller{Known: true}, []string{"read"}, false},
+	} {
+		if got := c.who.Allows(c.required, Implies); got != c.want {
+			t.Errorf("%+v.Allows(%v) = %v, want %v", c.who, c.required, got, c.want)
+		}
+	}
+	ts, err := Compile([]string{"incident:create:{severity|lower}"}, json.RawMessage(incidentSchema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	alts, _ := Expand(ts, json.RawMessage(incidentSchema))
+	if !none.MayList(nil, nil, Implies) || none.MayList(ts, alts, Implies) || !every.MayList(ts, alts, Implies) ||
+		!some.MayList(ts, alts, Implies) || (Caller{Known: true, Scopes: []string{"read"}}).MayList(ts, alts, Implies) {
+		t.Fatal("MayList")
+	}
+	d := &Denial{Required: []string{"a", "b:c"}, Challenge: "Bearer x"}
+	if d.Error() != "insufficient scope: this request needs a b:c" {
+		t.Fatal(d.Error())
+	}
+}
