@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
+	"github.com/mcpgen/mcpgen/runtime/internal/subscribe"
 	"github.com/mcpgen/mcpgen/runtime/internal/tasks"
 )
 
@@ -313,7 +314,7 @@ func (t *taskRun) setStatus(st tasks.Status, msg string) {
 // where the handler runs). It is the one place task notifications go out.
 func (s *Server) taskStatusChanged(rec *tasks.Record) {
 	if rec.Era != versionLegacy {
-		// Listen streams on any replica (fanout.go): the audience keeps them to
+		// Listen streams on any replica (subscriptions.go): the audience keeps them to
 		// the task's owner and to the filters that named the task.
 		s.announce(notice{Method: "notifications/tasks", Params: tasks.Detailed(rec),
 			To: audience{TaskID: rec.ID, Principal: rec.Owner}})
@@ -326,12 +327,12 @@ func (s *Server) taskStatusChanged(rec *tasks.Record) {
 	ctx, cancel := context.WithTimeout(context.Background(), notifyTimeout)
 	defer cancel()
 	msg := append(append([]byte(`{"jsonrpc":"2.0","method":"notifications/tasks/status","params":`), tasks.LegacyTask(rec)...), '}')
-	s.deliver(ctx, "notifications/tasks/status", v.(*taskRun).c.sess.sendUnsolicited(ctx, msg))
+	s.deliver("notifications/tasks/status", hubConn{v.(*taskRun).c.sess}.Send(ctx, msg))
 }
 
 // honourTaskFilter checks the taskIds of a subscriptions/listen filter: the
 // extension must be declared (-32021), and only the caller's tasks are kept.
-func (s *Server) honourTaskFilter(ctx context.Context, c *call, f *subscriptionFilter) *rpcError {
+func (s *Server) honourTaskFilter(ctx context.Context, c *call, f *subscribe.Filter) *rpcError {
 	if f == nil || f.TaskIDs == nil {
 		return nil
 	}
