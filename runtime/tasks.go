@@ -1,9 +1,10 @@
 package runtime
 
-// tasks.go: tools that run as tasks (docs/tasks.md). The engine, records and
-// wire shapes live in internal/tasks; this file decides when a tools/call
-// becomes a task, runs its handler in the background and serves the tasks/*
-// methods of both eras (tasks_methods.go).
+// tasks.go: tools that run as tasks (docs/tasks.md): when a tools/call
+// becomes a task, its handler running in the background, and its outcome
+// stored. The engine, the run's phases and questions, the records and their
+// wire shapes live in internal/tasks; the tasks/* methods are wired in
+// tasks_methods.go.
 
 import (
 	"context"
@@ -36,8 +37,8 @@ const (
 const TaskLeaseEnv = "MCP_TASK_LEASE"
 
 const (
-	extTasks        = "io.modelcontextprotocol/tasks"
-	metaRelatedTask = "io.modelcontextprotocol/related-task"
+	extTasks        = tasks.Extension
+	metaRelatedTask = tasks.MetaRelatedTask
 	// defaultTaskThreshold is how long a task tool's handler runs as a plain
 	// call before it becomes a task.
 	defaultTaskThreshold = 100 * time.Millisecond
@@ -71,35 +72,17 @@ func (s *Server) taskEngine() *tasks.Engine {
 	return t.eng
 }
 
-// Phases of a taskRun.
-const (
-	phaseCall = iota // still an ordinary call: MRTR questions, plain result
-	phaseTask        // a task: its record exists, the client polls it
-)
-
-// A taskRun is a task tool's handler running in the background.
+// A taskRun is a task tool's handler running in the background: its phases
+// and questions (tasks.Run), and what it runs under and returned.
 type taskRun struct {
+	*tasks.Run
 	s      *Server
 	c      *call
 	e      *toolEntry
 	r      *round
 	cancel context.CancelFunc
-
-	start     chan struct{} // closed when StartTask asks for the task now
-	startOnce sync.Once
-
-	mu       sync.Mutex
-	phase    int
-	asked    bool // asked a question as an ordinary call (MRTR): it is about to return
-	returned bool
-	lastMsg  string        // the last progress message before the task existed
-	rec      *tasks.Record // the record as created (phaseTask)
-	created  chan struct{} // closed once rec exists
-	done     chan struct{} // closed when the handler returned
-	res      *ToolResult
-	rerr     *rpcError
-	wake     chan struct{} // answers or a cancel may have arrived
-	used     map[string]json.RawMessage
+	res    *ToolResult // set before Run.Returned
+	rerr   *rpcError
 }
 
 type taskKey struct{}
@@ -116,44 +99,26 @@ func taskFrom(ctx context.Context) *taskRun {
 // answered through the task (tasks/update) rather than by retrying the call.
 func StartTask(ctx context.Context) bool {
 	tr := taskFrom(ctx)
-	if tr == nil {
-		return false
-	}
-	tr.startOnce.Do(func() { close(tr.start) })
-	select {
-	case <-tr.created:
-		return tr.rec != nil
-	case <-ctx.Done():
-		return false
-	}
-}
-
-// declaresTasks reports whether a 2026-07-28 request declared the tasks
-// extension in its capabilities.
-func declaresTasks(caps json.RawMessage) bool {
-	var v struct {
-		Extensions map[string]json.RawMessage `json:"extensions"`
-	}
-	return json.Unmarshal(caps, &v) == nil && isObject(v.Extensions[extTasks])
-}
-
-// missingTasksExtension is the -32021 of a client that did not declare the
-// tasks extension.
-func missingTasksExtension(what string) *rpcError {
-	e := errorf(CodeMissingClientCapability, "Missing required client capability: %s needs the %s extension", what, extTasks)
-	e.data = map[string]any{"requiredCapabilities": map[string]any{"extensions": map[string]any{extTasks: map[string]any{}}}}
-	return e
+	return tr != nil && tr.Start(ctx)
 }
 
 // callToolTask routes a tools/call of a task tool: handled false lets it run
 // as a plain call.
 func (s *Server) callToolTask(ctx context.Context, c *call, e *toolEntry, args json.RawMessage) ([]byte, *rpcError, bool) {
 	if !c.info.Modern {
-		return s.callToolTaskLegacy(ctx, c, e, args)
+		if c.info.ProtocolVersion != versionLegacy {
+			return nil, nil, false
+		}
+		ttl, asTask, terr := tasks.LegacyCall(c.msg.Params, e.tool.Name, string(e.tool.Task))
+		if terr != nil || !asTask {
+			return nil, taskError(terr), terr != nil
+		}
+		b, rerr := s.runTask(ctx, c, e, args, ttl, -1)
+		return b, rerr, true
 	}
-	if !declaresTasks(c.info.ClientCapabilities) {
+	if !tasks.DeclaresTasks(c.info.ClientCapabilities) {
 		if e.tool.Task == TaskRequired {
-			return nil, missingTasksExtension("tool " + e.tool.Name), true
+			return nil, taskError(tasks.MissingExtension("tool " + e.tool.Name)), true
 		}
 		return nil, nil, false
 	}
@@ -177,50 +142,22 @@ func (s *Server) runTask(ctx context.Context, c *call, e *toolEntry, args json.R
 	eng := s.taskEngine()
 	ttl := eng.ClampTTL(ttlMs)
 	hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ttl)
-	tr := &taskRun{s: s, e: e, cancel: cancel, start: make(chan struct{}),
-		created: make(chan struct{}), done: make(chan struct{}), wake: make(chan struct{}, 1)}
+	tr := &taskRun{Run: tasks.NewRun(threshold < 0), s: s, e: e, cancel: cancel}
 	hc := handlerCall(c, context.WithValue(hctx, taskKey{}, tr))
 	tr.c, tr.r = hc, &hc.round
-	if threshold < 0 {
-		tr.phase = phaseTask // before the handler starts: it may return at once
-	}
 	go func() {
 		defer s.tasks.running.Add(-1)
 		res, rerr := s.runTool(&hc.ctx, hc, e, args)
 		tr.returnedWith(res, rerr)
 	}()
-	if threshold >= 0 {
-		timer := time.NewTimer(threshold)
-		select {
-		case <-tr.done:
-		case <-timer.C:
-		case <-tr.start:
-		case <-ctx.Done():
-		}
-		timer.Stop()
-	}
-	tr.mu.Lock()
-	if tr.phase == phaseTask {
-		tr.mu.Unlock()
-		return s.startTask(ctx, tr, ttl)
-	}
-	if tr.asked && !tr.returned {
-		tr.mu.Unlock()
-		<-tr.done // an MRTR question ends the handler at once
-		tr.mu.Lock()
-	}
-	if tr.returned || tr.asked {
-		tr.mu.Unlock()
+	switch tr.Decide(ctx, threshold) {
+	case tasks.Answer:
 		return s.concludeCallPhase(ctx, c, tr, ttl)
-	}
-	if ctx.Err() != nil { // the client went away before the task existed
-		tr.mu.Unlock()
+	case tasks.Gone: // the client went away before the task existed
 		cancel()
-		<-tr.done
+		<-tr.Done()
 		return nil, errorf(CodeInternalError, "request cancelled")
 	}
-	tr.phase = phaseTask
-	tr.mu.Unlock()
 	return s.startTask(ctx, tr, ttl)
 }
 
@@ -243,22 +180,19 @@ func handlerCall(c *call, ctx context.Context) *call {
 // call with it.
 func (s *Server) startTask(ctx context.Context, tr *taskRun, ttl time.Duration) ([]byte, *rpcError) {
 	c, e, eng := tr.c, tr.e, s.taskEngine()
-	tr.mu.Lock()
-	msg := tr.lastMsg
-	tr.mu.Unlock()
-	rec, err := eng.Create(ctx, principalID(c.caller()), c.info.ProtocolVersion, e.tool.Name, ttl, msg)
+	rec, err := eng.Create(ctx, principalID(c.caller()), c.info.ProtocolVersion, e.tool.Name, ttl, tr.LastMessage())
 	if err != nil {
 		s.logger.Error("task not created", "tool", e.tool.Name, "err", err)
 		tr.cancel()
-		tr.rec = nil
-		close(tr.created)
+		tr.Created(nil)
 		return nil, errorf(CodeInternalError, "internal error: cannot create a task: %v", err)
 	}
 	s.index(ctx, rec)
 	s.tasks.runs.Store(rec.ID, tr)
-	tr.rec = rec
-	close(tr.created)
-	go tr.watch()
+	tr.Created(rec)
+	go eng.Follow(rec.ID, tr.Done(), tr.cancel, tr.Poke, func(msg string, err error) { // the lease, a cancel, answers elsewhere
+		s.logger.Warn(msg, "task", rec.ID, "err", err)
+	})
 	s.taskStatusChanged(rec)
 	return s.createdResult(c, rec), nil
 }
@@ -308,25 +242,20 @@ func (s *Server) createdResult(c *call, rec *tasks.Record) []byte {
 
 // returnedWith records the handler's outcome; a task records it in the store.
 func (t *taskRun) returnedWith(res *ToolResult, rerr *rpcError) {
-	t.mu.Lock()
-	t.res, t.rerr, t.returned = res, rerr, true
-	phase := t.phase
-	t.mu.Unlock()
-	defer close(t.done)
+	t.res, t.rerr = res, rerr
+	rec := t.Returned()
+	defer t.Finish()
 	defer t.cancel()
-	if phase == phaseCall {
+	if rec == nil {
 		return
 	}
-	<-t.created
-	if t.rec == nil {
-		return
-	}
-	defer t.s.tasks.runs.Delete(t.rec.ID)
+	id := rec.ID
+	defer t.s.tasks.runs.Delete(id)
 	ctx, cancel := context.WithTimeout(context.Background(), notifyTimeout)
 	defer cancel()
-	rec, err := t.s.taskEngine().Update(ctx, t.rec.ID, t.final)
+	rec, err := t.s.taskEngine().Update(ctx, id, t.final)
 	if err != nil {
-		t.s.logger.Error("task result not stored", "task", t.rec.ID, "err", err)
+		t.s.logger.Error("task result not stored", "task", id, "err", err)
 		return
 	}
 	t.s.taskStatusChanged(rec)
@@ -370,144 +299,90 @@ func (t *taskRun) final(rec *tasks.Record) error {
 	return nil
 }
 
-// watch follows the record while the handler runs (the lease, a cancel or
-// answers given on another instance).
-func (t *taskRun) watch() {
-	t.s.taskEngine().Follow(t.rec.ID, t.done, t.cancel, t.poke, func(msg string, err error) {
-		t.s.logger.Warn(msg, "task", t.rec.ID, "err", err)
-	})
-}
-
-// poke wakes a handler waiting for answers.
-func (t *taskRun) poke() {
-	select {
-	case t.wake <- struct{}{}:
-	default:
-	}
-}
-
 // inTask reports whether the run is a task (waiting until its record
 // exists); false for nil.
-func (t *taskRun) inTask() bool {
-	if t == nil {
-		return false
-	}
-	t.mu.Lock()
-	phase := t.phase
-	t.mu.Unlock()
-	if phase == phaseCall {
-		return false
-	}
-	<-t.created
-	return t.rec != nil
-}
+func (t *taskRun) inTask() bool { return t != nil && t.InTask() }
 
 // askAny asks questions from a task tool's handler: as an ordinary call
 // (MRTR: a question without an answer ends the call with input_required and
-// keeps it from becoming a task) or inside the task.
+// keeps it from becoming a task) or inside the task: open ones become the
+// task's inputRequests (input_required) until tasks/update delivers their
+// answers (2026-07-28), or server-to-client requests (2025-11-25).
 func (t *taskRun) askAny(ctx context.Context, qs []Question) error {
-	t.mu.Lock()
-	if t.phase == phaseCall {
-		defer t.mu.Unlock()
-		err := t.r.askModern(qs)
-		if errors.Is(err, ErrInputRequired) {
-			t.asked = true
-		}
+	var err error
+	if t.InCall(func() bool { err = t.r.askModern(qs); return errors.Is(err, ErrInputRequired) }) {
 		return err
 	}
-	t.mu.Unlock()
-	if !t.inTask() {
+	if !t.InTask() {
 		return ErrNoInput
 	}
-	return t.ask(ctx, qs)
-}
-
-// ask answers questions asked inside a task: open ones become the task's
-// inputRequests (input_required) until tasks/update delivers their answers.
-func (t *taskRun) ask(ctx context.Context, qs []Question) error {
 	if !t.c.info.Modern {
 		return t.askLegacy(ctx, qs)
 	}
-	eng := t.s.taskEngine()
-	for {
-		open := map[string]json.RawMessage{}
-		t.mu.Lock()
-		for _, q := range qs {
-			if _, ok := t.used[q.key]; !ok {
-				b, err := json.Marshal(map[string]any{"method": q.method, "params": q.params(true)})
-				if err != nil {
-					t.mu.Unlock()
-					return err
-				}
-				open[q.key] = b
-			}
-		}
-		t.mu.Unlock()
-		if len(open) > 0 {
-			got, rec, err := eng.Ask(ctx, t.rec.ID, open)
-			if err != nil {
-				return fmt.Errorf("%w: %v", ErrNoInput, err)
-			}
-			if rec.Status == tasks.InputRequired {
-				t.s.taskStatusChanged(rec)
-			}
-			t.mu.Lock()
-			for k, v := range got {
-				if t.used == nil {
-					t.used = map[string]json.RawMessage{}
-				}
-				t.used[k] = v
-				delete(open, k)
-			}
-			t.mu.Unlock()
-		}
-		if len(open) == 0 {
-			for _, q := range qs {
-				t.mu.Lock()
-				raw := t.used[q.key]
-				t.mu.Unlock()
-				if err := q.accept(raw); err != nil {
-					return fmt.Errorf("answer to %s: %w", q.key, err)
-				}
-			}
-			return nil
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-t.wake:
-		}
+	asked := make([]tasks.Question, len(qs))
+	for i := range qs {
+		asked[i] = taskQuestion{&qs[i]}
 	}
+	return t.Ask(ctx, t.s.taskEngine(), asked, t.s.taskStatusChanged, ErrNoInput)
 }
+
+// A taskQuestion is a Question asked inside a 2026-07-28 task.
+type taskQuestion struct{ q *Question }
+
+func (a taskQuestion) Key() string { return a.q.key }
+
+func (a taskQuestion) Request() (json.RawMessage, error) {
+	return json.Marshal(map[string]any{"method": a.q.method, "params": a.q.params(true)})
+}
+
+func (a taskQuestion) Accept(raw json.RawMessage) error { return a.q.accept(raw) }
 
 // progressed turns a progress report into the task's status message: it
 // reports true inside a task; before, the message is kept for the task's
 // first status and the report goes out as usual.
 func (t *taskRun) progressed(progress, total float64, message string) bool {
-	if message == "" {
-		message = fmt.Sprintf("progress %g", progress)
-		if total > 0 {
-			message += fmt.Sprintf(" of %g", total)
-		}
+	msg, set, handled := t.Progressed(progress, total, message)
+	if set {
+		t.setStatus("", msg)
 	}
-	t.mu.Lock()
-	if t.phase == phaseCall {
-		t.lastMsg = message
-		t.mu.Unlock()
-		return false
-	}
-	t.mu.Unlock()
-	if t.inTask() {
-		t.progress(message)
-	}
-	return true
+	return handled
 }
 
-// progress sets the task's status message.
-func (t *taskRun) progress(message string) {
+// askLegacy asks a 2025-11-25 task's questions as server-to-client requests
+// on the session's own stream, with the related-task _meta; the task is
+// input_required meanwhile.
+func (t *taskRun) askLegacy(ctx context.Context, qs []Question) error {
+	c := t.c
+	if c.sess == nil {
+		return ErrNoInput
+	}
+	t.setStatus(tasks.InputRequired, "waiting for input")
+	defer t.setStatus(tasks.Working, "input received")
+	ctx, cancel := context.WithTimeout(ctx, t.s.opts.InputTimeout)
+	defer cancel()
+	for _, q := range qs {
+		var params map[string]any
+		if err := json.Unmarshal(mustMarshal(q.params(false)), &params); err != nil {
+			return err
+		}
+		params["_meta"] = map[string]any{metaRelatedTask: map[string]string{"taskId": t.Record().ID}}
+		raw, err := c.sess.Request(ctx, q.method, params, nil)
+		if err != nil {
+			return err
+		}
+		if err := q.accept(raw); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// setStatus sets a running task's status message and moves it between
+// working and input_required (st "" keeps its status).
+func (t *taskRun) setStatus(st tasks.Status, msg string) {
 	ctx, cancel := context.WithTimeout(context.Background(), notifyTimeout)
 	defer cancel()
-	if rec, changed, err := t.s.taskEngine().SetStatus(ctx, t.rec.ID, "", message); err == nil && changed {
+	if rec, changed, err := t.s.taskEngine().SetStatus(ctx, t.Record().ID, st, msg); err == nil && changed {
 		t.s.taskStatusChanged(rec)
 	}
 }
