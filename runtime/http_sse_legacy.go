@@ -10,8 +10,8 @@ import (
 	"context"
 	"net/http"
 
-	"github.com/mcpgen/mcpgen/runtime/internal/httpcheck"
 	"github.com/mcpgen/mcpgen/runtime/internal/legacysse"
+	"github.com/mcpgen/mcpgen/runtime/internal/streamable"
 )
 
 const (
@@ -30,28 +30,17 @@ func newLegacySSE(h *httpHandler) *legacySSE {
 		StreamPath: LegacySSEPath, MessagePath: LegacyMessagePath,
 		MaxSessions: h.opts.MaxSessions, MaxConcurrentRequests: h.srv.opts.MaxConcurrentRequests,
 		KeepAlive: h.opts.KeepAlive, Closed: ErrSessionClosed, OtherCaller: sessionOtherCaller,
-		Admit: func(w http.ResponseWriter, r *http.Request) (*http.Request, bool) {
-			r = h.anonymous(r)
-			if !httpcheck.HostAllowed(r.Host, h.opts.AllowedHosts) {
-				httpError(w, http.StatusForbidden, nil, CodeInvalidRequest, "forbidden: host not allowed")
-				return nil, false
-			}
-			if !httpcheck.OriginAllowed(r.Header.Get("Origin"), h.opts.AllowedOrigins) {
-				httpError(w, http.StatusForbidden, nil, CodeInvalidRequest, "forbidden: origin not allowed")
-				return nil, false
-			}
-			return r, true
-		},
+		Admit:    h.Admit,
 		Caller:   func(r *http.Request) string { return principalID(PrincipalFrom(r.Context())) },
-		ReadBody: h.readBody,
+		ReadBody: h.ReadBody,
 		Refuse: func(w http.ResponseWriter, status int, id []byte, msg string) {
 			code := CodeInvalidRequest
 			if status == http.StatusServiceUnavailable {
 				code = CodeInternalError
 			}
-			httpError(w, status, id, code, msg)
+			streamable.Refuse(w, status, id, code, msg)
 		},
-		Busy:       httpBusy,
+		Busy:       streamable.Busy,
 		NewSession: func(out legacysse.Sink) *Session { return h.srv.NewSession(out) },
 		EndSession: func(sess *Session) {
 			sess.Close()
@@ -77,7 +66,7 @@ func (h *httpHandler) ssePost(w http.ResponseWriter, ctx context.Context, sess *
 	if err != nil {
 		reply := ErrorReply(err)
 		if reply.Body == nil {
-			httpError(w, http.StatusBadRequest, nil, CodeInvalidRequest, err.Error())
+			streamable.Refuse(w, http.StatusBadRequest, nil, CodeInvalidRequest, err.Error())
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")
