@@ -126,8 +126,12 @@ func newHTTPHandler(s *Server, o HTTPOptions) *httpHandler {
 			}
 			return h.checkHeaders(hdr, m)
 		},
-		Handle: func(ctx context.Context, m *Message, sess *Session) (httpstream.Reply, bool) {
-			r := s.Handle(ctx, m, sess, nil)
+		Handle: func(ctx context.Context, m *Message, sess *Session, out streamable.Sink) (httpstream.Reply, bool) {
+			var sink Sink
+			if out != nil {
+				sink = out
+			}
+			r := s.Handle(ctx, m, sess, sink)
 			return streamReply(r), r.Code == 0 && r.Body != nil
 		},
 		Serve: func(ctx context.Context, m *Message, sess *Session, x *httpstream.Exchange, done func(httpstream.Reply)) {
@@ -135,7 +139,7 @@ func newHTTPHandler(s *Server, o HTTPOptions) *httpHandler {
 		},
 		IsBatch:    isBatch,
 		TakesBatch: batchSession,
-		Batch: func(ctx context.Context, body []byte, sess *Session, out *httpstream.Exchange) []byte {
+		Batch: func(ctx context.Context, body []byte, sess *Session, out streamable.Sink) []byte {
 			return s.serveBatch(ctx, body, sess, out)
 		},
 	})

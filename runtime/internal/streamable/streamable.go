@@ -23,6 +23,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/internal/httpsession"
 	"github.com/mcpgen/mcpgen/runtime/internal/httpstream"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/internal/legacysse"
 	"github.com/mcpgen/mcpgen/runtime/internal/revision"
 )
 
@@ -42,6 +43,11 @@ type Conn interface {
 	httpsession.Conn
 	// ProtocolVersion is the revision the session negotiated ("" before).
 	ProtocolVersion() string
+}
+
+// A Sink takes the messages a server sends on its own.
+type Sink interface {
+	Send(ctx context.Context, msg []byte) error
 }
 
 // A Kind is the kind of a JSON-RPC message.
@@ -108,13 +114,14 @@ type Config[C Conn, M any] struct {
 	// initialize), ok false when its reply is missing or an error (initialize
 	// then opens no session); Serve serves a request in the background,
 	// handing its reply to done. conn is the zero C without a session.
-	Handle func(ctx context.Context, m M, conn C) (reply httpstream.Reply, ok bool)
+	// out, when not nil, takes what the message sends on its own (HTTP+SSE).
+	Handle func(ctx context.Context, m M, conn C, out Sink) (reply httpstream.Reply, ok bool)
 	Serve  func(ctx context.Context, m M, conn C, x *httpstream.Exchange, done func(httpstream.Reply))
 	// Batch serves a JSON-RPC batch of a session that takes them (2025-03-26),
 	// its own messages going to out; ok false: conn takes none.
 	IsBatch    func(body []byte) bool
 	TakesBatch func(conn C) bool
-	Batch      func(ctx context.Context, body []byte, conn C, out *httpstream.Exchange) []byte
+	Batch      func(ctx context.Context, body []byte, conn C, out Sink) []byte
 }
 
 // A Handler is the Streamable HTTP transport of one server.
@@ -283,7 +290,7 @@ func modern(info *Info, h http.Header) bool {
 func (h *Handler[C, M]) serveModern(w http.ResponseWriter, r *http.Request, m M, info *Info) {
 	var none C
 	if info.Kind == Notification {
-		h.cfg.Handle(r.Context(), m, none)
+		h.cfg.Handle(r.Context(), m, none, nil)
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
@@ -320,7 +327,7 @@ func (h *Handler[C, M]) serveLegacy(w http.ResponseWriter, r *http.Request, m M,
 			// notifications/cancelled some clients POST, headerless, after
 			// closing a 2026-07-28 stream (the close already cancelled).
 			var none C
-			h.cfg.Handle(r.Context(), m, none)
+			h.cfg.Handle(r.Context(), m, none, nil)
 			w.WriteHeader(http.StatusAccepted)
 		default:
 			Refuse(w, http.StatusBadRequest, info.ID, codeInvalidRequest, "missing Mcp-Session-Id header")
@@ -341,7 +348,7 @@ func (h *Handler[C, M]) serveLegacy(w http.ResponseWriter, r *http.Request, m M,
 	}
 	if info.Kind != Request {
 		// Notifications and the client's responses to server requests.
-		h.cfg.Handle(r.Context(), m, hs.Conn)
+		h.cfg.Handle(r.Context(), m, hs.Conn, nil)
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
@@ -356,7 +363,7 @@ func (h *Handler[C, M]) initialize(w http.ResponseWriter, r *http.Request, m M, 
 		Refuse(w, http.StatusServiceUnavailable, info.ID, codeInternalError, err.Error())
 		return
 	}
-	reply, ok := h.cfg.Handle(r.Context(), m, hs.Conn)
+	reply, ok := h.cfg.Handle(r.Context(), m, hs.Conn, nil)
 	if !ok {
 		h.Sessions.Release(hs)
 		httpstream.WriteReply(w, nil, reply)
@@ -525,4 +532,61 @@ func (h *Handler[C, M]) serveBatch(w http.ResponseWriter, r *http.Request, body 
 	out := h.cfg.Batch(r.Context(), body, hs.Conn, hs.Standalone)
 	httpstream.WriteReply(w, nil, httpstream.Reply{Body: out, Status: http.StatusOK})
 	return true
+}
+
+// LegacySSE returns the HTTP+SSE transport of 2024-11-05 beside this one
+// (runtime/internal/legacysse): the event stream at streamPath, messages
+// POSTed to messagePath, with this transport's Host and Origin checks, body
+// limits, MaxSessions, MaxConcurrentRequests and keep-alives. Its sessions are
+// the server's: newConn opens one whose messages go to out, end ends it when
+// its stream closes, closed is what a send returns once the stream is gone.
+func (h *Handler[C, M]) LegacySSE(streamPath, messagePath string, closed error, newConn func(out legacysse.Sink) C, end func(C)) *legacysse.Transport[C] {
+	return legacysse.New(legacysse.Config[C]{
+		StreamPath: streamPath, MessagePath: messagePath,
+		MaxSessions: h.cfg.MaxSessions, MaxConcurrentRequests: h.cfg.MaxConcurrentRequests,
+		KeepAlive: h.cfg.KeepAlive, Closed: closed, OtherCaller: h.cfg.OtherCaller,
+		Admit: h.Admit, Caller: h.cfg.Caller, ReadBody: h.ReadBody,
+		Refuse: func(w http.ResponseWriter, status int, id []byte, msg string) {
+			code := codeInvalidRequest
+			if status == http.StatusServiceUnavailable {
+				code = codeInternalError
+			}
+			Refuse(w, status, id, code, msg)
+		},
+		Busy: Busy, NewSession: newConn, EndSession: end, Post: h.ssePost,
+	})
+}
+
+// ssePost serves one message (or, on a session that takes them, a batch)
+// POSTed to an HTTP+SSE session: what it is owed goes to the stream, out.
+func (h *Handler[C, M]) ssePost(w http.ResponseWriter, ctx context.Context, conn C, body []byte, out legacysse.Sink, run func(id []byte, f func())) {
+	if h.cfg.IsBatch(body) && h.cfg.TakesBatch(conn) {
+		run(nil, func() {
+			if b := h.cfg.Batch(ctx, body, conn, out); b != nil {
+				_ = out.Send(ctx, b)
+			}
+		})
+		return
+	}
+	m, info, bad, err := h.cfg.Parse(body)
+	if err != nil {
+		if bad == nil {
+			Refuse(w, http.StatusBadRequest, nil, codeInvalidRequest, err.Error())
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		_, _ = w.Write(bad.Body)
+		return
+	}
+	if info.Kind != Request {
+		h.cfg.Handle(ctx, m, conn, out)
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	run(info.ID, func() {
+		if reply, _ := h.cfg.Handle(ctx, m, conn, out); reply.Body != nil {
+			_ = out.Send(ctx, reply.Body)
+		}
+	})
 }

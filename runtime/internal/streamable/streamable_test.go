@@ -1,6 +1,7 @@
 package streamable
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/internal/httpsession"
 	"github.com/mcpgen/mcpgen/runtime/internal/httpstream"
+	"github.com/mcpgen/mcpgen/runtime/internal/legacysse"
 )
 
 // conn is a session's server side: its negotiated version.
@@ -67,10 +69,12 @@ func newRig(t *testing.T, edit func(*Options)) *rig {
 		return httpstream.Reply{Body: []byte(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":` + string(res) + `}`), Status: http.StatusOK}
 	}
 	rg.h = New(Config[*conn, *msg]{
-		Options:     o,
-		Log:         slog.New(slog.DiscardHandler),
-		Admit:       func(r *http.Request) *http.Request { return r },
-		BoundTo:     func(hs *httpsession.Session[*conn], r *http.Request) bool { return hs.Caller == r.Header.Get("X-Caller") },
+		Options: o,
+		Log:     slog.New(slog.DiscardHandler),
+		Admit:   func(r *http.Request) *http.Request { return r },
+		BoundTo: func(hs *httpsession.Session[*conn], r *http.Request) bool {
+			return hs.Caller == r.Header.Get("X-Caller")
+		},
 		Caller:      func(r *http.Request) string { return r.Header.Get("X-Caller") },
 		OtherCaller: "other caller",
 		NewConn:     func(*httpstream.Exchange) *conn { return &conn{} },
@@ -93,7 +97,7 @@ func newRig(t *testing.T, edit func(*Options)) *rig {
 			}
 			return nil
 		},
-		Handle: func(_ context.Context, m *msg, c *conn) (httpstream.Reply, bool) {
+		Handle: func(_ context.Context, m *msg, c *conn, _ Sink) (httpstream.Reply, bool) {
 			r := reply(m, c)
 			return r, string(m.ID) != "99"
 		},
@@ -107,7 +111,7 @@ func newRig(t *testing.T, edit func(*Options)) *rig {
 		},
 		IsBatch:    func(body []byte) bool { return strings.HasPrefix(string(body), "[") },
 		TakesBatch: func(c *conn) bool { return c.version == "2025-03-26" },
-		Batch: func(context.Context, []byte, *conn, *httpstream.Exchange) []byte {
+		Batch: func(context.Context, []byte, *conn, Sink) []byte {
 			return []byte(`[{"jsonrpc":"2.0","id":1,"result":{}}]`)
 		},
 	})
@@ -189,7 +193,10 @@ func TestModern(t *testing.T) {
 		t.Errorf("notification: %d", status)
 	}
 	done := make(chan int)
-	go func() { status, _, _ := rg.do(t, "POST", `{"id":4,"method":"block","modern":true}`, nil); done <- status }()
+	go func() {
+		status, _, _ := rg.do(t, "POST", `{"id":4,"method":"block","modern":true}`, nil)
+		done <- status
+	}()
 	for rg.h.stateless.Load() == 0 {
 		time.Sleep(time.Millisecond)
 	}
@@ -261,5 +268,67 @@ func TestBatchAndShutdown(t *testing.T) {
 	}
 	if status, body, _ := rg.do(t, "POST", `{"id":2,"method":"m","modern":true}`, nil); status != 503 || !strings.Contains(body, "shutting down") {
 		t.Errorf("after Shutdown: %d %s", status, body)
+	}
+}
+
+// TestLegacySSEPost: messages POSTed to an HTTP+SSE session are served with
+// the transport's Parse and Handle, their replies going to the stream; a
+// malformed one gets 400; a notification 202 and nothing on the stream.
+func TestLegacySSEPost(t *testing.T) {
+	rg := newRig(t, nil)
+	var c *conn
+	sse := rg.h.LegacySSE("/sse", "/message", errors.New("closed"), func(legacysse.Sink) *conn { c = &conn{version: "2024-11-05"}; return c }, func(*conn) {})
+	ts := httptest.NewServer(sse)
+	defer ts.Close()
+	resp, err := http.Get(ts.URL + "/sse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	events := bufio.NewReader(resp.Body)
+	next := func() string { // the next event, whole
+		var ev string
+		for {
+			line, err := events.ReadString('\n')
+			if err != nil {
+				t.Fatalf("stream: %v", err)
+			}
+			if line == "\n" && ev != "" {
+				return ev
+			}
+			ev += line
+		}
+	}
+	_, endpoint, ok := strings.Cut(next(), "data: ")
+	if !ok {
+		t.Fatal("no endpoint event")
+	}
+	endpoint = strings.TrimSpace(endpoint)
+	post := func(body string) int {
+		r, err := http.Post(ts.URL+endpoint, "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Body.Close()
+		return r.StatusCode
+	}
+	if code := post(`{"id":7,"method":"tools/list"}`); code != http.StatusAccepted {
+		t.Fatalf("request: %d", code)
+	}
+	if got := next(); !strings.Contains(got, "event: message") || !strings.Contains(got, `"id":7`) || !strings.Contains(got, `"session":"2024-11-05"`) {
+		t.Errorf("reply on the stream: %q", got)
+	}
+	if code := post(`nope`); code != http.StatusBadRequest {
+		t.Errorf("malformed: %d", code)
+	}
+	if code := post(`{"method":"notifications/initialized"}`); code != http.StatusAccepted {
+		t.Errorf("notification: %d", code)
+	}
+	c.version = "2025-03-26"
+	if code := post(`[{"id":1,"method":"m"}]`); code != http.StatusAccepted {
+		t.Errorf("batch: %d", code)
+	}
+	if got := next(); !strings.Contains(got, `data: [{"jsonrpc":"2.0","id":1,"result":{}}]`) {
+		t.Errorf("batch reply on the stream: %q", got)
 	}
 }
