@@ -10,8 +10,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -60,14 +58,8 @@ func (s *Server) taskEngine() *tasks.Engine {
 	t := &s.tasks
 	t.once.Do(func() {
 		o := &s.opts
-		lease := o.TaskLease
-		if d, err := time.ParseDuration(os.Getenv(TaskLeaseEnv)); lease == 0 && err == nil && d > 0 {
-			lease = d
-		}
-		host, _ := os.Hostname()
-		runner := fmt.Sprintf("%s pid %d, %s", host, os.Getpid(), tasks.NewID()[:8]) // named in abandoned tasks' messages
-		t.eng = tasks.New(s.store, tasks.Limits{DefaultTTL: o.TaskTTL, MaxTTL: o.TaskMaxTTL,
-			Poll: o.TaskPollInterval, Lease: lease}, runner)
+		t.eng = tasks.Open(s.store, tasks.Limits{DefaultTTL: o.TaskTTL, MaxTTL: o.TaskMaxTTL,
+			Poll: o.TaskPollInterval, Lease: o.TaskLease}, TaskLeaseEnv)
 	})
 	return t.eng
 }
@@ -76,13 +68,12 @@ func (s *Server) taskEngine() *tasks.Engine {
 // and questions (tasks.Run), and what it runs under and returned.
 type taskRun struct {
 	*tasks.Run
-	s      *Server
-	c      *call
-	e      *toolEntry
-	r      *round
-	cancel context.CancelFunc
-	res    *ToolResult // set before Run.Returned
-	rerr   *rpcError
+	s    *Server
+	c    *call
+	e    *toolEntry
+	r    *round
+	res  *ToolResult // set before Run.Returned
+	rerr *rpcError
 }
 
 type taskKey struct{}
@@ -142,7 +133,8 @@ func (s *Server) runTask(ctx context.Context, c *call, e *toolEntry, args json.R
 	eng := s.taskEngine()
 	ttl := eng.ClampTTL(ttlMs)
 	hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ttl)
-	tr := &taskRun{Run: tasks.NewRun(threshold < 0), s: s, e: e, cancel: cancel}
+	tr := &taskRun{s: s, e: e}
+	tr.Run = tasks.NewRun(threshold < 0, cancel, func(msg, task string, err error) { s.logger.Warn(msg, "task", task, "err", err) })
 	hc := handlerCall(c, context.WithValue(hctx, taskKey{}, tr))
 	tr.c, tr.r = hc, &hc.round
 	go func() {
@@ -179,20 +171,13 @@ func handlerCall(c *call, ctx context.Context) *call {
 // startTask creates the record of a run that became a task and answers the
 // call with it.
 func (s *Server) startTask(ctx context.Context, tr *taskRun, ttl time.Duration) ([]byte, *rpcError) {
-	c, e, eng := tr.c, tr.e, s.taskEngine()
-	rec, err := eng.Create(ctx, principalID(c.caller()), c.info.ProtocolVersion, e.tool.Name, ttl, tr.LastMessage())
+	c, name := tr.c, tr.e.tool.Name
+	rec, err := s.taskEngine().Begin(ctx, tr.Run, principalID(c.caller()), c.info.ProtocolVersion, name, ttl,
+		func(rec *tasks.Record) { s.tasks.runs.Store(rec.ID, tr) })
 	if err != nil {
-		s.logger.Error("task not created", "tool", e.tool.Name, "err", err)
-		tr.cancel()
-		tr.Created(nil)
+		s.logger.Error("task not created", "tool", name, "err", err)
 		return nil, errorf(CodeInternalError, "internal error: cannot create a task: %v", err)
 	}
-	s.index(ctx, rec)
-	s.tasks.runs.Store(rec.ID, tr)
-	tr.Created(rec)
-	go eng.Follow(rec.ID, tr.Done(), tr.cancel, tr.Poke, func(msg string, err error) { // the lease, a cancel, answers elsewhere
-		s.logger.Warn(msg, "task", rec.ID, "err", err)
-	})
 	s.taskStatusChanged(rec)
 	return s.createdResult(c, rec), nil
 }
@@ -208,28 +193,12 @@ func (s *Server) concludeCallPhase(ctx context.Context, c *call, tr *taskRun, tt
 	if tr.e.tool.Task != TaskRequired || mrtr || tr.rerr != nil {
 		return s.toolReply(c, tr.e, r, tr.res, tr.rerr)
 	}
-	eng := s.taskEngine()
-	rec, err := eng.Create(ctx, principalID(c.caller()), c.info.ProtocolVersion, tr.e.tool.Name, ttl, "")
+	rec, err := s.taskEngine().Settle(ctx, tr.Run, principalID(c.caller()), c.info.ProtocolVersion, tr.e.tool.Name, ttl, tr.final)
 	if err != nil {
-		return nil, errorf(CodeInternalError, "internal error: cannot create a task: %v", err)
-	}
-	s.index(ctx, rec)
-	if rec, err = eng.Update(ctx, rec.ID, tr.final); err != nil {
-		return nil, errorf(CodeInternalError, "internal error: cannot finish a task: %v", err)
+		return nil, errorf(CodeInternalError, "internal error: %v", err)
 	}
 	s.taskStatusChanged(rec)
 	return s.createdResult(c, rec), nil
-}
-
-// index adds a 2025-11-25 task to its owner's list (tasks/list); the
-// 2026-07-28 extension has no list.
-func (s *Server) index(ctx context.Context, rec *tasks.Record) {
-	if rec.Era != versionLegacy {
-		return
-	}
-	if err := s.taskEngine().Index(ctx, rec); err != nil {
-		s.logger.Warn("task not listed", "task", rec.ID, "err", err)
-	}
 }
 
 // createdResult is the CreateTaskResult of the call's era.
@@ -243,22 +212,18 @@ func (s *Server) createdResult(c *call, rec *tasks.Record) []byte {
 // returnedWith records the handler's outcome; a task records it in the store.
 func (t *taskRun) returnedWith(res *ToolResult, rerr *rpcError) {
 	t.res, t.rerr = res, rerr
-	rec := t.Returned()
 	defer t.Finish()
-	defer t.cancel()
-	if rec == nil {
-		return
+	defer t.Cancel()
+	rec, err := t.s.taskEngine().Complete(t.Run, t.final)
+	if r := t.Record(); r != nil {
+		defer t.s.tasks.runs.Delete(r.ID)
 	}
-	id := rec.ID
-	defer t.s.tasks.runs.Delete(id)
-	ctx, cancel := context.WithTimeout(context.Background(), notifyTimeout)
-	defer cancel()
-	rec, err := t.s.taskEngine().Update(ctx, id, t.final)
-	if err != nil {
-		t.s.logger.Error("task result not stored", "task", id, "err", err)
-		return
+	switch {
+	case err != nil:
+		t.s.logger.Error("task result not stored", "task", t.Record().ID, "err", err)
+	case rec != nil:
+		t.s.taskStatusChanged(rec)
 	}
-	t.s.taskStatusChanged(rec)
 }
 
 // final puts a record into the terminal state the handler's outcome makes
@@ -278,15 +243,14 @@ func (t *taskRun) final(rec *tasks.Record) error {
 	}
 	switch {
 	case rerr != nil:
-		tasks.Finish(rec, tasks.Failed, rerr.msg, nil, tasks.ErrorObject(rerr.code, rerr.msg, rerr.data))
+		tasks.Fail(rec, rerr.code, rerr.msg, rerr.data)
 	case res != nil && res.toolErr != nil && res.toolErr.Code == ErrCodeInternal:
-		msg := res.toolErr.Message
-		tasks.Finish(rec, tasks.Failed, msg, nil, tasks.ErrorObject(CodeInternalError, msg, map[string]any{"error": res.toolErr}))
+		tasks.Fail(rec, CodeInternalError, res.toolErr.Message, map[string]any{"error": res.toolErr})
 	default:
 		enc := &call{srv: s, msg: &Message{ID: json.RawMessage("0")}, info: t.c.info}
 		b, rerr := s.encodeToolResult(enc, t.e, res)
 		if rerr != nil {
-			tasks.Finish(rec, tasks.Failed, rerr.msg, nil, tasks.ErrorObject(rerr.code, rerr.msg, rerr.data))
+			tasks.Fail(rec, rerr.code, rerr.msg, rerr.data)
 			return nil
 		}
 		result := b[len(`{"jsonrpc":"2.0","id":0,"result":`):]
@@ -361,11 +325,10 @@ func (t *taskRun) askLegacy(ctx context.Context, qs []Question) error {
 	ctx, cancel := context.WithTimeout(ctx, t.s.opts.InputTimeout)
 	defer cancel()
 	for _, q := range qs {
-		var params map[string]any
-		if err := json.Unmarshal(mustMarshal(q.params(false)), &params); err != nil {
+		params, err := tasks.RelatedParams(q.params(false), t.Record().ID)
+		if err != nil {
 			return err
 		}
-		params["_meta"] = map[string]any{metaRelatedTask: map[string]string{"taskId": t.Record().ID}}
 		raw, err := c.sess.Request(ctx, q.method, params, nil)
 		if err != nil {
 			return err

@@ -15,23 +15,13 @@ import (
 // (tasks.Methods says which era has which).
 func lookupTaskMethod(name string) (methodInfo, bool) {
 	modern, legacy, ok := tasks.Methods(name)
-	if !ok {
-		return methodInfo{}, false
-	}
-	var handle func(*Server, context.Context, *call) ([]byte, *rpcError)
-	switch name {
-	case "tasks/get":
-		handle = (*Server).taskGet
-	case "tasks/cancel":
-		handle = (*Server).taskCancel
-	case "tasks/update":
-		handle = (*Server).taskUpdate
-	case "tasks/result":
-		handle = (*Server).taskResult
-	default:
-		handle = (*Server).taskList
-	}
-	return methodInfo{modern: modern, legacy: legacy, handle: handle}, true
+	return methodInfo{modern: modern, legacy: legacy, handle: taskMethods[name]}, ok
+}
+
+// taskMethods are the handlers of the tasks/* methods.
+var taskMethods = map[string]func(*Server, context.Context, *call) ([]byte, *rpcError){
+	"tasks/get": (*Server).taskGet, "tasks/cancel": (*Server).taskCancel, "tasks/update": (*Server).taskUpdate,
+	"tasks/result": (*Server).taskResult, "tasks/list": (*Server).taskList,
 }
 
 // taskCapabilities adds the tasks capability of the era to caps once a task
@@ -83,7 +73,7 @@ func (s *Server) taskCancel(ctx context.Context, c *call) ([]byte, *rpcError) {
 	b, rec, err := s.taskEngine().CancelMethod(ctx, s.taskRequest(c))
 	if rec != nil {
 		if v, ok := s.tasks.runs.Load(rec.ID); ok {
-			v.(*taskRun).cancel()
+			v.(*taskRun).Cancel()
 		}
 		s.taskStatusChanged(rec)
 	}

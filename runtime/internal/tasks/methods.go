@@ -2,8 +2,9 @@ package tasks
 
 // methods.go: the tasks/* methods of both eras on the wire: their params,
 // which era has which, the tasks capability, the routing of a 2025-11-25
-// task-augmented tools/call, and the JSON-RPC errors clients get. The
-// runtime wires each method to its Server (tasks_methods.go).
+// task-augmented tools/call, and the JSON-RPC errors clients get; the engine
+// of a server process and the start of a task. The runtime wires each method
+// to its Server (tasks_methods.go).
 
 import (
 	"bytes"
@@ -11,9 +12,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
+	"github.com/mcpgen/mcpgen/runtime/store"
 )
 
 // The protocol versions with tasks: the extension (Modern) and
@@ -332,4 +335,45 @@ func legacyTaskParam(callParams json.RawMessage) (json.RawMessage, bool) {
 // StatusNotification is the notifications/tasks/status of a 2025-11-25 task.
 func StatusNotification(rec *Record) []byte {
 	return append(append([]byte(`{"jsonrpc":"2.0","method":"notifications/tasks/status","params":`), LegacyTask(rec)...), '}')
+}
+
+// Open returns the engine of one server process over st: a zero lim.Lease
+// is taken from the environment variable leaseEnv (a Go duration), and the
+// runner named in abandoned tasks' messages is this host and process.
+func Open(st store.Store, lim Limits, leaseEnv string) *Engine {
+	if d, err := time.ParseDuration(os.Getenv(leaseEnv)); lim.Lease == 0 && err == nil && d > 0 {
+		lim.Lease = d
+	}
+	host, _ := os.Hostname()
+	return New(st, lim, fmt.Sprintf("%s pid %d, %s", host, os.Getpid(), NewID()[:8]))
+}
+
+// Start creates the record of a task that starts now (Create) and, in
+// 2025-11-25, adds it to its owner's list (tasks/list; listErr says why
+// not: the task runs anyway).
+func (e *Engine) Start(ctx context.Context, owner, era, tool string, ttl time.Duration, msg string) (rec *Record, listErr, err error) {
+	if rec, err = e.Create(ctx, owner, era, tool, ttl, msg); err != nil || era != Legacy {
+		return rec, nil, err
+	}
+	return rec, e.Index(ctx, rec), nil
+}
+
+// Fail puts r into the failed state with a JSON-RPC error (a Finish).
+func Fail(r *Record, code int, msg string, data any) {
+	Finish(r, Failed, msg, nil, ErrorObject(code, msg, data))
+}
+
+// RelatedParams returns params (any JSON object) with the related-task
+// _meta of task id, for what a 2025-11-25 task sends its client.
+func RelatedParams(params any, id string) (map[string]any, error) {
+	b, err := json.Marshal(params)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	m["_meta"] = map[string]any{MetaRelatedTask: map[string]string{"taskId": id}}
+	return m, nil
 }

@@ -35,12 +35,17 @@ type Run struct {
 	done     chan struct{}              // closed when the handler returned and its outcome is stored
 	wake     chan struct{}              // answers or a cancel may have arrived
 	used     map[string]json.RawMessage // the answers its questions got
+
+	cancel func()                            // cancels the handler
+	warn   func(msg, task string, err error) // logs what went wrong in the background
 }
 
 // NewRun returns the run of a handler about to start; now makes it a task
-// from the start.
-func NewRun(now bool) *Run {
-	r := &Run{start: make(chan struct{}), created: make(chan struct{}), done: make(chan struct{}), wake: make(chan struct{}, 1)}
+// from the start. cancel cancels the handler; warn logs what goes wrong in
+// the background (task is the task's id).
+func NewRun(now bool, cancel func(), warn func(msg, task string, err error)) *Run {
+	r := &Run{start: make(chan struct{}), created: make(chan struct{}), done: make(chan struct{}), wake: make(chan struct{}, 1),
+		cancel: cancel, warn: warn}
 	if now {
 		r.phase = phaseTask
 	}
@@ -115,6 +120,59 @@ func (r *Run) Decide(ctx context.Context, threshold time.Duration) Outcome {
 func (r *Run) Created(rec *Record) {
 	r.rec = rec
 	close(r.created)
+}
+
+// Begin creates the record of a run that became a task (Start, with the
+// last progress message as its status): register is called with it before
+// the handler learns the run is a task; then the record is followed while
+// the handler runs (Follow: the lease, a cancel, answers given elsewhere). A
+// record that cannot be created cancels the handler.
+func (e *Engine) Begin(ctx context.Context, r *Run, owner, era, tool string, ttl time.Duration, register func(*Record)) (*Record, error) {
+	rec, listErr, err := e.Start(ctx, owner, era, tool, ttl, r.LastMessage())
+	if err != nil {
+		r.cancel()
+		r.Created(nil)
+		return nil, err
+	}
+	if listErr != nil {
+		r.warn("task not listed", rec.ID, listErr)
+	}
+	register(rec)
+	r.Created(rec)
+	go e.Follow(rec.ID, r.done, r.cancel, r.Poke, func(msg string, err error) { r.warn(msg, rec.ID, err) })
+	return rec, nil
+}
+
+// Settle creates the record of a run whose handler returned before it
+// became a task (a required tool's), already in its final state (final).
+func (e *Engine) Settle(ctx context.Context, r *Run, owner, era, tool string, ttl time.Duration, final func(*Record) error) (*Record, error) {
+	rec, listErr, err := e.Start(ctx, owner, era, tool, ttl, "")
+	if err != nil {
+		return nil, fmt.Errorf("cannot create a task: %w", err)
+	}
+	if listErr != nil {
+		r.warn("task not listed", rec.ID, listErr)
+	}
+	if rec, err = e.Update(ctx, rec.ID, final); err != nil {
+		return nil, fmt.Errorf("cannot finish a task: %w", err)
+	}
+	return rec, nil
+}
+
+// Cancel cancels the handler.
+func (r *Run) Cancel() { r.cancel() }
+
+// Complete marks the handler returned (its outcome set before) and, when
+// the run is a task, stores its outcome with final (an Update function); it
+// returns nil, nil when the run stayed an ordinary call.
+func (e *Engine) Complete(r *Run, final func(*Record) error) (*Record, error) {
+	rec := r.Returned()
+	if rec == nil {
+		return nil, nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return e.Update(ctx, rec.ID, final)
 }
 
 // Record is the task's record as created; nil before, or without, one.

@@ -14,7 +14,7 @@ import (
 func TestRunDecide(t *testing.T) {
 	ctx := context.Background()
 	// Returned within the threshold: the call answers itself.
-	r := NewRun(false)
+	r := NewRun(false, nil, nil)
 	go func() {
 		if rec := r.Returned(); rec != nil {
 			t.Error("a run that stayed a call has a record")
@@ -25,7 +25,7 @@ func TestRunDecide(t *testing.T) {
 		t.Errorf("returned: %v, want Answer", got)
 	}
 	// Outlasting the threshold: a task.
-	r = NewRun(false)
+	r = NewRun(false, nil, nil)
 	if got := r.Decide(ctx, time.Millisecond); got != BecomeTask {
 		t.Errorf("slow: %v, want BecomeTask", got)
 	}
@@ -33,7 +33,7 @@ func TestRunDecide(t *testing.T) {
 		t.Error("InCall true inside a task")
 	}
 	// StartTask: a task at once, and Start learns it once the record exists.
-	r = NewRun(false)
+	r = NewRun(false, nil, nil)
 	started := make(chan bool)
 	go func() { started <- r.Start(ctx) }()
 	if got := r.Decide(ctx, time.Minute); got != BecomeTask {
@@ -45,7 +45,7 @@ func TestRunDecide(t *testing.T) {
 		t.Error("Start or InTask false once the record exists")
 	}
 	// An MRTR question as a call: the call waits for the return and answers.
-	r = NewRun(false)
+	r = NewRun(false, nil, nil)
 	if !r.InCall(func() bool { return true }) {
 		t.Fatal("InCall false in a call")
 	}
@@ -54,14 +54,14 @@ func TestRunDecide(t *testing.T) {
 		t.Errorf("asked: %v, want Answer", got)
 	}
 	// The client gone before the task existed.
-	r = NewRun(false)
+	r = NewRun(false, nil, nil)
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
 	if got := r.Decide(cctx, time.Minute); got != Gone {
 		t.Errorf("gone: %v, want Gone", got)
 	}
 	// A task from the start: no wait; a record that could not be created.
-	r = NewRun(true)
+	r = NewRun(true, nil, nil)
 	if got := r.Decide(ctx, -1); got != BecomeTask {
 		t.Errorf("now: %v, want BecomeTask", got)
 	}
@@ -76,7 +76,7 @@ func TestRunDecide(t *testing.T) {
 }
 
 func TestRunProgressed(t *testing.T) {
-	r := NewRun(false)
+	r := NewRun(false, nil, nil)
 	if msg, set, handled := r.Progressed(3, 10, ""); msg != "progress 3 of 10" || set || handled {
 		t.Errorf("in a call: %q %v %v", msg, set, handled)
 	}
@@ -110,7 +110,7 @@ func TestRunAsk(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := NewRun(true)
+	r := NewRun(true, nil, nil)
 	r.Decide(ctx, -1)
 	r.Created(rec)
 	var got json.RawMessage
@@ -133,10 +133,59 @@ func TestRunAsk(t *testing.T) {
 		t.Errorf("answer %s", got)
 	}
 	noInput := errors.New("no input")
-	r2 := NewRun(true)
+	r2 := NewRun(true, nil, nil)
 	r2.Decide(ctx, -1)
 	r2.Created(&Record{ID: NewID()}) // no such record in the store
 	if err := r2.Ask(ctx, e, []Question{question{"q", &got}}, func(*Record) {}, noInput); !errors.Is(err, noInput) {
 		t.Errorf("ask on a missing record: %v", err)
 	}
+}
+
+// TestRunLifecycle: Begin creates and lists the record (2025-11-25),
+// registers it before the handler learns it is a task, and follows it;
+// Complete stores the outcome; Settle makes a finished task at once; a
+// store that refuses the record cancels the handler.
+func TestRunLifecycle(t *testing.T) {
+	ctx := context.Background()
+	e := New(store.NewMemory(), Limits{}, "r1")
+	cancelled := 0
+	r := NewRun(true, func() { cancelled++ }, func(msg, task string, err error) { t.Errorf("%s %s: %v", msg, task, err) })
+	r.Decide(ctx, -1)
+	var registered *Record
+	learnt := make(chan bool)
+	go func(r *Run) { learnt <- r.Start(ctx) && registered != nil }(r)
+	rec, err := e.Begin(ctx, r, "alice", Legacy, "tool", time.Minute, func(rec *Record) { registered = rec })
+	if err != nil || registered != rec || r.Record() != rec {
+		t.Fatalf("begin: %v", err)
+	}
+	if !<-learnt {
+		t.Error("the handler learnt of its task before it was registered")
+	}
+	if list, _ := e.List(ctx, "alice", Legacy); len(list) != 1 || list[0].ID != rec.ID {
+		t.Errorf("listed: %v", list)
+	}
+	done, err := e.Complete(r, func(rec *Record) error { Finish(rec, Completed, "ok", json.RawMessage(`{}`), nil); return nil })
+	r.Finish()
+	if err != nil || done.Status != Completed {
+		t.Fatalf("complete: %v %v", done, err)
+	}
+	settled, err := e.Settle(ctx, r, "alice", Modern, "tool", time.Minute, func(rec *Record) error { Fail(rec, -32603, "boom", nil); return nil })
+	if err != nil || settled.Status != Failed || string(settled.Error) != `{"code":-32603,"message":"boom"}` {
+		t.Errorf("settle: %+v %v", settled, err)
+	}
+	if rec, err := e.Complete(NewRun(false, nil, nil), nil); rec != nil || err != nil {
+		t.Errorf("complete of a call: %v %v", rec, err)
+	}
+	down := New(failingStore{store.NewMemory()}, Limits{}, "r1")
+	r = NewRun(true, func() { cancelled++ }, nil)
+	if _, err := down.Begin(ctx, r, "alice", Modern, "tool", time.Minute, func(*Record) { t.Error("registered a record the store refused") }); err == nil || cancelled != 1 || r.InTask() {
+		t.Errorf("begin on a store that refuses: %v, cancelled %d", err, cancelled)
+	}
+}
+
+// failingStore refuses every new key.
+type failingStore struct{ *store.Memory }
+
+func (failingStore) PutIfAbsent(context.Context, string, []byte, time.Duration) (bool, error) {
+	return false, errors.New("store down")
 }
