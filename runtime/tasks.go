@@ -134,7 +134,8 @@ func (s *Server) runTask(ctx context.Context, c *call, e *toolEntry, args json.R
 	ttl := eng.ClampTTL(ttlMs)
 	hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ttl)
 	tr := &taskRun{s: s, e: e}
-	tr.Run = tasks.NewRun(threshold < 0, cancel, func(msg, task string, err error) { s.logger.Warn(msg, "task", task, "err", err) })
+	tr.Run = eng.NewRun(threshold < 0, tasks.Hooks{Cancel: cancel, Changed: s.taskStatusChanged,
+		Warn: func(msg, task string, err error) { s.logger.Warn(msg, "task", task, "err", err) }})
 	hc := handlerCall(c, context.WithValue(hctx, taskKey{}, tr))
 	tr.c, tr.r = hc, &hc.round
 	go func() {
@@ -271,7 +272,8 @@ func (t *taskRun) inTask() bool { return t != nil && t.InTask() }
 // (MRTR: a question without an answer ends the call with input_required and
 // keeps it from becoming a task) or inside the task: open ones become the
 // task's inputRequests (input_required) until tasks/update delivers their
-// answers (2026-07-28), or server-to-client requests (2025-11-25).
+// answers (2026-07-28), or server-to-client requests on the session's own
+// stream (2025-11-25).
 func (t *taskRun) askAny(ctx context.Context, qs []Question) error {
 	var err error
 	if t.InCall(func() bool { err = t.r.askModern(qs); return errors.Is(err, ErrInputRequired) }) {
@@ -280,17 +282,22 @@ func (t *taskRun) askAny(ctx context.Context, qs []Question) error {
 	if !t.InTask() {
 		return ErrNoInput
 	}
-	if !t.c.info.Modern {
-		return t.askLegacy(ctx, qs)
-	}
 	asked := make([]tasks.Question, len(qs))
 	for i := range qs {
 		asked[i] = taskQuestion{&qs[i]}
 	}
-	return t.Ask(ctx, t.s.taskEngine(), asked, t.s.taskStatusChanged, ErrNoInput)
+	if t.c.info.Modern {
+		return t.Ask(ctx, asked, ErrNoInput)
+	}
+	if t.c.sess == nil {
+		return ErrNoInput
+	}
+	return t.AskLegacy(ctx, asked, t.s.opts.InputTimeout, func(ctx context.Context, method string, params any) (json.RawMessage, error) {
+		return t.c.sess.Request(ctx, method, params, nil)
+	})
 }
 
-// A taskQuestion is a Question asked inside a 2026-07-28 task.
+// A taskQuestion is a Question asked inside a task.
 type taskQuestion struct{ q *Question }
 
 func (a taskQuestion) Key() string { return a.q.key }
@@ -299,53 +306,13 @@ func (a taskQuestion) Request() (json.RawMessage, error) {
 	return json.Marshal(map[string]any{"method": a.q.method, "params": a.q.params(true)})
 }
 
+func (a taskQuestion) Legacy() (string, any) { return a.q.method, a.q.params(false) }
+
 func (a taskQuestion) Accept(raw json.RawMessage) error { return a.q.accept(raw) }
 
 // progressed turns a progress report into the task's status message: it
 // reports true inside a task; before, the message is kept for the task's
 // first status and the report goes out as usual.
 func (t *taskRun) progressed(progress, total float64, message string) bool {
-	msg, set, handled := t.Progressed(progress, total, message)
-	if set {
-		t.setStatus("", msg)
-	}
-	return handled
-}
-
-// askLegacy asks a 2025-11-25 task's questions as server-to-client requests
-// on the session's own stream, with the related-task _meta; the task is
-// input_required meanwhile.
-func (t *taskRun) askLegacy(ctx context.Context, qs []Question) error {
-	c := t.c
-	if c.sess == nil {
-		return ErrNoInput
-	}
-	t.setStatus(tasks.InputRequired, "waiting for input")
-	defer t.setStatus(tasks.Working, "input received")
-	ctx, cancel := context.WithTimeout(ctx, t.s.opts.InputTimeout)
-	defer cancel()
-	for _, q := range qs {
-		params, err := tasks.RelatedParams(q.params(false), t.Record().ID)
-		if err != nil {
-			return err
-		}
-		raw, err := c.sess.Request(ctx, q.method, params, nil)
-		if err != nil {
-			return err
-		}
-		if err := q.accept(raw); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// setStatus sets a running task's status message and moves it between
-// working and input_required (st "" keeps its status).
-func (t *taskRun) setStatus(st tasks.Status, msg string) {
-	ctx, cancel := context.WithTimeout(context.Background(), notifyTimeout)
-	defer cancel()
-	if rec, changed, err := t.s.taskEngine().SetStatus(ctx, t.Record().ID, st, msg); err == nil && changed {
-		t.s.taskStatusChanged(rec)
-	}
+	return t.Progressed(progress, total, message)
 }

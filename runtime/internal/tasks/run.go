@@ -36,16 +36,22 @@ type Run struct {
 	wake     chan struct{}              // answers or a cancel may have arrived
 	used     map[string]json.RawMessage // the answers its questions got
 
-	cancel func()                            // cancels the handler
-	warn   func(msg, task string, err error) // logs what went wrong in the background
+	e     *Engine
+	hooks Hooks
+}
+
+// Hooks are the runtime's side of a Run.
+type Hooks struct {
+	Cancel  func()                            // cancels the handler
+	Warn    func(msg, task string, err error) // logs what went wrong in the background
+	Changed func(*Record)                     // tells listeners the task changed
 }
 
 // NewRun returns the run of a handler about to start; now makes it a task
-// from the start. cancel cancels the handler; warn logs what goes wrong in
-// the background (task is the task's id).
-func NewRun(now bool, cancel func(), warn func(msg, task string, err error)) *Run {
+// from the start.
+func (e *Engine) NewRun(now bool, h Hooks) *Run {
 	r := &Run{start: make(chan struct{}), created: make(chan struct{}), done: make(chan struct{}), wake: make(chan struct{}, 1),
-		cancel: cancel, warn: warn}
+		e: e, hooks: h}
 	if now {
 		r.phase = phaseTask
 	}
@@ -130,16 +136,16 @@ func (r *Run) Created(rec *Record) {
 func (e *Engine) Begin(ctx context.Context, r *Run, owner, era, tool string, ttl time.Duration, register func(*Record)) (*Record, error) {
 	rec, listErr, err := e.Start(ctx, owner, era, tool, ttl, r.LastMessage())
 	if err != nil {
-		r.cancel()
+		r.hooks.Cancel()
 		r.Created(nil)
 		return nil, err
 	}
 	if listErr != nil {
-		r.warn("task not listed", rec.ID, listErr)
+		r.hooks.Warn("task not listed", rec.ID, listErr)
 	}
 	register(rec)
 	r.Created(rec)
-	go e.Follow(rec.ID, r.done, r.cancel, r.Poke, func(msg string, err error) { r.warn(msg, rec.ID, err) })
+	go e.Follow(rec.ID, r.done, r.hooks.Cancel, r.Poke, func(msg string, err error) { r.hooks.Warn(msg, rec.ID, err) })
 	return rec, nil
 }
 
@@ -151,7 +157,7 @@ func (e *Engine) Settle(ctx context.Context, r *Run, owner, era, tool string, tt
 		return nil, fmt.Errorf("cannot create a task: %w", err)
 	}
 	if listErr != nil {
-		r.warn("task not listed", rec.ID, listErr)
+		r.hooks.Warn("task not listed", rec.ID, listErr)
 	}
 	if rec, err = e.Update(ctx, rec.ID, final); err != nil {
 		return nil, fmt.Errorf("cannot finish a task: %w", err)
@@ -160,7 +166,7 @@ func (e *Engine) Settle(ctx context.Context, r *Run, owner, era, tool string, tt
 }
 
 // Cancel cancels the handler.
-func (r *Run) Cancel() { r.cancel() }
+func (r *Run) Cancel() { r.hooks.Cancel() }
 
 // Complete marks the handler returned (its outcome set before) and, when
 // the run is a task, stores its outcome with final (an Update function); it
@@ -255,11 +261,10 @@ func (r *Run) InCall(ask func() (open bool)) bool {
 	return true
 }
 
-// Progressed turns a progress report into a status message: before the task
-// exists it is kept as the task's first status and handled is false (the
-// report goes out as usual); inside a task, set says the message is to be
-// set as its status.
-func (r *Run) Progressed(progress, total float64, message string) (msg string, set, handled bool) {
+// Progressed turns a progress report into a status message: before the
+// task exists it is kept as the task's first status and handled is false
+// (the report goes out as usual); inside a task it is the task's status.
+func (r *Run) Progressed(progress, total float64, message string) (handled bool) {
 	if message == "" {
 		message = fmt.Sprintf("progress %g", progress)
 		if total > 0 {
@@ -270,24 +275,63 @@ func (r *Run) Progressed(progress, total float64, message string) (msg string, s
 	if r.phase == phaseCall {
 		r.lastMsg = message
 		r.mu.Unlock()
-		return message, false, false
+		return false
 	}
 	r.mu.Unlock()
-	return message, r.InTask(), true
+	if r.InTask() {
+		r.SetStatus("", message)
+	}
+	return true
+}
+
+// SetStatus sets a running task's status message and moves it between
+// working and input_required (st "" keeps its status).
+func (r *Run) SetStatus(st Status, msg string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if rec, changed, err := r.e.SetStatus(ctx, r.rec.ID, st, msg); err == nil && changed {
+		r.hooks.Changed(rec)
+	}
 }
 
 // A Question is one question a task's handler asks.
 type Question interface {
 	Key() string                       // its key among the task's inputRequests
 	Request() (json.RawMessage, error) // its inputRequest: {"method":…,"params":…}
+	Legacy() (method string, params any)
 	Accept(answer json.RawMessage) error
 }
 
+// AskLegacy asks a 2025-11-25 task's questions as server-to-client
+// requests (send), with the related-task _meta, within timeout; the task is
+// input_required meanwhile.
+func (r *Run) AskLegacy(ctx context.Context, qs []Question, timeout time.Duration, send func(ctx context.Context, method string, params any) (json.RawMessage, error)) error {
+	r.SetStatus(InputRequired, "waiting for input")
+	defer r.SetStatus(Working, "input received")
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	for _, q := range qs {
+		method, p := q.Legacy()
+		params, err := RelatedParams(p, r.rec.ID)
+		if err != nil {
+			return err
+		}
+		raw, err := send(ctx, method, params)
+		if err != nil {
+			return err
+		}
+		if err := q.Accept(raw); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Ask answers questions asked inside a 2026-07-28 task: open ones become
-// the task's inputRequests (input_required; waiting is called with the
-// record then) until tasks/update delivers their answers. A store error is
-// wrapped in noInput.
-func (r *Run) Ask(ctx context.Context, e *Engine, qs []Question, waiting func(*Record), noInput error) error {
+// the task's inputRequests (input_required) until tasks/update delivers
+// their answers. A store error is wrapped in noInput.
+func (r *Run) Ask(ctx context.Context, qs []Question, noInput error) error {
+	e := r.e
 	for {
 		open := map[string]json.RawMessage{}
 		r.mu.Lock()
@@ -308,7 +352,7 @@ func (r *Run) Ask(ctx context.Context, e *Engine, qs []Question, waiting func(*R
 				return fmt.Errorf("%w: %v", noInput, err)
 			}
 			if rec.Status == InputRequired {
-				waiting(rec)
+				r.hooks.Changed(rec)
 			}
 			r.mu.Lock()
 			for k, v := range got {

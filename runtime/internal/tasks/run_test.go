@@ -13,8 +13,9 @@ import (
 // TestRunDecide: what the call answers for each way a handler ends up.
 func TestRunDecide(t *testing.T) {
 	ctx := context.Background()
+	e := New(store.NewMemory(), Limits{}, "r1")
 	// Returned within the threshold: the call answers itself.
-	r := NewRun(false, nil, nil)
+	r := e.NewRun(false, Hooks{})
 	go func() {
 		if rec := r.Returned(); rec != nil {
 			t.Error("a run that stayed a call has a record")
@@ -25,7 +26,7 @@ func TestRunDecide(t *testing.T) {
 		t.Errorf("returned: %v, want Answer", got)
 	}
 	// Outlasting the threshold: a task.
-	r = NewRun(false, nil, nil)
+	r = e.NewRun(false, Hooks{})
 	if got := r.Decide(ctx, time.Millisecond); got != BecomeTask {
 		t.Errorf("slow: %v, want BecomeTask", got)
 	}
@@ -33,7 +34,7 @@ func TestRunDecide(t *testing.T) {
 		t.Error("InCall true inside a task")
 	}
 	// StartTask: a task at once, and Start learns it once the record exists.
-	r = NewRun(false, nil, nil)
+	r = e.NewRun(false, Hooks{})
 	started := make(chan bool)
 	go func() { started <- r.Start(ctx) }()
 	if got := r.Decide(ctx, time.Minute); got != BecomeTask {
@@ -45,7 +46,7 @@ func TestRunDecide(t *testing.T) {
 		t.Error("Start or InTask false once the record exists")
 	}
 	// An MRTR question as a call: the call waits for the return and answers.
-	r = NewRun(false, nil, nil)
+	r = e.NewRun(false, Hooks{})
 	if !r.InCall(func() bool { return true }) {
 		t.Fatal("InCall false in a call")
 	}
@@ -54,14 +55,14 @@ func TestRunDecide(t *testing.T) {
 		t.Errorf("asked: %v, want Answer", got)
 	}
 	// The client gone before the task existed.
-	r = NewRun(false, nil, nil)
+	r = e.NewRun(false, Hooks{})
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
 	if got := r.Decide(cctx, time.Minute); got != Gone {
 		t.Errorf("gone: %v, want Gone", got)
 	}
 	// A task from the start: no wait; a record that could not be created.
-	r = NewRun(true, nil, nil)
+	r = e.NewRun(true, Hooks{})
 	if got := r.Decide(ctx, -1); got != BecomeTask {
 		t.Errorf("now: %v, want BecomeTask", got)
 	}
@@ -76,18 +77,30 @@ func TestRunDecide(t *testing.T) {
 }
 
 func TestRunProgressed(t *testing.T) {
-	r := NewRun(false, nil, nil)
-	if msg, set, handled := r.Progressed(3, 10, ""); msg != "progress 3 of 10" || set || handled {
-		t.Errorf("in a call: %q %v %v", msg, set, handled)
+	ctx := context.Background()
+	e := New(store.NewMemory(), Limits{}, "r1")
+	var changed []*Record
+	r := e.NewRun(false, Hooks{Changed: func(rec *Record) { changed = append(changed, rec) }})
+	if r.Progressed(3, 10, "") {
+		t.Error("a report before the task existed was handled")
 	}
 	if r.LastMessage() != "progress 3 of 10" {
 		t.Errorf("last message %q", r.LastMessage())
 	}
-	r.Decide(context.Background(), 0)
-	r.Created(&Record{ID: "x"})
-	if msg, set, handled := r.Progressed(4, 0, "half"); msg != "half" || !set || !handled {
-		t.Errorf("in a task: %q %v %v", msg, set, handled)
+	r.Decide(ctx, 0)
+	rec, err := e.Begin(ctx, r, "alice", Modern, "tool", time.Minute, func(*Record) {})
+	if err != nil || rec.Message != "progress 3 of 10" {
+		t.Fatalf("begin: %v %v", rec, err)
 	}
+	if !r.Progressed(4, 0, "") || len(changed) != 1 || changed[0].Message != "progress 4" {
+		t.Errorf("inside the task: %v", changed)
+	}
+	r.Progressed(4, 0, "") // no change: no notification
+	if len(changed) != 1 {
+		t.Errorf("%d notifications for one change", len(changed))
+	}
+	r.Returned()
+	r.Finish()
 }
 
 type question struct {
@@ -99,6 +112,7 @@ func (q question) Key() string { return q.key }
 func (q question) Request() (json.RawMessage, error) {
 	return json.RawMessage(`{"method":"elicitation/create","params":{}}`), nil
 }
+func (q question) Legacy() (string, any)            { return "elicitation/create", map[string]any{"message": "m"} }
 func (q question) Accept(raw json.RawMessage) error { *q.got = raw; return nil }
 
 // TestRunAsk: a question inside a task makes it input_required until an
@@ -110,14 +124,14 @@ func TestRunAsk(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := NewRun(true, nil, nil)
+	waiting := make(chan *Record, 1)
+	r := e.NewRun(true, Hooks{Changed: func(rec *Record) { waiting <- rec }})
 	r.Decide(ctx, -1)
 	r.Created(rec)
 	var got json.RawMessage
-	waiting := make(chan *Record, 1)
 	errc := make(chan error)
 	go func() {
-		errc <- r.Ask(ctx, e, []Question{question{"q", &got}}, func(rec *Record) { waiting <- rec }, errors.New("no input"))
+		errc <- r.Ask(ctx, []Question{question{"q", &got}}, errors.New("no input"))
 	}()
 	if w := <-waiting; w.Status != InputRequired {
 		t.Fatalf("status while asking %s", w.Status)
@@ -133,10 +147,10 @@ func TestRunAsk(t *testing.T) {
 		t.Errorf("answer %s", got)
 	}
 	noInput := errors.New("no input")
-	r2 := NewRun(true, nil, nil)
+	r2 := e.NewRun(true, Hooks{})
 	r2.Decide(ctx, -1)
 	r2.Created(&Record{ID: NewID()}) // no such record in the store
-	if err := r2.Ask(ctx, e, []Question{question{"q", &got}}, func(*Record) {}, noInput); !errors.Is(err, noInput) {
+	if err := r2.Ask(ctx, []Question{question{"q", &got}}, noInput); !errors.Is(err, noInput) {
 		t.Errorf("ask on a missing record: %v", err)
 	}
 }
@@ -149,7 +163,7 @@ func TestRunLifecycle(t *testing.T) {
 	ctx := context.Background()
 	e := New(store.NewMemory(), Limits{}, "r1")
 	cancelled := 0
-	r := NewRun(true, func() { cancelled++ }, func(msg, task string, err error) { t.Errorf("%s %s: %v", msg, task, err) })
+	r := e.NewRun(true, Hooks{Cancel: func() { cancelled++ }, Warn: func(msg, task string, err error) { t.Errorf("%s %s: %v", msg, task, err) }})
 	r.Decide(ctx, -1)
 	var registered *Record
 	learnt := make(chan bool)
@@ -173,11 +187,11 @@ func TestRunLifecycle(t *testing.T) {
 	if err != nil || settled.Status != Failed || string(settled.Error) != `{"code":-32603,"message":"boom"}` {
 		t.Errorf("settle: %+v %v", settled, err)
 	}
-	if rec, err := e.Complete(NewRun(false, nil, nil), nil); rec != nil || err != nil {
+	if rec, err := e.Complete(e.NewRun(false, Hooks{}), nil); rec != nil || err != nil {
 		t.Errorf("complete of a call: %v %v", rec, err)
 	}
 	down := New(failingStore{store.NewMemory()}, Limits{}, "r1")
-	r = NewRun(true, func() { cancelled++ }, nil)
+	r = down.NewRun(true, Hooks{Cancel: func() { cancelled++ }})
 	if _, err := down.Begin(ctx, r, "alice", Modern, "tool", time.Minute, func(*Record) { t.Error("registered a record the store refused") }); err == nil || cancelled != 1 || r.InTask() {
 		t.Errorf("begin on a store that refuses: %v, cancelled %d", err, cancelled)
 	}
@@ -188,4 +202,40 @@ type failingStore struct{ *store.Memory }
 
 func (failingStore) PutIfAbsent(context.Context, string, []byte, time.Duration) (bool, error) {
 	return false, errors.New("store down")
+}
+
+// TestRunAskLegacy: a 2025-11-25 task's questions go out as requests with
+// the related-task _meta while the task is input_required; it works again
+// after.
+func TestRunAskLegacy(t *testing.T) {
+	ctx := context.Background()
+	e := New(store.NewMemory(), Limits{}, "r1")
+	rec, err := e.Create(ctx, "alice", Legacy, "tool", time.Minute, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var statuses []Status
+	r := e.NewRun(true, Hooks{Changed: func(rec *Record) { statuses = append(statuses, rec.Status) }})
+	r.Decide(ctx, -1)
+	r.Created(rec)
+	var got json.RawMessage
+	var sent string
+	err = r.AskLegacy(ctx, []Question{question{"q", &got}}, time.Second, func(_ context.Context, method string, params any) (json.RawMessage, error) {
+		b, _ := json.Marshal(params)
+		sent = method + " " + string(b)
+		return json.RawMessage(`{"action":"decline"}`), nil
+	})
+	if err != nil || string(got) != `{"action":"decline"}` {
+		t.Fatalf("ask: %v %s", err, got)
+	}
+	if want := `elicitation/create {"_meta":{"io.modelcontextprotocol/related-task":{"taskId":"` + rec.ID + `"}},"message":"m"}`; sent != want {
+		t.Errorf("sent %s, want %s", sent, want)
+	}
+	if len(statuses) != 2 || statuses[0] != InputRequired || statuses[1] != Working {
+		t.Errorf("statuses %v", statuses)
+	}
+	failed := errors.New("client gone")
+	if err := r.AskLegacy(ctx, []Question{question{"q", &got}}, time.Second, func(context.Context, string, any) (json.RawMessage, error) { return nil, failed }); !errors.Is(err, failed) {
+		t.Errorf("a failed request: %v", err)
+	}
 }
