@@ -120,11 +120,12 @@ func newHTTPHandler(s *Server, o HTTPOptions) *httpHandler {
 		},
 		Parse:     parseHTTP,
 		SetModern: func(m *Message) { m.Era = EraModern },
-		CheckHeaders: func(hdr http.Header, m *Message) error {
-			if !metaComplete(m) {
-				return nil
+		ParamHeaders: func(tool string) ([]httpcheck.ParamHeader, bool) {
+			e, ok := s.tools.Load().byName[tool]
+			if !ok {
+				return nil, false
 			}
-			return h.checkHeaders(hdr, m)
+			return e.paramHeaders(), true
 		},
 		Handle: func(ctx context.Context, m *Message, sess *Session, out streamable.Sink) (httpstream.Reply, bool) {
 			var sink Sink
@@ -165,7 +166,8 @@ func parseHTTP(body []byte) (*Message, streamable.Info, *httpstream.Reply, error
 	case KindResponse:
 		kind = streamable.Response
 	}
-	return m, streamable.Info{Kind: kind, ID: m.ID, Method: m.Method, Modern: m.Era == EraModern}, nil, nil
+	return m, streamable.Info{Kind: kind, ID: m.ID, Method: m.Method, Modern: m.Era == EraModern, MetaComplete: metaComplete(m),
+		Params: m.Params, Version: m.ProtocolVersion, Tool: m.Name, Arguments: m.params.Arguments}, nil, nil
 }
 
 // streamReply is r as an exchange carries it.
@@ -196,22 +198,6 @@ func metaComplete(m *Message) bool {
 	}
 	_, ok := rawString(meta.ProtocolVersion)
 	return ok && isObject(meta.ClientCapabilities)
-}
-
-// checkHeaders validates the standard headers and, for tools/call, the
-// Mcp-Param-* headers the tool's inputSchema declares with x-mcp-header.
-func (h *httpHandler) checkHeaders(hdr http.Header, m *Message) error {
-	if err := httpcheck.CheckStandard(hdr, m.Method, m.Params, m.ProtocolVersion); err != nil {
-		return err
-	}
-	if m.Method != "tools/call" {
-		return nil
-	}
-	e, ok := h.srv.tools.Load().byName[m.Name]
-	if !ok {
-		return nil // unknown tool: the dispatcher answers -32602
-	}
-	return httpcheck.CheckParams(hdr, e.paramHeaders(), m.params.Arguments)
 }
 
 // CloseSSEStream closes the HTTP connection carrying the current request's SSE

@@ -66,6 +66,16 @@ type Info struct {
 	ID     json.RawMessage
 	Method string
 	Modern bool // its _meta says 2026-07-28
+
+	// What a 2026-07-28 request's headers are checked against: whether its
+	// _meta has the fields whose absence is a -32602 (checked before the
+	// headers, by the server), its params, the version its _meta names, and
+	// for tools/call its tool and arguments.
+	MetaComplete bool
+	Params       json.RawMessage
+	Version      string
+	Tool         string
+	Arguments    json.RawMessage
 }
 
 // Options are the transport's share of runtime.HTTPOptions, defaults applied.
@@ -106,10 +116,9 @@ type Config[C Conn, M any] struct {
 	Parse func(body []byte) (m M, info Info, bad *httpstream.Reply, err error)
 	// SetModern marks a message served as 2026-07-28 (decided by a header).
 	SetModern func(M)
-	// CheckHeaders checks a 2026-07-28 request's headers against its body
-	// (nil when they agree, or when its _meta is incomplete: the server
-	// answers that).
-	CheckHeaders func(hdr http.Header, m M) error
+	// ParamHeaders returns the Mcp-Param-* headers tool's inputSchema
+	// declares (x-mcp-header); ok false for an unknown tool.
+	ParamHeaders func(tool string) (anns []httpcheck.ParamHeader, ok bool)
 	// Handle serves a message at once (a notification, a client response,
 	// initialize), ok false when its reply is missing or an error (initialize
 	// then opens no session); Serve serves a request in the background,
@@ -296,7 +305,7 @@ func (h *Handler[C, M]) serveModern(w http.ResponseWriter, r *http.Request, m M,
 	}
 	// The spec orders the checks: _meta fields (-32602, the server's), then
 	// headers (-32020), then version (-32022) and method (-32601).
-	if err := h.cfg.CheckHeaders(r.Header, m); err != nil {
+	if err := h.checkHeaders(r.Header, info); err != nil {
 		httpstream.WriteReply(w, nil, httpstream.Reply{Body: jsonrpc.ErrorResponse(info.ID, codeHeaderMismatch, err.Error(), nil),
 			Status: http.StatusBadRequest})
 		return
@@ -312,6 +321,26 @@ func (h *Handler[C, M]) serveModern(w http.ResponseWriter, r *http.Request, m M,
 	p := &httpstream.Pump{X: x, W: w, KeepAlive: h.cfg.KeepAlive}
 	p.ServeRequest(r.Context())
 	x.Wait() // after a disconnect the handler is cancelled; wait for its reply
+}
+
+// checkHeaders validates a 2026-07-28 request's standard headers and, for
+// tools/call, the Mcp-Param-* headers of its tool; a request whose _meta is
+// incomplete is left to the server (-32602 comes first).
+func (h *Handler[C, M]) checkHeaders(hdr http.Header, info *Info) error {
+	if !info.MetaComplete {
+		return nil
+	}
+	if err := httpcheck.CheckStandard(hdr, info.Method, info.Params, info.Version); err != nil {
+		return err
+	}
+	if info.Method != "tools/call" {
+		return nil
+	}
+	anns, ok := h.cfg.ParamHeaders(info.Tool)
+	if !ok {
+		return nil // unknown tool: the server answers -32602
+	}
+	return httpcheck.CheckParams(hdr, anns, info.Arguments)
 }
 
 // serveLegacy serves a 2025-11-25 message: initialize opens a session, and

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/httpcheck"
 	"github.com/mcpgen/mcpgen/runtime/internal/httpsession"
 	"github.com/mcpgen/mcpgen/runtime/internal/httpstream"
 	"github.com/mcpgen/mcpgen/runtime/internal/legacysse"
@@ -32,8 +33,13 @@ func (c *conn) ProtocolVersion() string { return c.version }
 type msg struct {
 	ID     json.RawMessage `json:"id"`
 	Method string          `json:"method"`
-	Modern bool            `json:"modern"` // as if its _meta said 2026-07-28
-	Caller string          `json:"-"`
+	Modern bool            `json:"modern"`   // as if its _meta said 2026-07-28
+	Full   bool            `json:"complete"` // as if its _meta were complete
+	Params struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	} `json:"params"`
+	Caller string `json:"-"`
 	era    string
 }
 
@@ -88,14 +94,17 @@ func newRig(t *testing.T, edit func(*Options)) *rig {
 			if m.ID == nil {
 				kind = Notification
 			}
-			return &m, Info{Kind: kind, ID: m.ID, Method: m.Method, Modern: m.Modern}, nil, nil
+			var raw struct{ Params json.RawMessage }
+			_ = json.Unmarshal(body, &raw)
+			return &m, Info{Kind: kind, ID: m.ID, Method: m.Method, Modern: m.Modern, MetaComplete: m.Full, Params: raw.Params,
+				Version: "2026-07-28", Tool: m.Params.Name, Arguments: m.Params.Arguments}, nil, nil
 		},
 		SetModern: func(m *msg) { m.era = "modern" },
-		CheckHeaders: func(hdr http.Header, m *msg) error {
-			if v := hdr.Get("Mcp-Method"); v != "" && v != m.Method {
-				return errors.New("Mcp-Method disagrees")
+		ParamHeaders: func(tool string) ([]httpcheck.ParamHeader, bool) {
+			if tool != "find" {
+				return nil, false
 			}
-			return nil
+			return httpcheck.ParamHeaders(json.RawMessage(`{"type":"object","properties":{"q":{"type":"string","x-mcp-header":"Query"}}}`)), true
 		},
 		Handle: func(_ context.Context, m *msg, c *conn, _ Sink) (httpstream.Reply, bool) {
 			r := reply(m, c)
@@ -186,8 +195,23 @@ func TestModern(t *testing.T) {
 	if status, body, _ := rg.do(t, "POST", `{"id":2,"method":"tools/list"}`, map[string]string{"MCP-Protocol-Version": "2026-07-28"}); status != 200 || !strings.Contains(body, `"era":"modern"`) {
 		t.Errorf("modern by header: %d %s", status, body)
 	}
-	if status, body, _ := rg.do(t, "POST", `{"id":3,"method":"tools/list","modern":true}`, map[string]string{"Mcp-Method": "x"}); status != 400 || !strings.Contains(body, `-32020`) {
-		t.Errorf("header mismatch: %d %s", status, body)
+	call := `{"id":3,"method":"tools/call","modern":true,"complete":true,"params":{"name":"find","arguments":{"q":"x"}}}`
+	std := map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "find"}
+	for _, c := range []struct {
+		body   string
+		hdr    map[string]string
+		status int
+	}{
+		{call, map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "find", "Mcp-Param-Query": "x"}, 200},
+		{call, std, 400}, // Mcp-Param-Query missing
+		{call, map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/list", "Mcp-Name": "find", "Mcp-Param-Query": "x"}, 400},
+		{strings.Replace(call, `"find"`, `"nope"`, 1), map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "nope"}, 200},
+		{strings.Replace(call, `"complete":true`, `"complete":false`, 1), nil, 200}, // incomplete _meta: the server's -32602 comes first
+	} {
+		status, body, _ := rg.do(t, "POST", c.body, c.hdr)
+		if status != c.status || (status == 400) != strings.Contains(body, "-32020") {
+			t.Errorf("%s %v: %d %s, want %d", c.body, c.hdr, status, body, c.status)
+		}
 	}
 	if status, _, _ := rg.do(t, "POST", `{"method":"notifications/x","modern":true}`, nil); status != 202 {
 		t.Errorf("notification: %d", status)
