@@ -40,17 +40,15 @@ const (
 	// defaultTaskThreshold is how long a task tool's handler runs as a plain
 	// call before it becomes a task.
 	defaultTaskThreshold = 100 * time.Millisecond
-	defaultMaxTasks      = 1000
 )
 
 // taskState is the server's task machinery, made on first use (the store may
 // be replaced until then: SetStore).
 type taskState struct {
-	once    sync.Once
-	eng     *tasks.Engine
-	any     atomic.Bool  // a task tool is registered
-	running atomic.Int64 // task handlers running (Options.MaxTasks)
-	runs    sync.Map     // task id -> *taskRun, the tasks whose handlers run here
+	once sync.Once
+	eng  *tasks.Engine
+	any  atomic.Bool // a task tool is registered
+	runs sync.Map    // task id -> *taskRun, the tasks whose handlers run here
 }
 
 // taskEngine returns the server's task engine.
@@ -122,15 +120,11 @@ func (s *Server) callToolTask(ctx context.Context, c *call, e *toolEntry, args j
 // new task. A required tool always answers with a task; a negative threshold
 // makes the task at once.
 func (s *Server) runTask(ctx context.Context, c *call, e *toolEntry, args json.RawMessage, ttlMs int64, threshold time.Duration) ([]byte, *rpcError) {
-	limit := int64(s.opts.MaxTasks)
-	if limit <= 0 {
-		limit = defaultMaxTasks
-	}
-	if s.tasks.running.Add(1) > limit {
-		s.tasks.running.Add(-1)
-		return nil, errorf(CodeInternalError, "server busy: %d tasks running (the limit)", limit)
-	}
 	eng := s.taskEngine()
+	release, terr := eng.Admit(s.opts.MaxTasks)
+	if terr != nil {
+		return nil, taskError(terr)
+	}
 	ttl := eng.ClampTTL(ttlMs)
 	hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ttl)
 	tr := &taskRun{s: s, e: e}
@@ -139,7 +133,7 @@ func (s *Server) runTask(ctx context.Context, c *call, e *toolEntry, args json.R
 	hc := handlerCall(c, context.WithValue(hctx, taskKey{}, tr))
 	tr.c, tr.r = hc, &hc.round
 	go func() {
-		defer s.tasks.running.Add(-1)
+		defer release()
 		res, rerr := s.runTool(&hc.ctx, hc, e, args)
 		tr.returnedWith(res, rerr)
 	}()
@@ -254,12 +248,7 @@ func (t *taskRun) final(rec *tasks.Record) error {
 			tasks.Fail(rec, rerr.code, rerr.msg, rerr.data)
 			return nil
 		}
-		result := b[len(`{"jsonrpc":"2.0","id":0,"result":`):]
-		msg := "completed"
-		if res.IsError {
-			msg = "completed with a tool error"
-		}
-		tasks.Finish(rec, tasks.Completed, msg, result, nil)
+		tasks.Succeed(rec, b[len(`{"jsonrpc":"2.0","id":0,"result":`):], res.IsError)
 	}
 	return nil
 }

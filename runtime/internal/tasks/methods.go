@@ -358,6 +358,16 @@ func (e *Engine) Start(ctx context.Context, owner, era, tool string, ttl time.Du
 	return rec, e.Index(ctx, rec), nil
 }
 
+// Succeed puts r into the completed state with the result of its
+// tools/call (isError: a tool error, still a completed task).
+func Succeed(r *Record, result json.RawMessage, isError bool) {
+	msg := "completed"
+	if isError {
+		msg = "completed with a tool error"
+	}
+	Finish(r, Completed, msg, result, nil)
+}
+
 // Fail puts r into the failed state with a JSON-RPC error (a Finish).
 func Fail(r *Record, code int, msg string, data any) {
 	Finish(r, Failed, msg, nil, ErrorObject(code, msg, data))

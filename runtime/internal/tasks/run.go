@@ -47,6 +47,27 @@ type Hooks struct {
 	Changed func(*Record)                     // tells listeners the task changed
 }
 
+// DefaultMaxRunning bounds the task handlers one engine runs at once when
+// no limit is given.
+const DefaultMaxRunning = 1000
+
+// Admit counts a handler about to run as a task, within limit (<= 0:
+// DefaultMaxRunning); release uncounts it when it returned. Beyond the limit
+// it is refused (-32603, server busy).
+func (e *Engine) Admit(limit int) (release func(), err *Error) {
+	if limit <= 0 {
+		limit = DefaultMaxRunning
+	}
+	if e.running.Add(1) > int64(limit) {
+		e.running.Add(-1)
+		return nil, errorf(CodeInternalError, "server busy: %d tasks running (the limit)", limit)
+	}
+	return func() { e.running.Add(-1) }, nil
+}
+
+// Running is the number of task handlers running (Admit).
+func (e *Engine) Running() int64 { return e.running.Load() }
+
 // NewRun returns the run of a handler about to start; now makes it a task
 // from the start.
 func (e *Engine) NewRun(now bool, h Hooks) *Run {

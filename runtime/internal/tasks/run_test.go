@@ -239,3 +239,31 @@ func TestRunAskLegacy(t *testing.T) {
 		t.Errorf("a failed request: %v", err)
 	}
 }
+
+func TestAdmit(t *testing.T) {
+	e := New(store.NewMemory(), Limits{}, "r1")
+	release, err := e.Admit(1)
+	if err != nil || e.Running() != 1 {
+		t.Fatalf("first: %v, running %d", err, e.Running())
+	}
+	if _, err := e.Admit(1); err == nil || err.Code != CodeInternalError || err.Msg != "server busy: 1 tasks running (the limit)" {
+		t.Errorf("beyond the limit: %v", err)
+	}
+	release()
+	if e.Running() != 0 {
+		t.Errorf("running %d after release", e.Running())
+	}
+	for range DefaultMaxRunning {
+		if _, err := e.Admit(0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := e.Admit(0); err == nil {
+		t.Error("the default limit let one more run")
+	}
+	rec := &Record{}
+	Succeed(rec, json.RawMessage(`{"isError":true}`), true)
+	if rec.Status != Completed || rec.Message != "completed with a tool error" {
+		t.Errorf("succeed: %+v", rec)
+	}
+}

@@ -24,6 +24,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/store"
@@ -141,6 +142,8 @@ type Engine struct {
 	mu    sync.Mutex
 	snaps map[string]snapshot
 	epoch uint64 // counts local changes: a read that raced one is not kept
+
+	running atomic.Int64 // task handlers running (Admit)
 }
 
 // A snapshot is a record as a poll read it.
