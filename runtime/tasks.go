@@ -35,8 +35,7 @@ const (
 const TaskLeaseEnv = "MCP_TASK_LEASE"
 
 const (
-	extTasks        = tasks.Extension
-	metaRelatedTask = tasks.MetaRelatedTask
+	extTasks = tasks.Extension
 	// defaultTaskThreshold is how long a task tool's handler runs as a plain
 	// call before it becomes a task.
 	defaultTaskThreshold = 100 * time.Millisecond
@@ -91,27 +90,18 @@ func StartTask(ctx context.Context) bool {
 	return tr != nil && tr.Start(ctx)
 }
 
-// callToolTask routes a tools/call of a task tool: handled false lets it run
-// as a plain call.
+// callToolTask routes a tools/call of a task tool (tasks.Route): handled
+// false lets it run as a plain call.
 func (s *Server) callToolTask(ctx context.Context, c *call, e *toolEntry, args json.RawMessage) ([]byte, *rpcError, bool) {
-	if !c.info.Modern {
-		if c.info.ProtocolVersion != versionLegacy {
-			return nil, nil, false
-		}
-		ttl, asTask, terr := tasks.LegacyCall(c.msg.Params, e.tool.Name, string(e.tool.Task))
-		if terr != nil || !asTask {
-			return nil, taskError(terr), terr != nil
-		}
-		b, rerr := s.runTask(ctx, c, e, args, ttl, -1)
-		return b, rerr, true
+	asTask, now, ttl, terr := tasks.Route(c.info.Modern, c.info.ProtocolVersion, c.info.ClientCapabilities, c.msg.Params, e.tool.Name, string(e.tool.Task))
+	if terr != nil || !asTask {
+		return nil, taskError(terr), terr != nil
 	}
-	if !tasks.DeclaresTasks(c.info.ClientCapabilities) {
-		if e.tool.Task == TaskRequired {
-			return nil, taskError(tasks.MissingExtension("tool " + e.tool.Name)), true
-		}
-		return nil, nil, false
+	threshold := s.opts.TaskThreshold
+	if now {
+		threshold = -1
 	}
-	b, rerr := s.runTask(ctx, c, e, args, 0, s.opts.TaskThreshold)
+	b, rerr := s.runTask(ctx, c, e, args, ttl, threshold)
 	return b, rerr, true
 }
 

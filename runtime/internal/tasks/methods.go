@@ -296,6 +296,26 @@ func (e *Engine) Visible(ctx context.Context, ids []string, owner, version strin
 	return kept
 }
 
+// Route decides how a tools/call of a tool whose task support is support
+// ("", "optional", "required") runs, for a request of era modern and
+// protocol version with client capabilities caps and params: as a task
+// (asTask; now: a task at once, with ttl from 2025-11-25 params.task) or as a
+// plain call, or its refusal. A 2026-07-28 client that did not declare the
+// extension gets -32021 for a required tool; revisions before 2025-11-25
+// have no tasks.
+func Route(modern bool, version string, caps, params json.RawMessage, tool, support string) (asTask, now bool, ttl int64, err *Error) {
+	switch {
+	case modern && DeclaresTasks(caps):
+		return true, false, 0, nil
+	case modern && support == "required":
+		return false, false, 0, MissingExtension("tool " + tool)
+	case modern || version != Legacy:
+		return false, false, 0, nil
+	}
+	ttl, asTask, err = LegacyCall(params, tool, support)
+	return asTask, true, ttl, err
+}
+
 // LegacyCall routes a 2025-11-25 tools/call of a tool whose task support is
 // support ("", "optional", "required"): one with params.task runs as a task
 // at once (ttl from it); a required tool without it, or a plain tool with

@@ -177,3 +177,34 @@ func TestMethodsLegacy(t *testing.T) {
 		t.Errorf("status notification %s", got)
 	}
 }
+
+func TestRoute(t *testing.T) {
+	decl, none := json.RawMessage(caps), json.RawMessage(`{}`)
+	plain := json.RawMessage(`{"name":"t"}`)
+	for _, c := range []struct {
+		modern       bool
+		version      string
+		caps, params json.RawMessage
+		support      string
+		asTask, now  bool
+		ttl          int64
+		code         int
+	}{
+		{true, Modern, decl, plain, "optional", true, false, 0, 0},
+		{true, Modern, none, plain, "optional", false, false, 0, 0},
+		{true, Modern, none, plain, "required", false, false, 0, CodeMissingClientCapability},
+		{false, Legacy, nil, json.RawMessage(`{"name":"t","task":{"ttl":9}}`), "optional", true, true, 9, 0},
+		{false, Legacy, nil, plain, "optional", false, true, 0, 0},
+		{false, Legacy, nil, plain, "required", false, true, 0, CodeMethodNotFound},
+		{false, "2025-06-18", nil, json.RawMessage(`{"name":"t","task":{}}`), "required", false, false, 0, 0},
+	} {
+		asTask, now, ttl, err := Route(c.modern, c.version, c.caps, c.params, "t", c.support)
+		code := 0
+		if err != nil {
+			code = err.Code
+		}
+		if asTask != c.asTask || (asTask && now != c.now) || ttl != c.ttl || code != c.code {
+			t.Errorf("%+v: asTask %v now %v ttl %d code %d", c, asTask, now, ttl, code)
+		}
+	}
+}
