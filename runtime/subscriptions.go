@@ -11,10 +11,8 @@ package runtime
 
 import (
 	"context"
-	"encoding/json"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/fanout"
-	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 	"github.com/mcpgen/mcpgen/runtime/internal/subscribe"
 	"github.com/mcpgen/mcpgen/runtime/store"
@@ -172,26 +170,18 @@ func (s *Server) setSubscription(c *call, on bool) ([]byte, *rpcError) {
 // notifications until the client goes away (no reply) or the server ends the
 // subscription (the final result, tagged with the subscription id).
 func (s *Server) listen(ctx context.Context, c *call) ([]byte, *rpcError) {
-	var p struct {
-		Notifications *subscribe.Filter `json:"notifications"`
+	f, err := subscribe.ParseFilter(c.msg.Params)
+	if err != nil {
+		return nil, errorf(CodeInvalidParams, "%v", err)
 	}
-	if err := json.Unmarshal(c.msg.Params, &p); err != nil || p.Notifications == nil {
-		return nil, errorf(CodeInvalidParams, "subscriptions/listen: params.notifications must be a subscription filter")
-	}
-	if rerr := s.honourTaskFilter(ctx, c, p.Notifications); rerr != nil {
+	if rerr := s.honourTaskFilter(ctx, c, f); rerr != nil {
 		return nil, rerr
 	}
-	l := &listener{ID: c.msg.ID, Conn: hubConn{c.sess}, Who: principalID(c.caller()), Out: c.out, Filter: s.honoured(*p.Notifications)}
-	ack, err := jsonrpc.Notification("notifications/subscriptions/acknowledged", map[string]any{
-		"notifications": l.Filter, "_meta": map[string]json.RawMessage{metaSubscriptionID: l.ID}})
-	if err == nil {
-		err = s.prims.hub.Listen(ctx, l, ack)
-	}
-	if err != nil {
+	l := &listener{ID: c.msg.ID, Conn: hubConn{c.sess}, Who: principalID(c.caller()), Out: c.out, Filter: s.honoured(*f)}
+	if err := s.prims.hub.Listen(ctx, l); err != nil {
 		return nil, errorf(CodeInternalError, "subscriptions/listen: acknowledge: %v", err)
 	}
-	meta := map[string]any{metaSubscriptionID: l.ID, metaServerInfo: s.info}
-	return mustMarshal(map[string]any{"resultType": "complete", "_meta": meta}), nil
+	return l.Result(s.serverInfoMeta), nil
 }
 
 // honoured returns the part of a filter this server can serve: prompt and

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/fanout"
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
@@ -206,10 +207,27 @@ func (h *Hub[C]) matching(pick func(*Listener[C]) bool) []*Listener[C] {
 // Listeners is the number of open listen streams.
 func (h *Hub[C]) Listeners() int { return len(h.matching(func(*Listener[C]) bool { return true })) }
 
-// Listen registers l, sends ack on it first, then holds it open until ctx is
-// done or End ends it; l hears nothing after Listen returns. An error of the
-// acknowledgement ends it at once.
-func (h *Hub[C]) Listen(ctx context.Context, l *Listener[C], ack []byte) error {
+// ParseFilter reads the filter of subscriptions/listen params.
+func ParseFilter(params json.RawMessage) (*Filter, error) {
+	var p struct {
+		Notifications *Filter `json:"notifications"`
+	}
+	if err := json.Unmarshal(params, &p); err != nil || p.Notifications == nil {
+		return nil, errors.New("subscriptions/listen: params.notifications must be a subscription filter")
+	}
+	return p.Notifications, nil
+}
+
+// Listen registers l, acknowledges its filter on it first
+// (notifications/subscriptions/acknowledged), then holds it open until ctx
+// is done or End ends it; l hears nothing after Listen returns. An error of
+// the acknowledgement ends it at once.
+func (h *Hub[C]) Listen(ctx context.Context, l *Listener[C]) error {
+	ack, err := jsonrpc.Notification("notifications/subscriptions/acknowledged", map[string]any{
+		"notifications": l.Filter, "_meta": map[string]json.RawMessage{MetaSubscriptionID: l.ID}})
+	if err != nil {
+		return err
+	}
 	l.stop = make(chan struct{})
 	l.mu.Lock() // held until the acknowledgement is out: it goes first
 	h.mu.Lock()
@@ -219,7 +237,7 @@ func (h *Hub[C]) Listen(ctx context.Context, l *Listener[C], ack []byte) error {
 	h.listeners[l] = struct{}{}
 	h.unlock()
 	defer h.removeListener(l)
-	err := l.Out.Send(ctx, ack)
+	err = l.Out.Send(ctx, ack)
 	l.mu.Unlock()
 	if err != nil {
 		return err
@@ -239,6 +257,18 @@ func (h *Hub[C]) removeListener(l *Listener[C]) {
 	l.mu.Lock()
 	l.closed = true
 	l.mu.Unlock()
+}
+
+// Result is the result that ends a listen stream gracefully; meta is the
+// server's _meta object (its serverInfo), to which the subscription id is
+// added.
+func (l *Listener[C]) Result(meta json.RawMessage) []byte {
+	b := append([]byte(`{"_meta":`), bytes.TrimSuffix(meta, []byte("}"))...)
+	if len(meta) > 2 {
+		b = append(b, ',')
+	}
+	b = append(jsonwire.AppendString(b, MetaSubscriptionID), ':')
+	return append(append(b, l.ID...), `},"resultType":"complete"}`...)
 }
 
 // End gracefully ends the open listen streams (each then gets its final

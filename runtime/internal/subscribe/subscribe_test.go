@@ -157,7 +157,7 @@ func TestHubListen(t *testing.T) {
 	stdio, out := newConn(), newConn()
 	l := &Listener[testConn]{ID: json.RawMessage("42"), Conn: stdio, Who: "alice", Out: out, Filter: Filter{ToolsListChanged: true}}
 	done := make(chan error)
-	go func() { done <- h.Listen(context.Background(), l, []byte("ack")) }()
+	go func() { done <- h.Listen(context.Background(), l) }()
 	for h.Listeners() == 0 {
 		time.Sleep(time.Millisecond)
 	}
@@ -174,7 +174,7 @@ func TestHubListen(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.Deliver(fanout.Notice{Method: "notifications/tools/list_changed", To: fanout.Audience{List: "tools"}}, nil)
-	want := []string{"ack", `{"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":42}}}`}
+	want := []string{`{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":42},"notifications":{"toolsListChanged":true}}}`, `{"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":42}}}`}
 	if got := out.got(); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("stream got %q, want %q", got, want)
 	}
@@ -183,5 +183,24 @@ func TestHubListen(t *testing.T) {
 	}
 	if h.Members() != 0 {
 		t.Errorf("%d members after the stream ended", h.Members())
+	}
+	if got := string(l.Result(json.RawMessage(`{"io.modelcontextprotocol/serverInfo":{"name":"s"}}`))); got !=
+		`{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"s"},"io.modelcontextprotocol/subscriptionId":42},"resultType":"complete"}` {
+		t.Errorf("result %s", got)
+	}
+	if got := string(l.Result(json.RawMessage(`{}`))); got != `{"_meta":{"io.modelcontextprotocol/subscriptionId":42},"resultType":"complete"}` {
+		t.Errorf("result without server _meta %s", got)
+	}
+}
+
+func TestParseFilter(t *testing.T) {
+	f, err := ParseFilter(json.RawMessage(`{"notifications":{"promptsListChanged":true,"taskIds":["a"]}}`))
+	if err != nil || !f.WantsList("prompts") || f.WantsList("tools") || len(f.TaskIDs) != 1 {
+		t.Errorf("filter %+v %v", f, err)
+	}
+	for _, bad := range []string{`{}`, `{"notifications":null}`, `{"notifications":[]}`, `[]`} {
+		if _, err := ParseFilter(json.RawMessage(bad)); err == nil {
+			t.Errorf("%s: no error", bad)
+		}
 	}
 }
