@@ -159,14 +159,7 @@ func parseHTTP(body []byte) (*Message, streamable.Info, *httpstream.Reply, error
 		}
 		return nil, streamable.Info{}, bad, err
 	}
-	kind := streamable.Request
-	switch m.Kind {
-	case KindNotification:
-		kind = streamable.Notification
-	case KindResponse:
-		kind = streamable.Response
-	}
-	return m, streamable.Info{Kind: kind, ID: m.ID, Method: m.Method, Modern: m.Era == EraModern, MetaComplete: metaComplete(m),
+	return m, streamable.Info{Kind: streamable.Kind(m.Kind), ID: m.ID, Method: m.Method, Modern: m.Era == EraModern, MetaComplete: metaComplete(m),
 		Params: m.Params, Version: m.ProtocolVersion, Tool: m.Name, Arguments: m.params.Arguments}, nil, nil
 }
 

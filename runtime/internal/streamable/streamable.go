@@ -53,11 +53,11 @@ type Sink interface {
 // A Kind is the kind of a JSON-RPC message.
 type Kind int
 
-// The kinds of message.
+// The kinds of message, as internal/jsonrpc (and runtime.Kind) number them.
 const (
-	Request Kind = iota
-	Notification
-	Response
+	Request      Kind = jsonrpc.KindRequest
+	Notification Kind = jsonrpc.KindNotification
+	Response     Kind = jsonrpc.KindResponse
 )
 
 // Info is what the transport reads of a parsed message.
