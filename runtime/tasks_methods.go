@@ -1,8 +1,8 @@
 package runtime
 
-// tasks_methods.go: wires the tasks/* methods of both eras
-// (internal/tasks serves them on the wire) to the server, its running
-// handlers and task status notifications.
+// tasks_methods.go: wires the tasks/* methods of both eras (internal/tasks
+// serves them) to the server, its running handlers and task status
+// notifications.
 
 import (
 	"context"
@@ -15,13 +15,7 @@ import (
 // (tasks.Methods says which era has which).
 func lookupTaskMethod(name string) (methodInfo, bool) {
 	modern, legacy, ok := tasks.Methods(name)
-	return methodInfo{modern: modern, legacy: legacy, handle: taskMethods[name]}, ok
-}
-
-// taskMethods are the handlers of the tasks/* methods.
-var taskMethods = map[string]func(*Server, context.Context, *call) ([]byte, *rpcError){
-	"tasks/get": (*Server).taskGet, "tasks/cancel": (*Server).taskCancel, "tasks/update": (*Server).taskUpdate,
-	"tasks/result": (*Server).taskResult, "tasks/list": (*Server).taskList,
+	return methodInfo{modern: modern, legacy: legacy, handle: (*Server).taskMethod}, ok
 }
 
 // taskCapabilities adds the tasks capability of the era to caps once a task
@@ -42,60 +36,21 @@ func taskError(e *tasks.Error) *rpcError {
 	return &rpcError{code: e.Code, msg: e.Msg, data: e.Data}
 }
 
-// taskRequest is a tasks/* call as internal/tasks sees it.
-func (s *Server) taskRequest(c *call) *tasks.Request {
-	return &tasks.Request{Method: c.msg.Method, Params: c.msg.Params, Caps: c.info.ClientCapabilities,
-		Owner: principalID(c.caller()), Version: c.info.ProtocolVersion, Meta: s.serverInfoMeta}
-}
-
-// taskGet answers tasks/get.
-func (s *Server) taskGet(ctx context.Context, c *call) ([]byte, *rpcError) {
-	b, err := s.taskEngine().GetMethod(ctx, s.taskRequest(c))
+// taskMethod answers a tasks/* request (tasks.Engine.Serve): what changes
+// a task reaches its handler when it runs here, and its listeners.
+func (s *Server) taskMethod(ctx context.Context, c *call) ([]byte, *rpcError) {
+	b, err := s.taskEngine().Serve(ctx, &tasks.Request{Method: c.msg.Method, Params: c.msg.Params,
+		Caps: c.info.ClientCapabilities, Owner: principalID(c.caller()), Version: c.info.ProtocolVersion,
+		Meta: s.serverInfoMeta, Local: s.localRun, Changed: s.taskStatusChanged})
 	return b, taskError(err)
 }
 
-// taskUpdate answers tasks/update (2026-07-28); the handler waiting for the
-// answers it took is woken.
-func (s *Server) taskUpdate(ctx context.Context, c *call) ([]byte, *rpcError) {
-	b, rec, err := s.taskEngine().UpdateMethod(ctx, s.taskRequest(c))
-	if rec != nil {
-		if v, ok := s.tasks.runs.Load(rec.ID); ok {
-			v.(*taskRun).Poke()
-		}
-		s.taskStatusChanged(rec)
+// localRun returns the run of a task whose handler runs here, or nil.
+func (s *Server) localRun(id string) *tasks.Run {
+	if v, ok := s.tasks.runs.Load(id); ok {
+		return v.(*taskRun).Run
 	}
-	return b, taskError(err)
-}
-
-// taskCancel answers tasks/cancel: the task's handler's context is cancelled
-// (at once here, within a watch interval on the instance running it).
-func (s *Server) taskCancel(ctx context.Context, c *call) ([]byte, *rpcError) {
-	b, rec, err := s.taskEngine().CancelMethod(ctx, s.taskRequest(c))
-	if rec != nil {
-		if v, ok := s.tasks.runs.Load(rec.ID); ok {
-			v.(*taskRun).Cancel()
-		}
-		s.taskStatusChanged(rec)
-	}
-	return b, taskError(err)
-}
-
-// taskResult answers tasks/result (2025-11-25), woken by the end of a
-// handler running here.
-func (s *Server) taskResult(ctx context.Context, c *call) ([]byte, *rpcError) {
-	b, err := s.taskEngine().ResultMethod(ctx, s.taskRequest(c), func(id string) <-chan struct{} {
-		if v, ok := s.tasks.runs.Load(id); ok {
-			return v.(*taskRun).Done()
-		}
-		return nil
-	})
-	return b, taskError(err)
-}
-
-// taskList answers tasks/list (2025-11-25).
-func (s *Server) taskList(ctx context.Context, c *call) ([]byte, *rpcError) {
-	b, err := s.taskEngine().ListMethod(ctx, s.taskRequest(c))
-	return b, taskError(err)
+	return nil
 }
 
 // taskStatusChanged tells listeners that a task changed: 2026-07-28

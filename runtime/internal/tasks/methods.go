@@ -63,6 +63,26 @@ type Request struct {
 	Owner   string          // the caller's principal id
 	Version string          // the protocol version it is served in
 	Meta    json.RawMessage // the server's _meta member value of 2026-07-28 results
+
+	// Local returns the run of a task whose handler runs on this process,
+	// or nil; Changed tells listeners that a task changed.
+	Local   func(id string) *Run
+	Changed func(*Record)
+}
+
+// Serve answers a tasks/* request (Methods says which era has which).
+func (e *Engine) Serve(ctx context.Context, q *Request) ([]byte, *Error) {
+	switch q.Method {
+	case "tasks/get":
+		return e.get(ctx, q)
+	case "tasks/update":
+		return e.update(ctx, q)
+	case "tasks/cancel":
+		return e.cancel(ctx, q)
+	case "tasks/result":
+		return e.result(ctx, q)
+	}
+	return e.list(ctx, q)
 }
 
 // modern reports whether the request is served in 2026-07-28.
@@ -147,14 +167,23 @@ func (e *Engine) open(ctx context.Context, q *Request, p *params) (*Record, *Err
 	return rec, nil
 }
 
+// done is closed when the handler of task id, running here, ends; nil
+// (never ready) for a task running elsewhere.
+func (q *Request) done(id string) <-chan struct{} {
+	if r := q.Local(id); r != nil {
+		return r.Done()
+	}
+	return nil
+}
+
 // ack is the empty result of tasks/update and tasks/cancel (2026-07-28).
 func (q *Request) ack() []byte {
 	return append(append([]byte(`{"resultType":"complete","_meta":`), q.Meta...), '}')
 }
 
-// GetMethod answers tasks/get: the DetailedTask (2026-07-28) or the Task
+// get answers tasks/get: the DetailedTask (2026-07-28) or the Task
 // (2025-11-25).
-func (e *Engine) GetMethod(ctx context.Context, q *Request) ([]byte, *Error) {
+func (e *Engine) get(ctx context.Context, q *Request) ([]byte, *Error) {
 	var p params
 	rec, rerr := e.open(ctx, q, &p)
 	if rerr != nil {
@@ -166,67 +195,73 @@ func (e *Engine) GetMethod(ctx context.Context, q *Request) ([]byte, *Error) {
 	return LegacyTask(rec), nil
 }
 
-// UpdateMethod answers tasks/update (2026-07-28): answers to the task's
-// open input requests are stored for its handler; keys never asked, or
-// already answered, are ignored. changed is the record when answers were
-// taken (its handler is to be woken, its listeners told).
-func (e *Engine) UpdateMethod(ctx context.Context, q *Request) (reply []byte, changed *Record, rerr *Error) {
+// update answers tasks/update (2026-07-28): answers to the task's open
+// input requests are stored for its handler, which is woken when it runs
+// here; keys never asked, or already answered, are ignored.
+func (e *Engine) update(ctx context.Context, q *Request) ([]byte, *Error) {
 	var p params
 	rec, rerr := e.open(ctx, q, &p)
 	if rerr != nil {
-		return nil, nil, rerr
+		return nil, rerr
 	}
 	var answers map[string]json.RawMessage
 	if in := bytes.TrimSpace(p.InputResponses); len(in) == 0 || in[0] != '{' || json.Unmarshal(in, &answers) != nil {
-		return nil, nil, errorf(CodeInvalidParams, "tasks/update: params.inputResponses must be an object")
+		return nil, errorf(CodeInvalidParams, "tasks/update: params.inputResponses must be an object")
 	}
 	if rec.Status.Terminal() {
-		return nil, nil, errorf(CodeInvalidParams, "tasks/update: task is %s: it takes no more input", rec.Status)
+		return nil, errorf(CodeInvalidParams, "tasks/update: task is %s: it takes no more input", rec.Status)
 	}
 	rec, taken, err := e.Answer(ctx, rec.ID, answers)
 	if errors.Is(err, ErrTerminal) {
-		return nil, nil, errorf(CodeInvalidParams, "tasks/update: %v: it takes no more input", err)
+		return nil, errorf(CodeInvalidParams, "tasks/update: %v: it takes no more input", err)
 	}
 	if err != nil {
-		return nil, nil, methodError(err)
+		return nil, methodError(err)
 	}
-	if !taken {
-		return q.ack(), nil, nil
+	if taken {
+		if r := q.Local(rec.ID); r != nil {
+			r.Poke()
+		}
+		q.Changed(rec)
 	}
-	return q.ack(), rec, nil
+	return q.ack(), nil
 }
 
-// CancelMethod answers tasks/cancel: the task is cancelled before the
-// answer (changed is its record: its handler is to be cancelled, its
-// listeners told). Cancelling a finished task is an acknowledged no-op in
-// 2026-07-28 and -32602 in 2025-11-25.
-func (e *Engine) CancelMethod(ctx context.Context, q *Request) (reply []byte, changed *Record, rerr *Error) {
+// cancel answers tasks/cancel: the task is cancelled before the answer,
+// and its handler's context at once when it runs here (else within a Follow
+// interval on the instance running it). Cancelling a finished task is an
+// acknowledged no-op in 2026-07-28 and -32602 in 2025-11-25.
+func (e *Engine) cancel(ctx context.Context, q *Request) ([]byte, *Error) {
 	var p params
 	rec, rerr := e.open(ctx, q, &p)
 	if rerr != nil {
-		return nil, nil, rerr
+		return nil, rerr
 	}
 	if rec.Status.Terminal() {
 		if q.modern() {
-			return q.ack(), nil, nil
+			return q.ack(), nil
 		}
-		return nil, nil, errorf(CodeInvalidParams, "tasks/cancel: task is already %s", LegacyStatus(rec))
+		return nil, errorf(CodeInvalidParams, "tasks/cancel: task is already %s", LegacyStatus(rec))
 	}
 	rec, _, err := e.Cancel(ctx, rec.ID)
 	if err != nil {
-		return nil, nil, methodError(err)
+		return nil, methodError(err)
 	}
+	if r := q.Local(rec.ID); r != nil {
+		r.Cancel()
+	}
+	q.Changed(rec)
 	if q.modern() {
-		return q.ack(), rec, nil
+		return q.ack(), nil
 	}
-	return LegacyTask(rec), rec, nil
+	return LegacyTask(rec), nil
 }
 
-// ResultMethod answers tasks/result (2025-11-25): it waits for the task to
-// end, polling its record (and waking at once when done, given the task's
-// id, returns a channel closed at its end), then answers what tools/call
-// would have: its result (with the related-task _meta) or its error.
-func (e *Engine) ResultMethod(ctx context.Context, q *Request, done func(id string) <-chan struct{}) ([]byte, *Error) {
+// result answers tasks/result (2025-11-25): it waits for the task to end,
+// polling its record (and waking at once when its handler, running here,
+// ends), then answers what tools/call would have: its result (with the
+// related-task _meta) or its error.
+func (e *Engine) result(ctx context.Context, q *Request) ([]byte, *Error) {
 	var p params
 	rec, rerr := e.open(ctx, q, &p)
 	if rerr != nil {
@@ -238,7 +273,7 @@ func (e *Engine) ResultMethod(ctx context.Context, q *Request, done func(id stri
 		case <-ctx.Done():
 			wait.Stop()
 			return nil, errorf(CodeInternalError, "tasks/result: %v", ctx.Err())
-		case <-done(rec.ID):
+		case <-q.done(rec.ID):
 		case <-wait.C:
 		}
 		wait.Stop()
@@ -266,10 +301,9 @@ func (e *Engine) ResultMethod(ctx context.Context, q *Request, done func(id stri
 	return WithRelatedTask(rec.Result, rec.ID), nil
 }
 
-// ListMethod answers tasks/list (2025-11-25): the caller's tasks, from its
-// list in the store (every instance's, finished ones too, until their TTL
-// ends).
-func (e *Engine) ListMethod(ctx context.Context, q *Request) ([]byte, *Error) {
+// list answers tasks/list (2025-11-25): the caller's tasks, from its list
+// in the store (every instance's, finished ones too, until their TTL ends).
+func (e *Engine) list(ctx context.Context, q *Request) ([]byte, *Error) {
 	recs, err := e.List(ctx, q.Owner, q.Version)
 	if err != nil {
 		return nil, methodError(err)

@@ -75,6 +75,16 @@ func TestLegacyCall(t *testing.T) {
 	}
 }
 
+// serve answers q with local as the run of every task, returning the
+// records it reported changed.
+func serve(e *Engine, q *Request, local *Run) ([]byte, []*Record, *Error) {
+	var changed []*Record
+	q.Local = func(string) *Run { return local }
+	q.Changed = func(r *Record) { changed = append(changed, r) }
+	b, err := e.Serve(context.Background(), q)
+	return b, changed, err
+}
+
 func TestMethodsModern(t *testing.T) {
 	ctx := context.Background()
 	e := New(store.NewMemory(), Limits{}, "r1")
@@ -82,48 +92,50 @@ func TestMethodsModern(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	cancels := 0
+	run := e.NewRun(true, Hooks{Cancel: func() { cancels++ }})
 	id := `{"taskId":"` + rec.ID + `"}`
 	q := request("tasks/get", id, Modern)
 	q.Caps = json.RawMessage(`{}`)
-	if _, err := e.GetMethod(ctx, q); err == nil || err.Code != CodeMissingClientCapability || err.Data == nil {
+	if _, _, err := serve(e, q, nil); err == nil || err.Code != CodeMissingClientCapability || err.Data == nil {
 		t.Errorf("tasks/get without the extension: %v", err)
 	}
-	if _, err := e.GetMethod(ctx, request("tasks/get", `{}`, Modern)); err == nil || err.Code != CodeInvalidParams {
+	if _, _, err := serve(e, request("tasks/get", `{}`, Modern), nil); err == nil || err.Code != CodeInvalidParams {
 		t.Errorf("tasks/get without taskId: %v", err)
 	}
-	if _, err := e.GetMethod(ctx, request("tasks/get", `{"taskId":"`+NewID()+`"}`, Modern)); err == nil || err.Msg != "Failed to retrieve task: Task not found" {
+	if _, _, err := serve(e, request("tasks/get", `{"taskId":"`+NewID()+`"}`, Modern), nil); err == nil || err.Msg != "Failed to retrieve task: Task not found" {
 		t.Errorf("tasks/get of an unknown task: %v", err)
 	}
 	other := request("tasks/get", id, Modern)
 	other.Owner = "bob"
-	if _, err := e.GetMethod(ctx, other); err == nil || err.Code != CodeInvalidParams {
+	if _, _, err := serve(e, other, nil); err == nil || err.Code != CodeInvalidParams {
 		t.Errorf("tasks/get of another's task: %v", err)
 	}
-	b, gerr := e.GetMethod(ctx, request("tasks/get", id, Modern))
+	b, _, gerr := serve(e, request("tasks/get", id, Modern), nil)
 	if gerr != nil || !strings.Contains(string(b), `"status":"working"`) || !strings.Contains(string(b), `{"m":1}`) {
 		t.Errorf("tasks/get: %s %v", b, gerr)
 	}
-	if _, rec, err := e.UpdateMethod(ctx, request("tasks/update", `{"taskId":"`+rec.ID+`","inputResponses":[]}`, Modern)); err == nil || rec != nil {
+	if _, changed, err := serve(e, request("tasks/update", `{"taskId":"`+rec.ID+`","inputResponses":[]}`, Modern), run); err == nil || changed != nil {
 		t.Errorf("tasks/update with an array: %v", err)
 	}
 	if _, _, err := e.Ask(ctx, rec.ID, map[string]json.RawMessage{"q": json.RawMessage(`{"method":"elicitation/create"}`)}); err != nil {
 		t.Fatal(err)
 	}
-	b, changed, uerr := e.UpdateMethod(ctx, request("tasks/update", `{"taskId":"`+rec.ID+`","inputResponses":{"never":1}}`, Modern))
-	if uerr != nil || changed != nil || string(b) != `{"resultType":"complete","_meta":{"m":1}}` {
+	b, changed, uerr := serve(e, request("tasks/update", `{"taskId":"`+rec.ID+`","inputResponses":{"never":1}}`, Modern), run)
+	if uerr != nil || changed != nil || string(b) != `{"resultType":"complete","_meta":{"m":1}}` || len(run.wake) != 0 {
 		t.Errorf("tasks/update of a key never asked: %s %v %v", b, changed, uerr)
 	}
-	if _, changed, uerr = e.UpdateMethod(ctx, request("tasks/update", `{"taskId":"`+rec.ID+`","inputResponses":{"q":{"action":"accept"}}}`, Modern)); uerr != nil || changed == nil {
-		t.Errorf("tasks/update of the open question: %v %v", changed, uerr)
+	if _, changed, uerr = serve(e, request("tasks/update", `{"taskId":"`+rec.ID+`","inputResponses":{"q":{"action":"accept"}}}`, Modern), run); uerr != nil || len(changed) != 1 || len(run.wake) != 1 {
+		t.Errorf("tasks/update of the open question: %v %v, handler woken %d", changed, uerr, len(run.wake))
 	}
-	b, changed, cerr := e.CancelMethod(ctx, request("tasks/cancel", id, Modern))
-	if cerr != nil || changed == nil || changed.Status != Cancelled || string(b) != `{"resultType":"complete","_meta":{"m":1}}` {
-		t.Errorf("tasks/cancel: %s %v %v", b, changed, cerr)
+	b, changed, cerr := serve(e, request("tasks/cancel", id, Modern), run)
+	if cerr != nil || len(changed) != 1 || changed[0].Status != Cancelled || cancels != 1 || string(b) != `{"resultType":"complete","_meta":{"m":1}}` {
+		t.Errorf("tasks/cancel: %s %v %v, handler cancelled %d", b, changed, cerr, cancels)
 	}
-	if _, changed, cerr = e.CancelMethod(ctx, request("tasks/cancel", id, Modern)); cerr != nil || changed != nil {
+	if _, changed, cerr = serve(e, request("tasks/cancel", id, Modern), run); cerr != nil || changed != nil || cancels != 1 {
 		t.Errorf("tasks/cancel of a cancelled task: %v %v", changed, cerr)
 	}
-	if _, _, uerr = e.UpdateMethod(ctx, request("tasks/update", `{"taskId":"`+rec.ID+`","inputResponses":{}}`, Modern)); uerr == nil || uerr.Code != CodeInvalidParams {
+	if _, _, uerr = serve(e, request("tasks/update", `{"taskId":"`+rec.ID+`","inputResponses":{}}`, Modern), run); uerr == nil || uerr.Code != CodeInvalidParams {
 		t.Errorf("tasks/update of a cancelled task: %v", uerr)
 	}
 	ids := e.Visible(ctx, []string{rec.ID, NewID()}, "alice", Modern)
@@ -134,7 +146,7 @@ func TestMethodsModern(t *testing.T) {
 
 func TestMethodsLegacy(t *testing.T) {
 	ctx := context.Background()
-	e := New(store.NewMemory(), Limits{Poll: 10 * time.Millisecond}, "r1")
+	e := New(store.NewMemory(), Limits{Poll: time.Hour}, "r1") // tasks/result must be woken by the local run
 	done, err := e.Create(ctx, "alice", Legacy, "tool", time.Minute, "")
 	if err != nil {
 		t.Fatal(err)
@@ -143,34 +155,34 @@ func TestMethodsLegacy(t *testing.T) {
 		t.Fatal(err)
 	}
 	if done, err = e.Update(ctx, done.ID, func(r *Record) error {
-		Finish(r, Completed, "completed", json.RawMessage(`{"content":[]}`), nil)
+		Succeed(r, json.RawMessage(`{"content":[]}`), false)
 		return nil
 	}); err != nil {
 		t.Fatal(err)
 	}
 	failed, _ := e.Create(ctx, "alice", Legacy, "tool", time.Minute, "")
-	ch := make(chan struct{})
+	run := e.NewRun(true, Hooks{})
 	go func() {
 		time.Sleep(20 * time.Millisecond)
 		_, _ = e.Update(ctx, failed.ID, func(r *Record) error {
-			Finish(r, Failed, "no", nil, ErrorObject(-32603, "boom", map[string]any{"k": 1}))
+			Fail(r, -32603, "boom", map[string]any{"k": 1})
 			return nil
 		})
-		close(ch)
+		run.Finish()
 	}()
-	b, rerr := e.ResultMethod(ctx, request("tasks/result", `{"taskId":"`+done.ID+`"}`, Legacy), func(string) <-chan struct{} { return nil })
+	b, _, rerr := serve(e, request("tasks/result", `{"taskId":"`+done.ID+`"}`, Legacy), nil)
 	if rerr != nil || string(b) != `{"_meta":{"io.modelcontextprotocol/related-task":{"taskId":"`+done.ID+`"}},"content":[]}` {
 		t.Errorf("tasks/result of a completed task: %s %v", b, rerr)
 	}
-	_, rerr = e.ResultMethod(ctx, request("tasks/result", `{"taskId":"`+failed.ID+`"}`, Legacy), func(string) <-chan struct{} { return ch })
+	_, _, rerr = serve(e, request("tasks/result", `{"taskId":"`+failed.ID+`"}`, Legacy), run)
 	if rerr == nil || rerr.Code != -32603 || rerr.Msg != "boom" || string(rerr.Data.(json.RawMessage)) != `{"k":1}` {
 		t.Errorf("tasks/result of a failed task: %+v", rerr)
 	}
-	b, lerr := e.ListMethod(ctx, request("tasks/list", `{}`, Legacy))
+	b, _, lerr := serve(e, request("tasks/list", `{}`, Legacy), nil)
 	if lerr != nil || !strings.HasPrefix(string(b), `{"tasks":[{"taskId":"`+done.ID+`"`) {
 		t.Errorf("tasks/list: %s %v", b, lerr)
 	}
-	if _, _, cerr := e.CancelMethod(ctx, request("tasks/cancel", `{"taskId":"`+done.ID+`"}`, Legacy)); cerr == nil || cerr.Msg != "tasks/cancel: task is already completed" {
+	if _, _, cerr := serve(e, request("tasks/cancel", `{"taskId":"`+done.ID+`"}`, Legacy), nil); cerr == nil || cerr.Msg != "tasks/cancel: task is already completed" {
 		t.Errorf("tasks/cancel of a completed task: %v", cerr)
 	}
 	if got := string(StatusNotification(done)); !strings.HasPrefix(got, `{"jsonrpc":"2.0","method":"notifications/tasks/status","params":{"taskId":"`) {
