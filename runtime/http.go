@@ -136,7 +136,11 @@ func newHTTPHandler(s *Server, o HTTPOptions) *httpHandler {
 			return streamReply(r), r.Code == 0 && r.Body != nil
 		},
 		Serve: func(ctx context.Context, m *Message, sess *Session, x *httpstream.Exchange, done func(httpstream.Reply)) {
-			handlerWorkers.Go(func() { s.handleAsync(ctx, m, sess, x, replyFunc(done)) })
+			var r replier = exchangeReplier{x}
+			if done != nil {
+				r = replyFunc(done)
+			}
+			handlerWorkers.Go(func() { s.handleAsync(ctx, m, sess, x, r) })
 		},
 		IsBatch:    isBatch,
 		TakesBatch: batchSession,
@@ -168,10 +172,15 @@ func streamReply(r Reply) httpstream.Reply {
 	return httpstream.Reply{Body: r.Body, Status: r.HTTPStatus(), Challenge: r.Challenge}
 }
 
-// A replyFunc hands a request's reply to its exchange; it implements replier.
-type replyFunc func(httpstream.Reply)
+// An exchangeReplier hands a request's reply to its exchange, a replyFunc
+// to a function; they implement replier.
+type (
+	exchangeReplier struct{ x *httpstream.Exchange }
+	replyFunc       func(httpstream.Reply)
+)
 
-func (f replyFunc) answer(r Reply) { f(streamReply(r)) }
+func (e exchangeReplier) answer(r Reply) { e.x.Finish(streamReply(r)) }
+func (f replyFunc) answer(r Reply)       { f(streamReply(r)) }
 
 // anonymous gives a request without a principal HTTPOptions.AnonymousPrincipal.
 func (h *httpHandler) anonymous(r *http.Request) *http.Request {

@@ -64,14 +64,21 @@ func (s *Server) taskEngine() *tasks.Engine {
 // A taskRun is a task tool's handler running in the background: its phases
 // and questions (tasks.Run), and what it runs under and returned.
 type taskRun struct {
-	*tasks.Run
-	s    *Server
-	c    *call
-	e    *toolEntry
-	r    *round
-	res  *ToolResult // set before Run.Returned
-	rerr *rpcError
+	tasks.Run
+	cancel context.CancelFunc
+	s      *Server
+	c      *call
+	e      *toolEntry
+	r      *round
+	res    *ToolResult // set before Run.Returned
+	rerr   *rpcError
 }
+
+// The hooks of a run (tasks.Hooks).
+func (t *taskRun) CancelHandler()                   { t.cancel() }
+func (t *taskRun) Changed(rec *tasks.Record)        { t.s.taskStatusChanged(rec) }
+func (t *taskRun) Started(rec *tasks.Record)        { t.s.tasks.runs.Store(rec.ID, t) }
+func (t *taskRun) Warn(msg, task string, err error) { t.s.logger.Warn(msg, "task", task, "err", err) }
 
 type taskKey struct{}
 
@@ -111,19 +118,17 @@ func (s *Server) callToolTask(ctx context.Context, c *call, e *toolEntry, args j
 // makes the task at once.
 func (s *Server) runTask(ctx context.Context, c *call, e *toolEntry, args json.RawMessage, ttlMs int64, threshold time.Duration) ([]byte, *rpcError) {
 	eng := s.taskEngine()
-	release, terr := eng.Admit(s.opts.MaxTasks)
-	if terr != nil {
+	if terr := eng.Admit(s.opts.MaxTasks); terr != nil {
 		return nil, taskError(terr)
 	}
 	ttl := eng.ClampTTL(ttlMs)
 	hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ttl)
-	tr := &taskRun{s: s, e: e}
-	tr.Run = eng.NewRun(threshold < 0, tasks.Hooks{Cancel: cancel, Changed: s.taskStatusChanged,
-		Warn: func(msg, task string, err error) { s.logger.Warn(msg, "task", task, "err", err) }})
+	tr := &taskRun{s: s, e: e, cancel: cancel}
+	eng.InitRun(&tr.Run, threshold < 0, tr)
 	hc := handlerCall(c, context.WithValue(hctx, taskKey{}, tr))
 	tr.c, tr.r = hc, &hc.round
 	go func() {
-		defer release()
+		defer eng.Release()
 		res, rerr := s.runTool(&hc.ctx, hc, e, args)
 		tr.returnedWith(res, rerr)
 	}()
@@ -157,8 +162,7 @@ func handlerCall(c *call, ctx context.Context) *call {
 // call with it.
 func (s *Server) startTask(ctx context.Context, tr *taskRun, ttl time.Duration) ([]byte, *rpcError) {
 	c, name := tr.c, tr.e.tool.Name
-	rec, err := s.taskEngine().Begin(ctx, tr.Run, principalID(c.caller()), c.info.ProtocolVersion, name, ttl,
-		func(rec *tasks.Record) { s.tasks.runs.Store(rec.ID, tr) })
+	rec, err := s.taskEngine().Begin(ctx, &tr.Run, principalID(c.caller()), c.info.ProtocolVersion, name, ttl)
 	if err != nil {
 		s.logger.Error("task not created", "tool", name, "err", err)
 		return nil, errorf(CodeInternalError, "internal error: cannot create a task: %v", err)
@@ -178,7 +182,7 @@ func (s *Server) concludeCallPhase(ctx context.Context, c *call, tr *taskRun, tt
 	if tr.e.tool.Task != TaskRequired || mrtr || tr.rerr != nil {
 		return s.toolReply(c, tr.e, r, tr.res, tr.rerr)
 	}
-	rec, err := s.taskEngine().Settle(ctx, tr.Run, principalID(c.caller()), c.info.ProtocolVersion, tr.e.tool.Name, ttl, tr.final)
+	rec, err := s.taskEngine().Settle(ctx, &tr.Run, principalID(c.caller()), c.info.ProtocolVersion, tr.e.tool.Name, ttl, tr.final)
 	if err != nil {
 		return nil, errorf(CodeInternalError, "internal error: %v", err)
 	}
@@ -199,7 +203,7 @@ func (t *taskRun) returnedWith(res *ToolResult, rerr *rpcError) {
 	t.res, t.rerr = res, rerr
 	defer t.Finish()
 	defer t.Cancel()
-	rec, err := t.s.taskEngine().Complete(t.Run, t.final)
+	rec, err := t.s.taskEngine().Complete(&t.Run, t.final)
 	if r := t.Record(); r != nil {
 		defer t.s.tasks.runs.Delete(r.ID)
 	}

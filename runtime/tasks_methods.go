@@ -41,17 +41,22 @@ func taskError(e *tasks.Error) *rpcError {
 func (s *Server) taskMethod(ctx context.Context, c *call) ([]byte, *rpcError) {
 	b, err := s.taskEngine().Serve(ctx, &tasks.Request{Method: c.msg.Method, Params: c.msg.Params,
 		Caps: c.info.ClientCapabilities, Owner: principalID(c.caller()), Version: c.info.ProtocolVersion,
-		Meta: s.serverInfoMeta, Local: s.localRun, Changed: s.taskStatusChanged})
+		Meta: s.serverInfoMeta, Host: taskHost{s}})
 	return b, taskError(err)
 }
 
-// localRun returns the run of a task whose handler runs here, or nil.
-func (s *Server) localRun(id string) *tasks.Run {
-	if v, ok := s.tasks.runs.Load(id); ok {
-		return v.(*taskRun).Run
+// A taskHost is the server as the tasks/* methods see it (tasks.Host).
+type taskHost struct{ s *Server }
+
+// Local returns the run of a task whose handler runs here, or nil.
+func (h taskHost) Local(id string) *tasks.Run {
+	if v, ok := h.s.tasks.runs.Load(id); ok {
+		return &v.(*taskRun).Run
 	}
 	return nil
 }
+
+func (h taskHost) Changed(rec *tasks.Record) { h.s.taskStatusChanged(rec) }
 
 // taskStatusChanged tells listeners that a task changed: 2026-07-28
 // subscriptions/listen streams whose filter names the task, on any replica

@@ -122,7 +122,8 @@ type Config[C Conn, M any] struct {
 	// Handle serves a message at once (a notification, a client response,
 	// initialize), ok false when its reply is missing or an error (initialize
 	// then opens no session); Serve serves a request in the background,
-	// handing its reply to done. conn is the zero C without a session.
+	// handing its reply to done (nil: x.Finish). conn is the zero C without
+	// a session.
 	// out, when not nil, takes what the message sends on its own (HTTP+SSE).
 	Handle func(ctx context.Context, m M, conn C, out Sink) (reply httpstream.Reply, ok bool)
 	Serve  func(ctx context.Context, m M, conn C, x *httpstream.Exchange, done func(httpstream.Reply))
@@ -317,7 +318,7 @@ func (h *Handler[C, M]) serveModern(w http.ResponseWriter, r *http.Request, m M,
 	}
 	defer h.stateless.Add(-1)
 	x := httpstream.New("", httpstream.AcceptsStream(r))
-	h.cfg.Serve(r.Context(), m, none, x, x.Finish)
+	h.cfg.Serve(r.Context(), m, none, x, nil)
 	p := &httpstream.Pump{X: x, W: w, KeepAlive: h.cfg.KeepAlive}
 	p.ServeRequest(r.Context())
 	x.Wait() // after a disconnect the handler is cancelled; wait for its reply

@@ -110,7 +110,10 @@ func newRig(t *testing.T, edit func(*Options)) *rig {
 			r := reply(m, c)
 			return r, string(m.ID) != "99"
 		},
-		Serve: func(_ context.Context, m *msg, c *conn, _ *httpstream.Exchange, done func(httpstream.Reply)) {
+		Serve: func(_ context.Context, m *msg, c *conn, x *httpstream.Exchange, done func(httpstream.Reply)) {
+			if done == nil {
+				done = x.Finish
+			}
 			go func() {
 				if m.Method == "block" {
 					<-rg.release

@@ -64,10 +64,15 @@ type Request struct {
 	Version string          // the protocol version it is served in
 	Meta    json.RawMessage // the server's _meta member value of 2026-07-28 results
 
-	// Local returns the run of a task whose handler runs on this process,
-	// or nil; Changed tells listeners that a task changed.
-	Local   func(id string) *Run
-	Changed func(*Record)
+	Host Host
+}
+
+// A Host is the server process the methods run in.
+type Host interface {
+	// Local returns the run of a task whose handler runs on this process, or nil.
+	Local(id string) *Run
+	// Changed tells listeners that a task changed.
+	Changed(*Record)
 }
 
 // Serve answers a tasks/* request (Methods says which era has which).
@@ -170,7 +175,7 @@ func (e *Engine) open(ctx context.Context, q *Request, p *params) (*Record, *Err
 // done is closed when the handler of task id, running here, ends; nil
 // (never ready) for a task running elsewhere.
 func (q *Request) done(id string) <-chan struct{} {
-	if r := q.Local(id); r != nil {
+	if r := q.Host.Local(id); r != nil {
 		return r.Done()
 	}
 	return nil
@@ -219,10 +224,10 @@ func (e *Engine) update(ctx context.Context, q *Request) ([]byte, *Error) {
 		return nil, methodError(err)
 	}
 	if taken {
-		if r := q.Local(rec.ID); r != nil {
+		if r := q.Host.Local(rec.ID); r != nil {
 			r.Poke()
 		}
-		q.Changed(rec)
+		q.Host.Changed(rec)
 	}
 	return q.ack(), nil
 }
@@ -247,10 +252,10 @@ func (e *Engine) cancel(ctx context.Context, q *Request) ([]byte, *Error) {
 	if err != nil {
 		return nil, methodError(err)
 	}
-	if r := q.Local(rec.ID); r != nil {
+	if r := q.Host.Local(rec.ID); r != nil {
 		r.Cancel()
 	}
-	q.Changed(rec)
+	q.Host.Changed(rec)
 	if q.modern() {
 		return q.ack(), nil
 	}

@@ -78,12 +78,20 @@ func TestLegacyCall(t *testing.T) {
 // serve answers q with local as the run of every task, returning the
 // records it reported changed.
 func serve(e *Engine, q *Request, local *Run) ([]byte, []*Record, *Error) {
-	var changed []*Record
-	q.Local = func(string) *Run { return local }
-	q.Changed = func(r *Record) { changed = append(changed, r) }
+	h := &host{local: local}
+	q.Host = h
 	b, err := e.Serve(context.Background(), q)
-	return b, changed, err
+	return b, h.changed, err
 }
+
+// host has local as the run of every task and records the changes.
+type host struct {
+	local   *Run
+	changed []*Record
+}
+
+func (h *host) Local(string) *Run { return h.local }
+func (h *host) Changed(r *Record) { h.changed = append(h.changed, r) }
 
 func TestMethodsModern(t *testing.T) {
 	ctx := context.Background()
@@ -93,7 +101,7 @@ func TestMethodsModern(t *testing.T) {
 		t.Fatal(err)
 	}
 	cancels := 0
-	run := e.NewRun(true, Hooks{Cancel: func() { cancels++ }})
+	run := e.NewRun(true, fnHooks{Cancel: func() { cancels++ }})
 	id := `{"taskId":"` + rec.ID + `"}`
 	q := request("tasks/get", id, Modern)
 	q.Caps = json.RawMessage(`{}`)
@@ -161,7 +169,7 @@ func TestMethodsLegacy(t *testing.T) {
 		t.Fatal(err)
 	}
 	failed, _ := e.Create(ctx, "alice", Legacy, "tool", time.Minute, "")
-	run := e.NewRun(true, Hooks{})
+	run := e.NewRun(true, fnHooks{})
 	go func() {
 		time.Sleep(20 * time.Millisecond)
 		_, _ = e.Update(ctx, failed.ID, func(r *Record) error {

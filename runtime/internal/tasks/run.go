@@ -41,10 +41,11 @@ type Run struct {
 }
 
 // Hooks are the runtime's side of a Run.
-type Hooks struct {
-	Cancel  func()                            // cancels the handler
-	Warn    func(msg, task string, err error) // logs what went wrong in the background
-	Changed func(*Record)                     // tells listeners the task changed
+type Hooks interface {
+	CancelHandler()                   // cancels the handler
+	Warn(msg, task string, err error) // logs what went wrong in the background
+	Changed(*Record)                  // tells listeners the task changed
+	Started(*Record)                  // the run became the task of this record (before its handler learns it)
 }
 
 // DefaultMaxRunning bounds the task handlers one engine runs at once when
@@ -52,18 +53,21 @@ type Hooks struct {
 const DefaultMaxRunning = 1000
 
 // Admit counts a handler about to run as a task, within limit (<= 0:
-// DefaultMaxRunning); release uncounts it when it returned. Beyond the limit
+// DefaultMaxRunning); Release uncounts it when it returned. Beyond the limit
 // it is refused (-32603, server busy).
-func (e *Engine) Admit(limit int) (release func(), err *Error) {
+func (e *Engine) Admit(limit int) *Error {
 	if limit <= 0 {
 		limit = DefaultMaxRunning
 	}
 	if e.running.Add(1) > int64(limit) {
 		e.running.Add(-1)
-		return nil, errorf(CodeInternalError, "server busy: %d tasks running (the limit)", limit)
+		return errorf(CodeInternalError, "server busy: %d tasks running (the limit)", limit)
 	}
-	return func() { e.running.Add(-1) }, nil
+	return nil
 }
+
+// Release uncounts a handler Admit counted.
+func (e *Engine) Release() { e.running.Add(-1) }
 
 // Running is the number of task handlers running (Admit).
 func (e *Engine) Running() int64 { return e.running.Load() }
@@ -71,12 +75,18 @@ func (e *Engine) Running() int64 { return e.running.Load() }
 // NewRun returns the run of a handler about to start; now makes it a task
 // from the start.
 func (e *Engine) NewRun(now bool, h Hooks) *Run {
-	r := &Run{start: make(chan struct{}), created: make(chan struct{}), done: make(chan struct{}), wake: make(chan struct{}, 1),
-		e: e, hooks: h}
+	r := new(Run)
+	e.InitRun(r, now, h)
+	return r
+}
+
+// InitRun makes *r a new run (NewRun) in place.
+func (e *Engine) InitRun(r *Run, now bool, h Hooks) {
+	r.start, r.created, r.done, r.wake = make(chan struct{}), make(chan struct{}), make(chan struct{}), make(chan struct{}, 1)
+	r.e, r.hooks = e, h
 	if now {
 		r.phase = phaseTask
 	}
-	return r
 }
 
 // Start asks for the task now (the handler's StartTask) and reports whether
@@ -150,24 +160,29 @@ func (r *Run) Created(rec *Record) {
 }
 
 // Begin creates the record of a run that became a task (Start, with the
-// last progress message as its status): register is called with it before
-// the handler learns the run is a task; then the record is followed while
+// last progress message as its status): Hooks.Started is called with it
+// before the handler learns the run is a task; then the record is followed while
 // the handler runs (Follow: the lease, a cancel, answers given elsewhere). A
 // record that cannot be created cancels the handler.
-func (e *Engine) Begin(ctx context.Context, r *Run, owner, era, tool string, ttl time.Duration, register func(*Record)) (*Record, error) {
+func (e *Engine) Begin(ctx context.Context, r *Run, owner, era, tool string, ttl time.Duration) (*Record, error) {
 	rec, listErr, err := e.Start(ctx, owner, era, tool, ttl, r.LastMessage())
 	if err != nil {
-		r.hooks.Cancel()
+		r.hooks.CancelHandler()
 		r.Created(nil)
 		return nil, err
 	}
 	if listErr != nil {
 		r.hooks.Warn("task not listed", rec.ID, listErr)
 	}
-	register(rec)
+	r.hooks.Started(rec)
 	r.Created(rec)
-	go e.Follow(rec.ID, r.done, r.hooks.Cancel, r.Poke, func(msg string, err error) { r.hooks.Warn(msg, rec.ID, err) })
+	go r.follow(rec.ID)
 	return rec, nil
+}
+
+// follow follows the record of the task while its handler runs (Follow).
+func (r *Run) follow(id string) {
+	r.e.Follow(id, r.done, r.hooks.CancelHandler, r.Poke, func(msg string, err error) { r.hooks.Warn(msg, id, err) })
 }
 
 // Settle creates the record of a run whose handler returned before it
@@ -187,7 +202,7 @@ func (e *Engine) Settle(ctx context.Context, r *Run, owner, era, tool string, tt
 }
 
 // Cancel cancels the handler.
-func (r *Run) Cancel() { r.hooks.Cancel() }
+func (r *Run) Cancel() { r.hooks.CancelHandler() }
 
 // Complete marks the handler returned (its outcome set before) and, when
 // the run is a task, stores its outcome with final (an Update function); it

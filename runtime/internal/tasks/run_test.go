@@ -15,7 +15,7 @@ func TestRunDecide(t *testing.T) {
 	ctx := context.Background()
 	e := New(store.NewMemory(), Limits{}, "r1")
 	// Returned within the threshold: the call answers itself.
-	r := e.NewRun(false, Hooks{})
+	r := e.NewRun(false, fnHooks{})
 	go func() {
 		if rec := r.Returned(); rec != nil {
 			t.Error("a run that stayed a call has a record")
@@ -26,7 +26,7 @@ func TestRunDecide(t *testing.T) {
 		t.Errorf("returned: %v, want Answer", got)
 	}
 	// Outlasting the threshold: a task.
-	r = e.NewRun(false, Hooks{})
+	r = e.NewRun(false, fnHooks{})
 	if got := r.Decide(ctx, time.Millisecond); got != BecomeTask {
 		t.Errorf("slow: %v, want BecomeTask", got)
 	}
@@ -34,7 +34,7 @@ func TestRunDecide(t *testing.T) {
 		t.Error("InCall true inside a task")
 	}
 	// StartTask: a task at once, and Start learns it once the record exists.
-	r = e.NewRun(false, Hooks{})
+	r = e.NewRun(false, fnHooks{})
 	started := make(chan bool)
 	go func() { started <- r.Start(ctx) }()
 	if got := r.Decide(ctx, time.Minute); got != BecomeTask {
@@ -46,7 +46,7 @@ func TestRunDecide(t *testing.T) {
 		t.Error("Start or InTask false once the record exists")
 	}
 	// An MRTR question as a call: the call waits for the return and answers.
-	r = e.NewRun(false, Hooks{})
+	r = e.NewRun(false, fnHooks{})
 	if !r.InCall(func() bool { return true }) {
 		t.Fatal("InCall false in a call")
 	}
@@ -55,14 +55,14 @@ func TestRunDecide(t *testing.T) {
 		t.Errorf("asked: %v, want Answer", got)
 	}
 	// The client gone before the task existed.
-	r = e.NewRun(false, Hooks{})
+	r = e.NewRun(false, fnHooks{})
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
 	if got := r.Decide(cctx, time.Minute); got != Gone {
 		t.Errorf("gone: %v, want Gone", got)
 	}
 	// A task from the start: no wait; a record that could not be created.
-	r = e.NewRun(true, Hooks{})
+	r = e.NewRun(true, fnHooks{})
 	if got := r.Decide(ctx, -1); got != BecomeTask {
 		t.Errorf("now: %v, want BecomeTask", got)
 	}
@@ -80,7 +80,7 @@ func TestRunProgressed(t *testing.T) {
 	ctx := context.Background()
 	e := New(store.NewMemory(), Limits{}, "r1")
 	var changed []*Record
-	r := e.NewRun(false, Hooks{Changed: func(rec *Record) { changed = append(changed, rec) }})
+	r := e.NewRun(false, fnHooks{Change: func(rec *Record) { changed = append(changed, rec) }})
 	if r.Progressed(3, 10, "") {
 		t.Error("a report before the task existed was handled")
 	}
@@ -88,7 +88,7 @@ func TestRunProgressed(t *testing.T) {
 		t.Errorf("last message %q", r.LastMessage())
 	}
 	r.Decide(ctx, 0)
-	rec, err := e.Begin(ctx, r, "alice", Modern, "tool", time.Minute, func(*Record) {})
+	rec, err := e.Begin(ctx, r, "alice", Modern, "tool", time.Minute)
 	if err != nil || rec.Message != "progress 3 of 10" {
 		t.Fatalf("begin: %v %v", rec, err)
 	}
@@ -125,7 +125,7 @@ func TestRunAsk(t *testing.T) {
 		t.Fatal(err)
 	}
 	waiting := make(chan *Record, 1)
-	r := e.NewRun(true, Hooks{Changed: func(rec *Record) { waiting <- rec }})
+	r := e.NewRun(true, fnHooks{Change: func(rec *Record) { waiting <- rec }})
 	r.Decide(ctx, -1)
 	r.Created(rec)
 	var got json.RawMessage
@@ -147,7 +147,7 @@ func TestRunAsk(t *testing.T) {
 		t.Errorf("answer %s", got)
 	}
 	noInput := errors.New("no input")
-	r2 := e.NewRun(true, Hooks{})
+	r2 := e.NewRun(true, fnHooks{})
 	r2.Decide(ctx, -1)
 	r2.Created(&Record{ID: NewID()}) // no such record in the store
 	if err := r2.Ask(ctx, []Question{question{"q", &got}}, noInput); !errors.Is(err, noInput) {
@@ -163,12 +163,13 @@ func TestRunLifecycle(t *testing.T) {
 	ctx := context.Background()
 	e := New(store.NewMemory(), Limits{}, "r1")
 	cancelled := 0
-	r := e.NewRun(true, Hooks{Cancel: func() { cancelled++ }, Warn: func(msg, task string, err error) { t.Errorf("%s %s: %v", msg, task, err) }})
-	r.Decide(ctx, -1)
 	var registered *Record
+	r := e.NewRun(true, fnHooks{Cancel: func() { cancelled++ }, Warned: func(msg, task string, err error) { t.Errorf("%s %s: %v", msg, task, err) },
+		Start: func(rec *Record) { registered = rec }})
+	r.Decide(ctx, -1)
 	learnt := make(chan bool)
 	go func(r *Run) { learnt <- r.Start(ctx) && registered != nil }(r)
-	rec, err := e.Begin(ctx, r, "alice", Legacy, "tool", time.Minute, func(rec *Record) { registered = rec })
+	rec, err := e.Begin(ctx, r, "alice", Legacy, "tool", time.Minute)
 	if err != nil || registered != rec || r.Record() != rec {
 		t.Fatalf("begin: %v", err)
 	}
@@ -187,12 +188,12 @@ func TestRunLifecycle(t *testing.T) {
 	if err != nil || settled.Status != Failed || string(settled.Error) != `{"code":-32603,"message":"boom"}` {
 		t.Errorf("settle: %+v %v", settled, err)
 	}
-	if rec, err := e.Complete(e.NewRun(false, Hooks{}), nil); rec != nil || err != nil {
+	if rec, err := e.Complete(e.NewRun(false, fnHooks{}), nil); rec != nil || err != nil {
 		t.Errorf("complete of a call: %v %v", rec, err)
 	}
 	down := New(failingStore{store.NewMemory()}, Limits{}, "r1")
-	r = down.NewRun(true, Hooks{Cancel: func() { cancelled++ }})
-	if _, err := down.Begin(ctx, r, "alice", Modern, "tool", time.Minute, func(*Record) { t.Error("registered a record the store refused") }); err == nil || cancelled != 1 || r.InTask() {
+	r = down.NewRun(true, fnHooks{Cancel: func() { cancelled++ }, Start: func(*Record) { t.Error("registered a record the store refused") }})
+	if _, err := down.Begin(ctx, r, "alice", Modern, "tool", time.Minute); err == nil || cancelled != 1 || r.InTask() {
 		t.Errorf("begin on a store that refuses: %v, cancelled %d", err, cancelled)
 	}
 }
@@ -215,7 +216,7 @@ func TestRunAskLegacy(t *testing.T) {
 		t.Fatal(err)
 	}
 	var statuses []Status
-	r := e.NewRun(true, Hooks{Changed: func(rec *Record) { statuses = append(statuses, rec.Status) }})
+	r := e.NewRun(true, fnHooks{Change: func(rec *Record) { statuses = append(statuses, rec.Status) }})
 	r.Decide(ctx, -1)
 	r.Created(rec)
 	var got json.RawMessage
@@ -242,28 +243,58 @@ func TestRunAskLegacy(t *testing.T) {
 
 func TestAdmit(t *testing.T) {
 	e := New(store.NewMemory(), Limits{}, "r1")
-	release, err := e.Admit(1)
-	if err != nil || e.Running() != 1 {
+	if err := e.Admit(1); err != nil || e.Running() != 1 {
 		t.Fatalf("first: %v, running %d", err, e.Running())
 	}
-	if _, err := e.Admit(1); err == nil || err.Code != CodeInternalError || err.Msg != "server busy: 1 tasks running (the limit)" {
+	if err := e.Admit(1); err == nil || err.Code != CodeInternalError || err.Msg != "server busy: 1 tasks running (the limit)" {
 		t.Errorf("beyond the limit: %v", err)
 	}
-	release()
+	e.Release()
 	if e.Running() != 0 {
 		t.Errorf("running %d after release", e.Running())
 	}
 	for range DefaultMaxRunning {
-		if _, err := e.Admit(0); err != nil {
+		if err := e.Admit(0); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := e.Admit(0); err == nil {
+	if err := e.Admit(0); err == nil {
 		t.Error("the default limit let one more run")
 	}
 	rec := &Record{}
 	Succeed(rec, json.RawMessage(`{"isError":true}`), true)
 	if rec.Status != Completed || rec.Message != "completed with a tool error" {
 		t.Errorf("succeed: %+v", rec)
+	}
+}
+
+// fnHooks are Hooks made of functions; nil ones do nothing.
+type fnHooks struct {
+	Cancel        func()
+	Warned        func(msg, task string, err error)
+	Change, Start func(*Record)
+}
+
+func (h fnHooks) CancelHandler() {
+	if h.Cancel != nil {
+		h.Cancel()
+	}
+}
+
+func (h fnHooks) Warn(msg, task string, err error) {
+	if h.Warned != nil {
+		h.Warned(msg, task, err)
+	}
+}
+
+func (h fnHooks) Changed(rec *Record) {
+	if h.Change != nil {
+		h.Change(rec)
+	}
+}
+
+func (h fnHooks) Started(rec *Record) {
+	if h.Start != nil {
+		h.Start(rec)
 	}
 }
