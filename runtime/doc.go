@@ -23,8 +23,9 @@
 // the seam between transports and dispatch):
 //
 //  1. transport: stdio.go gives a line (internal/stdioconn reads it, internal/lineio
-//     frames it); http.go reads a POST body (internal/httpcheck), http_modern.go or
-//     http_legacy.go checks its headers or its session (internal/httpsession).
+//     frames it); http.go wires internal/streamable, which reads a POST body
+//     (internal/httpcheck), decides its era and checks its headers or its
+//     session (internal/httpsession).
 //  2. frame parse: jsonrpc.go's ParseMessage (internal/jsonrpc reads the frame and
 //     the params, internal/jsonwire the bytes) makes a Message and classifies its era.
 //  3. dispatch: Server.Handle (transport.go) hands it to dispatch.go, which admits it
@@ -41,7 +42,10 @@
 //
 // The runtime's leaves, which know nothing of servers, calls or sessions, are the
 // packages under runtime/internal (DESIGN.md, "Runtime layout"); the older
-// transport HTTP+SSE is internal/legacysse, wired by http_sse_legacy.go. Beside
+// transport HTTP+SSE is internal/legacysse, mounted by http_sse_legacy.go. Tasks
+// (tasks.go, tasks_methods.go) run on internal/tasks; change notifications
+// (subscriptions.go) on internal/subscribe and, across replicas,
+// internal/fanout. Beside
 // the runtime: runtime/modelcall (provider function tools and the model-call
 // Dispatcher) and runtime/resourcefs (files under a root), over its public API
 // only; runtime/auth (OAuth); runtime/store (the state store).

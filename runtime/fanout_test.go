@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -215,38 +214,6 @@ func TestFanoutIgnoresForeignMessages(t *testing.T) {
 	l.expectQuiet(50 * time.Millisecond)
 }
 
-// TestAudience: which clients each kind of notice selects.
-func TestAudience(t *testing.T) {
-	l := &listener{who: "alice", filter: subscriptionFilter{ToolsListChanged: true,
-		ResourceSubscriptions: []string{"notes://work"}, TaskIDs: []string{"t1"}}}
-	sess := &sessionSubs{who: "alice", uris: map[string]bool{"test://a": true}}
-	tests := []struct {
-		to                audience
-		listener, session bool
-	}{
-		{audience{List: "tools"}, true, true},
-		{audience{List: "prompts"}, false, true},
-		{audience{List: "bogus"}, false, true},
-		{audience{URI: "notes://work/1"}, true, false},
-		{audience{URI: "notes://workshop"}, false, false},
-		{audience{URI: "test://a"}, false, true},
-		{audience{TaskID: "t1"}, true, false},
-		{audience{TaskID: "t2"}, false, false},
-		{audience{TaskID: "t1", Principal: "bob"}, false, false},
-		{audience{List: "tools", Principal: "bob"}, false, false},
-		{audience{Principal: "alice"}, false, true},
-		{audience{}, false, false},
-	}
-	for _, tt := range tests {
-		if got := wantsListener(&tt.to, l); got != tt.listener {
-			t.Errorf("%+v: listener %v, want %v", tt.to, got, tt.listener)
-		}
-		if got := wantsSession(&tt.to, sess); got != tt.session {
-			t.Errorf("%+v: session %v, want %v", tt.to, got, tt.session)
-		}
-	}
-}
-
 // TestAnnounceParams: a notice's params reach a listen stream with the
 // subscription id merged into their _meta, and a 2025-11-25 session as they
 // are.
@@ -301,40 +268,4 @@ func TestFanoutStoreDown(t *testing.T) {
 	expectNote(t, l1, id1, "notifications/resources/updated", "notes://work/1")
 	expectNote(t, l2, id2, "notifications/resources/updated", "notes://work/1")
 	waitPublished(t, s) // the failed publish is logged, nothing else happens
-}
-
-// TestListenFrame: the frame of a listen-stream notification, with and
-// without params and _meta, is one valid JSON-RPC notification whose
-// _meta holds the subscription id (and the params' own _meta members).
-func TestListenFrame(t *testing.T) {
-	for _, p := range []string{"", `{}`, ` { } `, `{"uri":"a"}`, `{"uri":"a","x":[1,{"_meta":2}]}`, `{"_meta":{"k":"v"},"uri":"a"}`,
-		`{"_meta":{"io.modelcontextprotocol/subscriptionId":"old"},"uri":"a"}`} {
-		n := notice{Method: "notifications/resources/updated"}
-		if p != "" {
-			n.Params = json.RawMessage(p)
-		}
-		head, tail, err := listenFrame(n)
-		if err != nil {
-			t.Fatalf("%s: %v", p, err)
-		}
-		msg := string(head) + `7` + string(tail)
-		var m struct {
-			JSONRPC, Method string
-			Params          map[string]json.RawMessage
-		}
-		if err := json.Unmarshal([]byte(msg), &m); err != nil {
-			t.Fatalf("params %s: frame %s: %v", p, msg, err)
-		}
-		var meta map[string]json.RawMessage
-		_ = json.Unmarshal(m.Params["_meta"], &meta)
-		if m.Method != n.Method || string(meta[metaSubscriptionID]) != "7" {
-			t.Errorf("params %s: frame %s", p, msg)
-		}
-		if strings.Contains(p, `"uri"`) && string(m.Params["uri"]) != `"a"` {
-			t.Errorf("params %s: frame %s lost the uri", p, msg)
-		}
-		if strings.Contains(p, `"k"`) && string(meta["k"]) != `"v"` {
-			t.Errorf("params %s: frame %s lost _meta.k", p, msg)
-		}
-	}
 }

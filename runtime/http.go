@@ -1,20 +1,19 @@
 package runtime
 
-// http.go: the Streamable HTTP transport's entry: HTTPHandler and ListenAndServe, each
-// POST routed by era, errors and replies written.
+// http.go: the Streamable HTTP transport's entry: HTTPHandler and
+// ListenAndServe, wiring internal/streamable (routing, sessions, eras,
+// shutdown) to the server's messages and sessions.
 
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"os"
-	"sync"
-	"sync/atomic"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/httpcheck"
 	"github.com/mcpgen/mcpgen/runtime/internal/httpsession"
 	"github.com/mcpgen/mcpgen/runtime/internal/httpstream"
+	"github.com/mcpgen/mcpgen/runtime/internal/streamable"
 )
 
 // ErrNoStream reports a server-to-client request for a 2025-11-25 client whose
@@ -53,7 +52,7 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.h.Se
 // done to finish, and then every session ends (what still runs is cancelled).
 // Call it before, or alongside, the http.Server's Shutdown. It returns ctx's
 // error when requests were cut short; calling it again does nothing more.
-func (h *HTTPHandler) Shutdown(ctx context.Context) error { return h.h.shutdown(ctx) }
+func (h *HTTPHandler) Shutdown(ctx context.Context) error { return h.h.Shutdown(ctx) }
 
 // ListenAndServe serves the Streamable HTTP transport on addr (default
 // 127.0.0.1:8080) at opts.Path (default /mcp) until ctx is cancelled, then
@@ -63,184 +62,11 @@ func (h *HTTPHandler) Shutdown(ctx context.Context) error { return h.h.shutdown(
 func (s *Server) ListenAndServe(ctx context.Context, addr string, opts *HTTPOptions) error {
 	o := opts.withDefaults()
 	h := newHTTPHandler(s, o)
-	err := serveHTTP(ctx, addr, h.withLegacySSE(), o, h.endStreams, s.logger)
+	err := serveHTTP(ctx, addr, h.withLegacySSE(), o, h.EndStreams, s.logger)
 	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), o.ShutdownTimeout)
 	defer cancel()
-	return errors.Join(err, h.shutdown(dctx))
+	return errors.Join(err, h.Shutdown(dctx))
 }
-
-// An httpHandler is the Streamable HTTP transport of one Server.
-type httpHandler struct {
-	srv      *Server
-	opts     HTTPOptions
-	sessions *sessionStore
-	// background counts 2025-11-25 handlers still running after their client
-	// disconnected (disconnecting is not cancelling in that era).
-	background sync.WaitGroup
-	// stateless counts the 2026-07-28 requests in flight (opts.MaxStatelessRequests).
-	stateless atomic.Int64
-	// bodyTimeoutWarning logs once that BodyTimeout cannot be enforced.
-	bodyTimeoutWarning sync.Once
-	// closing is set by shutdown: new requests get 503.
-	closing atomic.Bool
-	// legacy is the 2024-11-05 HTTP+SSE transport, when opts.LegacySSE.
-	legacy *legacySSE
-}
-
-// newHTTPHandler returns a handler with resolved options.
-func newHTTPHandler(s *Server, o HTTPOptions) *httpHandler {
-	return &httpHandler{srv: s, opts: o, sessions: newSessionStore(s, o)}
-}
-
-// endStreams ends the long-lived streams, which would otherwise hold up a
-// graceful shutdown: the sessions' GET streams, and 2026-07-28
-// subscriptions/listen responses (they end with their final result).
-func (h *httpHandler) endStreams() {
-	h.sessions.EndStreams()
-	if h.legacy != nil {
-		h.legacy.EndStreams()
-	}
-	h.srv.EndSubscriptions(nil)
-}
-
-// shutdown refuses new requests, ends the long-lived streams, waits (until
-// ctx is done) for background handlers, then ends every session.
-func (h *httpHandler) shutdown(ctx context.Context) error {
-	h.closing.Store(true)
-	h.endStreams()
-	done := make(chan struct{})
-	go func() { h.background.Wait(); close(done) }()
-	var err error
-	select {
-	case <-done:
-	case <-ctx.Done():
-		err = fmt.Errorf("drain background requests: %w", ctx.Err())
-	}
-	h.sessions.CloseAll()
-	return err
-}
-
-// ServeHTTP implements http.Handler.
-func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	r = h.anonymous(r)
-	if !httpcheck.HostAllowed(r.Host, h.opts.AllowedHosts) {
-		httpError(w, http.StatusForbidden, nil, CodeInvalidRequest, "forbidden: host not allowed")
-		return
-	}
-	if !httpcheck.OriginAllowed(r.Header.Get("Origin"), h.opts.AllowedOrigins) {
-		httpError(w, http.StatusForbidden, nil, CodeInvalidRequest, "forbidden: origin not allowed")
-		return
-	}
-	if h.closing.Load() {
-		httpError(w, http.StatusServiceUnavailable, nil, CodeInternalError, "server shutting down")
-		return
-	}
-	switch r.Method {
-	case http.MethodPost:
-		h.servePost(w, r)
-	case http.MethodGet:
-		h.serveGet(w, r)
-	case http.MethodDelete:
-		h.serveDelete(w, r)
-	default:
-		w.Header().Set("Allow", "GET, POST, DELETE")
-		httpError(w, http.StatusMethodNotAllowed, nil, CodeInvalidRequest, "method not allowed")
-	}
-}
-
-// httpError writes a JSON-RPC error response with the given HTTP status; id
-// may be nil.
-func httpError(w http.ResponseWriter, status int, id []byte, code int, msg string) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_, _ = w.Write(ErrorResponse(id, code, msg, nil))
-}
-
-// busyMessage is the error message of a request refused because too many run
-// already (the stdio transport answers the same).
-const busyMessage = "server busy: too many requests in flight"
-
-// httpBusy answers a request beyond the concurrency bound of its session (2025-11-25)
-// or of the handler (2026-07-28): 503 and -32603, as MaxSessions does for sessions.
-func httpBusy(w http.ResponseWriter, id []byte) {
-	httpError(w, http.StatusServiceUnavailable, id, CodeInternalError, busyMessage)
-}
-
-// readBody reads a POST body of at most opts.MaxBodyBytes (httpcheck.ReadBody),
-// answering 413, 415 or 400 itself when it cannot; ok is false then.
-func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
-	body, berr := httpcheck.ReadBody(w, r, h.opts.MaxBodyBytes, h.opts.BodyTimeout, func(err error) { h.warnBodyTimeout(w, err) })
-	if berr != nil {
-		httpError(w, berr.Status, nil, berr.Code, berr.Msg)
-		return nil, false
-	}
-	return body, true
-}
-
-// warnBodyTimeout logs, once per handler, that BodyTimeout cannot be enforced:
-// the ResponseWriter (typically a middleware's wrapper without an Unwrap
-// method) does not reach the connection's SetReadDeadline.
-func (h *httpHandler) warnBodyTimeout(w http.ResponseWriter, err error) {
-	h.bodyTimeoutWarning.Do(func() {
-		h.srv.logger.Warn("HTTPOptions.BodyTimeout is not enforced: the ResponseWriter cannot set a read deadline; "+
-			"give the middleware's ResponseWriter wrapper an Unwrap method, or set http.Server.ReadTimeout",
-			"writer", fmt.Sprintf("%T", w), "err", err)
-	})
-}
-
-// servePost serves one JSON-RPC message POSTed by a client of either era.
-func (h *httpHandler) servePost(w http.ResponseWriter, r *http.Request) {
-	body, ok := h.readBody(w, r)
-	if !ok {
-		return
-	}
-	if isBatch(body) && h.serveBatch(w, r, body) { // 2025-03-26 sessions (http_revisions.go)
-		return
-	}
-	m, err := ParseMessage(body)
-	if err != nil {
-		reply := ErrorReply(err)
-		if reply.Body == nil {
-			httpError(w, http.StatusBadRequest, nil, CodeInvalidRequest, err.Error())
-			return
-		}
-		writeReply(w, nil, reply)
-		return
-	}
-	if modernRequest(m, r.Header) {
-		m.Era = EraModern
-		h.serveModern(w, r, m)
-		return
-	}
-	h.serveLegacy(w, r, m)
-}
-
-// modernRequest decides the era of a POSTed message: 2026-07-28 when its
-// _meta says so or its MCP-Protocol-Version header names a version that is
-// not a 2025-or-earlier one. Client responses are always 2025-11-25.
-func modernRequest(m *Message, h http.Header) bool {
-	if m.Kind == KindResponse {
-		return false
-	}
-	if m.Era == EraModern {
-		return true
-	}
-	v, ok := httpcheck.HeaderValue(h, httpcheck.HeaderProtocolVersion)
-	return ok && !legacyVersion(v)
-}
-
-// legacyVersion reports whether v is a protocol version of the
-// initialize-handshake era.
-func legacyVersion(v string) bool {
-	switch v {
-	case versionLegacy, "2025-06-18", "2025-03-26", "2024-11-05":
-		return true
-	}
-	return false
-}
-
-// acceptsStream reports whether the client's Accept header admits an SSE response.
-func acceptsStream(r *http.Request) bool { return httpstream.AcceptsStream(r) }
 
 // serveHTTPMain serves Main's -http ADDR flag with opts (the defaults, plus what
 // a registered MainAuth configured).
@@ -248,9 +74,97 @@ func (s *Server) serveHTTPMain(ctx context.Context, addr string, opts *HTTPOptio
 	return s.ListenAndServe(ctx, addr, opts)
 }
 
-// writeReply writes a JSON reply, or 202 Accepted when there is nothing to say.
-func writeReply(w http.ResponseWriter, hdr http.Header, r Reply) {
-	httpstream.WriteReply(w, hdr, streamReply(r))
+// An httpHandler is the Streamable HTTP transport of one Server: its
+// 2025-11-25 sessions serve dispatcher Sessions.
+type httpHandler struct {
+	*streamable.Handler[*Session, *Message]
+	srv  *Server
+	opts HTTPOptions
+	// legacy is the 2024-11-05 HTTP+SSE transport, when opts.LegacySSE.
+	legacy *legacySSE
+}
+
+// httpSession is a 2025-11-25 HTTP session (runtime/internal/httpsession).
+type httpSession = httpsession.Session[*Session]
+
+// SessionPrefixEnv names the environment variable whose value starts every
+// 2025-11-25 session id this process mints (visible ASCII, e.g. "r1-"): behind a
+// load balancer, each replica gets its own prefix and the balancer routes a
+// session to the replica that minted it (docs/deploy-replicas.md).
+const SessionPrefixEnv = "MCP_SESSION_PREFIX"
+
+// busyMessage is the error message of a request refused because too many run
+// already (the stdio transport answers the same).
+const busyMessage = streamable.BusyMessage
+
+// newHTTPHandler returns the handler of s with resolved options o.
+func newHTTPHandler(s *Server, o HTTPOptions) *httpHandler {
+	h := &httpHandler{srv: s, opts: o}
+	h.Handler = streamable.New(streamable.Config[*Session, *Message]{
+		Options: streamable.Options{AllowedOrigins: o.AllowedOrigins, AllowedHosts: o.AllowedHosts,
+			MaxBodyBytes: o.MaxBodyBytes, BodyTimeout: o.BodyTimeout, MaxSessions: o.MaxSessions,
+			MaxSessionsPerPeer: o.MaxSessionsPerPeer, SessionIdleTimeout: o.SessionIdleTimeout,
+			SessionPrefix: os.Getenv(SessionPrefixEnv), MaxStatelessRequests: o.MaxStatelessRequests,
+			MaxConcurrentRequests: s.opts.MaxConcurrentRequests, SSERetry: o.SSERetry, KeepAlive: o.KeepAlive},
+		Log:         s.logger,
+		Admit:       h.anonymous,
+		BoundTo:     boundTo,
+		Caller:      func(r *http.Request) string { return principalID(PrincipalFrom(r.Context())) },
+		OtherCaller: sessionOtherCaller,
+		NewConn:     func(standalone *httpstream.Exchange) *Session { return s.NewSession(standalone) },
+		EndStreams: func() {
+			if h.legacy != nil {
+				h.legacy.EndStreams()
+			}
+			s.EndSubscriptions(nil)
+		},
+		Parse:     parseHTTP,
+		SetModern: func(m *Message) { m.Era = EraModern },
+		ParamHeaders: func(tool string) ([]httpcheck.ParamHeader, bool) {
+			e, ok := s.tools.Load().byName[tool]
+			if !ok {
+				return nil, false
+			}
+			return e.paramHeaders(), true
+		},
+		Handle: func(ctx context.Context, m *Message, sess *Session, out streamable.Sink) (httpstream.Reply, bool) {
+			var sink Sink
+			if out != nil {
+				sink = out
+			}
+			r := s.Handle(ctx, m, sess, sink)
+			return streamReply(r), r.Code == 0 && r.Body != nil
+		},
+		Serve: func(ctx context.Context, m *Message, sess *Session, x *httpstream.Exchange, done func(httpstream.Reply)) {
+			var r replier = exchangeReplier{x}
+			if done != nil {
+				r = replyFunc(done)
+			}
+			handlerWorkers.Go(func() { s.handleAsync(ctx, m, sess, x, r) })
+		},
+		IsBatch:    isBatch,
+		TakesBatch: batchSession,
+		Batch: func(ctx context.Context, body []byte, sess *Session, out streamable.Sink) []byte {
+			return s.serveBatch(ctx, body, sess, out)
+		},
+	})
+	return h
+}
+
+// parseHTTP reads a POSTed message: a body that is not one gets the error
+// reply ParseMessage's error owes, or a 400 without one.
+func parseHTTP(body []byte) (*Message, streamable.Info, *httpstream.Reply, error) {
+	m, err := ParseMessage(body)
+	if err != nil {
+		var bad *httpstream.Reply
+		if reply := ErrorReply(err); reply.Body != nil {
+			r := streamReply(reply)
+			bad = &r
+		}
+		return nil, streamable.Info{}, bad, err
+	}
+	return m, streamable.Info{Kind: streamable.Kind(m.Kind), ID: m.ID, Method: m.Method, Modern: m.Era == EraModern, MetaComplete: metaComplete(m),
+		Params: m.Params, Version: m.ProtocolVersion, Tool: m.Name, Arguments: m.params.Arguments}, nil, nil
 }
 
 // streamReply is r as an exchange carries it.
@@ -258,10 +172,15 @@ func streamReply(r Reply) httpstream.Reply {
 	return httpstream.Reply{Body: r.Body, Status: r.HTTPStatus(), Challenge: r.Challenge}
 }
 
-// An exchangeReplier hands a request's reply to its exchange; it implements replier.
-type exchangeReplier struct{ x *httpstream.Exchange }
+// An exchangeReplier hands a request's reply to its exchange, a replyFunc
+// to a function; they implement replier.
+type (
+	exchangeReplier struct{ x *httpstream.Exchange }
+	replyFunc       func(httpstream.Reply)
+)
 
 func (e exchangeReplier) answer(r Reply) { e.x.Finish(streamReply(r)) }
+func (f replyFunc) answer(r Reply)       { f(streamReply(r)) }
 
 // anonymous gives a request without a principal HTTPOptions.AnonymousPrincipal.
 func (h *httpHandler) anonymous(r *http.Request) *http.Request {
@@ -271,21 +190,26 @@ func (h *httpHandler) anonymous(r *http.Request) *http.Request {
 	return r
 }
 
-// The 2025-11-25 HTTP sessions (runtime/internal/httpsession), each serving a
-// dispatcher Session.
-type (
-	httpSession  = httpsession.Session[*Session]
-	sessionStore = httpsession.Store[*Session]
-)
+// metaComplete reports whether a request's _meta has the fields whose absence
+// is a -32602 (checked before headers): a string protocolVersion and an
+// object clientCapabilities.
+func metaComplete(m *Message) bool {
+	meta := m.params.Meta
+	if m.paramsErr != nil || meta == nil {
+		return false
+	}
+	_, ok := rawString(meta.ProtocolVersion)
+	return ok && isObject(meta.ClientCapabilities)
+}
 
-// SessionPrefixEnv names the environment variable whose value starts every
-// 2025-11-25 session id this process mints (visible ASCII, e.g. "r1-"): behind a
-// load balancer, each replica gets its own prefix and the balancer routes a
-// session to the replica that minted it (docs/deploy-replicas.md).
-const SessionPrefixEnv = "MCP_SESSION_PREFIX"
-
-// newSessionStore returns the session store of a handler of s with options o.
-func newSessionStore(s *Server, o HTTPOptions) *sessionStore {
-	return httpsession.NewStore(o.MaxSessions, o.MaxSessionsPerPeer, o.SessionIdleTimeout, os.Getenv(SessionPrefixEnv),
-		func(standalone *httpstream.Exchange) *Session { return s.NewSession(standalone) })
+// CloseSSEStream closes the HTTP connection carrying the current request's SSE
+// stream without ending the stream or the request: the client reconnects with
+// GET and Last-Event-ID and receives the rest, including the result. This is
+// the polling pattern of 2025-11-25 Streamable HTTP for long calls. It reports
+// false and does nothing where that is impossible: on other transports, for
+// 2026-07-28 requests (closing their stream cancels them), and for clients that
+// do not accept SSE.
+func CloseSSEStream(ctx context.Context) bool {
+	x, ok := streamable.ExchangeFrom(ctx)
+	return ok && x.RequestClose()
 }

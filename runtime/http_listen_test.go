@@ -23,7 +23,7 @@ func TestHTTPHeaderBound(t *testing.T) {
 	h := newHTTPHandler(s, opts)
 	ctx, cancel := context.WithCancel(context.Background())
 	served := make(chan error, 1)
-	go func() { served <- serveListener(ctx, ln, h, opts, h.endStreams, nil) }()
+	go func() { served <- serveListener(ctx, ln, h, opts, h.EndStreams, nil) }()
 	defer func() {
 		cancel()
 		if err := waitFor(t, served, "the server to stop"); err != nil {

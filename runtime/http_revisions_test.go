@@ -49,7 +49,7 @@ func openSession(t *testing.T, ts *httptest.Server, rev string) (*httpClient, ht
 func revisionHTTPServer(t *testing.T) *httptest.Server {
 	h := newHTTPHandler(revisionServer(t), (&HTTPOptions{LegacySSE: true}).withDefaults())
 	ts := httptest.NewServer(h.withLegacySSE())
-	t.Cleanup(func() { h.endStreams(); ts.Close() })
+	t.Cleanup(func() { h.EndStreams(); ts.Close() })
 	return ts
 }
 
@@ -317,7 +317,7 @@ func TestLegacySSEBoundToCaller(t *testing.T) {
 		}
 		routed.ServeHTTP(w, r)
 	}))
-	t.Cleanup(func() { h.endStreams(); ts.Close() })
+	t.Cleanup(func() { h.EndStreams(); ts.Close() })
 	p := dialSSE(t, ts.URL) // opened anonymously
 	post := func(sub string) int {
 		req, _ := http.NewRequest(http.MethodPost, ts.URL+p.endpoint, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))

@@ -156,7 +156,7 @@ func TestHTTPSessionsOnePeerCannotLockOut(t *testing.T) {
 // then gets 404.
 func TestHTTPIdleSessionEndsAlone(t *testing.T) {
 	rig := newSessionRig(t, nil)
-	st := rig.h.sessions
+	st := rig.h.Sessions
 	defer st.CloseAll()
 	id := rig.mustInitialize("10.0.0.1:1")
 	hs := st.All()[0]
@@ -179,7 +179,7 @@ func TestHTTPIdleSessionEndsAlone(t *testing.T) {
 			t.Fatalf("the ended session still buffers %d events", hs.Standalone.Buffered())
 		}
 	}
-	if n := len(rig.h.sessions.All()); n != 0 {
+	if n := len(rig.h.Sessions.All()); n != 0 {
 		t.Errorf("the store still holds %d sessions", n)
 	}
 	if w := rig.serve("10.0.0.1:1", id, rpcRequest(2, "tools/list", nil)); w.Code != http.StatusNotFound {
@@ -266,10 +266,10 @@ func TestHTTPHandlerShutdownCustomMux(t *testing.T) {
 	if got := waitFor(t, call, "the call's answer"); !strings.Contains(got, "released") {
 		t.Errorf("the running call: got %s, want its result", got)
 	}
-	if n := len(mcp.h.sessions.All()); n != 0 {
+	if n := len(mcp.h.Sessions.All()); n != 0 {
 		t.Errorf("%d sessions left after Shutdown", n)
 	}
-	if mcp.h.sessions.Sweeping() {
+	if mcp.h.Sessions.Sweeping() {
 		t.Error("the idle sweep still runs after Shutdown")
 	}
 	if err := srv.Shutdown(shutdown); err != nil {
@@ -284,9 +284,9 @@ func TestHTTPHandlerShutdownCustomMux(t *testing.T) {
 // gone for its client at once, even before the idle sweep runs.
 func TestHTTPExpiredSessionUnusable(t *testing.T) {
 	rig := newSessionRig(t, nil)
-	defer rig.h.sessions.CloseAll()
+	defer rig.h.Sessions.CloseAll()
 	id := rig.mustInitialize("10.0.0.1:1")
-	hs := rig.h.sessions.All()[0]
+	hs := rig.h.Sessions.All()[0]
 	hs.Touch(time.Now().Add(-DefaultSessionIdleTimeout - time.Second))
 	if w := rig.serve("10.0.0.1:1", id, rpcRequest(2, "tools/list", nil)); w.Code != http.StatusNotFound {
 		t.Fatalf("request on an expired session: got status %d, want 404", w.Code)

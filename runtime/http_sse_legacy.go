@@ -1,16 +1,12 @@
 package runtime
 
-// http_sse_legacy.go: the HTTP+SSE transport of 2024-11-05 (internal/legacysse),
-// served beside Streamable HTTP when HTTPOptions.LegacySSE is set, wired to the
-// server: its sessions are dispatcher Sessions, its messages are served as
-// Streamable HTTP's are. Origin and Host checks, body limits, MaxSessions,
-// MaxConcurrentRequests and keep-alives are those of Streamable HTTP.
+// http_sse_legacy.go: the HTTP+SSE transport of 2024-11-05 (internal/legacysse,
+// made by internal/streamable), served beside Streamable HTTP when
+// HTTPOptions.LegacySSE is set: its paths, its sessions' wiring, its mux.
 
 import (
-	"context"
 	"net/http"
 
-	"github.com/mcpgen/mcpgen/runtime/internal/httpcheck"
 	"github.com/mcpgen/mcpgen/runtime/internal/legacysse"
 )
 
@@ -24,77 +20,15 @@ const (
 // legacySSE is the HTTP+SSE transport of one httpHandler.
 type legacySSE = legacysse.Transport[*Session]
 
-// newLegacySSE returns the transport of h.
+// newLegacySSE returns the transport of h: its sessions are dispatcher
+// Sessions, its messages are served as Streamable HTTP's are.
 func newLegacySSE(h *httpHandler) *legacySSE {
-	return legacysse.New(legacysse.Config[*Session]{
-		StreamPath: LegacySSEPath, MessagePath: LegacyMessagePath,
-		MaxSessions: h.opts.MaxSessions, MaxConcurrentRequests: h.srv.opts.MaxConcurrentRequests,
-		KeepAlive: h.opts.KeepAlive, Closed: ErrSessionClosed, OtherCaller: sessionOtherCaller,
-		Admit: func(w http.ResponseWriter, r *http.Request) (*http.Request, bool) {
-			r = h.anonymous(r)
-			if !httpcheck.HostAllowed(r.Host, h.opts.AllowedHosts) {
-				httpError(w, http.StatusForbidden, nil, CodeInvalidRequest, "forbidden: host not allowed")
-				return nil, false
-			}
-			if !httpcheck.OriginAllowed(r.Header.Get("Origin"), h.opts.AllowedOrigins) {
-				httpError(w, http.StatusForbidden, nil, CodeInvalidRequest, "forbidden: origin not allowed")
-				return nil, false
-			}
-			return r, true
-		},
-		Caller:   func(r *http.Request) string { return principalID(PrincipalFrom(r.Context())) },
-		ReadBody: h.readBody,
-		Refuse: func(w http.ResponseWriter, status int, id []byte, msg string) {
-			code := CodeInvalidRequest
-			if status == http.StatusServiceUnavailable {
-				code = CodeInternalError
-			}
-			httpError(w, status, id, code, msg)
-		},
-		Busy:       httpBusy,
-		NewSession: func(out legacysse.Sink) *Session { return h.srv.NewSession(out) },
-		EndSession: func(sess *Session) {
+	return h.LegacySSE(LegacySSEPath, LegacyMessagePath, ErrSessionClosed,
+		func(out legacysse.Sink) *Session { return h.srv.NewSession(out) },
+		func(sess *Session) {
 			sess.Close()
 			h.srv.EndSubscriptions(sess)
-		},
-		Post: h.ssePost,
-	})
-}
-
-// ssePost serves one message (or, on a 2025-03-26 session, a batch) POSTed to
-// an HTTP+SSE session: what it is owed goes to the stream, out.
-func (h *httpHandler) ssePost(w http.ResponseWriter, ctx context.Context, sess *Session, body []byte, out legacysse.Sink, run func(id []byte, f func())) {
-	srv := h.srv
-	if isBatch(body) && batchSession(sess) {
-		run(nil, func() {
-			if b := srv.serveBatch(ctx, body, sess, out); b != nil {
-				_ = out.Send(ctx, b)
-			}
 		})
-		return
-	}
-	m, err := ParseMessage(body)
-	if err != nil {
-		reply := ErrorReply(err)
-		if reply.Body == nil {
-			httpError(w, http.StatusBadRequest, nil, CodeInvalidRequest, err.Error())
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusBadRequest)
-		_, _ = w.Write(reply.Body)
-		return
-	}
-	if m.Kind != KindRequest {
-		srv.Handle(ctx, m, sess, out)
-		w.WriteHeader(http.StatusAccepted)
-		return
-	}
-	run(m.ID, func() {
-		if reply := srv.Handle(ctx, m, sess, out); reply.Body != nil {
-			_ = out.Send(ctx, reply.Body)
-		}
-	})
 }
 
 // withLegacySSE returns a mux serving Streamable HTTP at opts.Path and, when

@@ -163,7 +163,7 @@ func TestHTTPGracefulShutdown(t *testing.T) {
 	h := newHTTPHandler(s, opts)
 	ctx, cancel := context.WithCancel(context.Background())
 	served := make(chan error, 1)
-	go func() { served <- serveListener(ctx, ln, h, opts, h.endStreams, nil) }()
+	go func() { served <- serveListener(ctx, ln, h, opts, h.EndStreams, nil) }()
 
 	c := &httpClient{t: t, url: "http://" + ln.Addr().String() + opts.Path, schemas: testSpec}
 	type answer struct {
@@ -275,7 +275,7 @@ func TestHTTPShutdownEndsListen(t *testing.T) {
 	h := newHTTPHandler(s, opts)
 	ctx, cancel := context.WithCancel(context.Background())
 	served := make(chan error, 1)
-	go func() { served <- serveListener(ctx, ln, h, opts, h.endStreams, nil) }()
+	go func() { served <- serveListener(ctx, ln, h, opts, h.EndStreams, nil) }()
 
 	c := &httpClient{t: t, url: "http://" + ln.Addr().String() + opts.Path, schemas: testSpec}
 	params := map[string]any{"_meta": modernMetaFor(nil), "notifications": map[string]any{"toolsListChanged": true}}

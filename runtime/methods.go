@@ -43,7 +43,7 @@ func (s *Server) initialize(_ context.Context, c *call) ([]byte, *rpcError) {
 	if !c.sess.initialize(version, info, clientCapsFor(version, p.Capabilities)) {
 		return nil, errorf(CodeInvalidRequest, "initialize: the session is already initialized")
 	}
-	s.prims.hub.addSession(c.sess, principalID(c.caller())) // list changes and resource updates reach it
+	s.prims.hub.AddSession(hubConn{c.sess}, principalID(c.caller())) // list changes and resource updates reach it
 	return mustMarshal(initializeResult{
 		ProtocolVersion: version,
 		Capabilities:    s.taskCapabilities(s.capabilities(), version),

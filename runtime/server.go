@@ -93,7 +93,7 @@ type Options struct {
 	// behind a load balancer need a shared one (runtime/store/redisstore; Main's
 	// -store flag). A Store given here (or by SetStore) that implements
 	// store.PubSub also carries change notifications to the clients of the
-	// other replicas (fanout.go).
+	// other replicas (subscriptions.go).
 	Store store.Store
 	// IdempotencyRetention is how long a call's idempotency key and result are
 	// kept; 0 means 24 hours.
@@ -156,7 +156,7 @@ type Server struct {
 	ledger *ledger.Ledger             // the idempotency ledger, on Options.Store
 	tasks  taskState                  // tasks.go
 	audit  *slog.Logger               // Options.Audit; nil: no audit records
-	fan    atomic.Pointer[fanout.Bus] // change notifications across replicas (fanout.go); nil: none
+	fan    atomic.Pointer[fanout.Bus] // change notifications across replicas (subscriptions.go); nil: none
 }
 
 // NewServer returns a server that identifies itself as info. opts may be nil.
@@ -170,7 +170,7 @@ func NewServer(info Implementation, opts *Options) *Server {
 	s.tools.Store(&toolSet{byName: map[string]*toolEntry{}})
 	s.serverInfoMeta = mustMarshal(map[string]Implementation{metaServerInfo: info})
 	if opts != nil && opts.Store != nil {
-		s.setFanout(opts.Store) // a store given is shared: changes reach the other replicas (fanout.go)
+		s.setFanout(opts.Store) // a store given is shared: changes reach the other replicas (subscriptions.go)
 	}
 	return s
 }

@@ -108,7 +108,7 @@ func (ss *Session) Close() {
 		delete(ss.pending, id)
 	}
 	ss.mu.Unlock()
-	ss.srv.prims.hub.dropSession(ss) // no more change notifications
+	ss.srv.prims.hub.DropSession(hubConn{ss}) // no more change notifications
 	for _, c := range calls {
 		c.stop()
 	}

@@ -1,188 +1,115 @@
 package runtime
 
-// subscriptions.go: what clients subscribe to: list changes, resource updates, and the
-// subscriptions/listen stream. Changes reach the clients of other replicas through
-// fanout.go.
+// subscriptions.go: wires change notifications: who listens
+// (internal/subscribe: 2025-11-25 sessions, resources/subscribe, 2026-07-28
+// subscriptions/listen streams, matching a change's audience) and the other
+// replicas (internal/fanout, when the server's store implements
+// store.PubSub: Redis for replicas). Every change goes through announce:
+// delivered at once to this process's clients that want it, and published
+// on "mcpgen:notify:"+server name for the other replicas, which deliver it
+// to theirs. Every client hears of a change at most once.
 
 import (
 	"context"
-	"encoding/json"
-	"sync"
-	"sync/atomic"
-	"time"
 
-	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/internal/fanout"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
+	"github.com/mcpgen/mcpgen/runtime/internal/subscribe"
+	"github.com/mcpgen/mcpgen/runtime/store"
 )
 
-// metaSubscriptionID tags every notification of a subscriptions/listen stream.
-const metaSubscriptionID = "io.modelcontextprotocol/subscriptionId"
+// A notice is one change notification on its way to the clients that want
+// it; an audience says which (runtime/internal/fanout).
+type (
+	notice   = fanout.Notice
+	audience = fanout.Audience
+)
 
-// notifyTimeout bounds each best-effort change notification.
-const notifyTimeout = 5 * time.Second
+const (
+	// metaSubscriptionID tags every notification of a subscriptions/listen stream.
+	metaSubscriptionID = subscribe.MetaSubscriptionID
+	// notifyTimeout bounds each best-effort change notification.
+	notifyTimeout = subscribe.Timeout
+)
 
-// A hub knows who wants to hear about changes: 2025-11-25 sessions (every
-// initialized one hears list changes; resources/subscribe adds URIs) and
-// 2026-07-28 subscriptions/listen streams with their filters.
-type hub struct {
-	// mu guards the maps.
-	mu        sync.Mutex
-	sessions  map[*Session]*sessionSubs
-	listeners map[*listener]struct{}
+// The hub of a server and its listen streams, keyed by the connection (a
+// Session) they live on.
+type (
+	hub      = subscribe.Hub[hubConn]
+	listener = subscribe.Listener[hubConn]
+)
 
-	members atomic.Int64 // len(sessions)+len(listeners): no lock to find nobody listens
-	changed func()       // called after members changed, without mu (fanout.go); may be nil
+// A hubConn is a Session as the hub sees it; hubConn{nil} is no connection.
+type hubConn struct{ ss *Session }
+
+// Closed reports whether the session was closed.
+func (c hubConn) Closed() bool {
+	c.ss.mu.Lock()
+	defer c.ss.mu.Unlock()
+	return c.ss.closed
 }
 
-// sessionSubs is what a 2025-11-25 session listens to.
-type sessionSubs struct {
-	uris map[string]bool // resources/subscribe
-	who  string          // principalID of the caller that initialized it
+// Send sends a message on the session's own sink (stdout, or the HTTP GET stream).
+func (c hubConn) Send(ctx context.Context, msg []byte) error {
+	c.ss.mu.Lock()
+	out := c.ss.out
+	c.ss.mu.Unlock()
+	return out.Send(ctx, msg)
 }
 
-// A listener is one open subscriptions/listen stream.
-type listener struct {
-	id     json.RawMessage // the listen request's id: the subscription id
-	sess   *Session        // the stdio connection it arrived on; nil on HTTP
-	who    string          // principalID of the caller
-	out    Sink
-	filter subscriptionFilter
-	stop   chan struct{} // closed to end the stream gracefully
-	once   sync.Once
-
-	// mu serialises sends, so the acknowledgement goes first and nothing
-	// follows the end of the stream.
-	mu     sync.Mutex
-	closed bool
+// setFanout turns fan-out on when st (the server's shared store) can publish,
+// off otherwise; Options.Store and SetStore call it, the default in-process
+// store does not.
+func (s *Server) setFanout(st store.Store) {
+	s.prims.hub.Changed = s.syncFanout
+	ps, ok := st.(store.PubSub)
+	if !ok {
+		s.fan.Store(nil)
+		return
+	}
+	s.fan.Store(fanout.New(ps, fanout.ChannelPrefix+s.info.Name, s.logger, s.deliverLocal,
+		func() bool { return s.prims.hub.Members() > 0 }))
 }
 
-// subscriptionFilter is the SubscriptionFilter of subscriptions/listen and of
-// its acknowledgement.
-type subscriptionFilter struct {
-	ToolsListChanged      bool     `json:"toolsListChanged,omitempty"`
-	PromptsListChanged    bool     `json:"promptsListChanged,omitempty"`
-	ResourcesListChanged  bool     `json:"resourcesListChanged,omitempty"`
-	ResourceSubscriptions []string `json:"resourceSubscriptions,omitempty"`
-	// TaskIDs (io.modelcontextprotocol/tasks) asks for notifications/tasks of
-	// these tasks; honoured keeps them only where the tasks extension serves them.
-	TaskIDs []string `json:"taskIds,omitempty"`
+// syncFanout subscribes to the other replicas' changes while this process has
+// clients to tell, and unsubscribes when it has none (the hub calls it when
+// its count changes).
+func (s *Server) syncFanout() {
+	if b := s.fan.Load(); b != nil {
+		b.Sync()
+	}
 }
 
-// wants reports whether the filter asked for list changes of kind.
-func (f *subscriptionFilter) wants(kind listKind) bool {
-	switch kind {
+// announce tells the clients that want it of a change: those of this process
+// at once, those of the other replicas through the shared store.
+func (s *Server) announce(n notice) {
+	s.deliverLocal(n)
+	if b := s.fan.Load(); b != nil {
+		b.Publish(n)
+	}
+}
+
+// deliverLocal sends n to the clients of this process that want it.
+func (s *Server) deliverLocal(n notice) {
+	s.prims.hub.Deliver(n, s.deliver)
+}
+
+// deliver logs a failed best-effort notification.
+func (s *Server) deliver(method string, err error) {
+	if err != nil {
+		s.logger.Debug("change notification not delivered", "method", method, "err", err)
+	}
+}
+
+// listName is the audience name of a list.
+func listName(k listKind) string {
+	switch k {
 	case kindPrompts:
-		return f.PromptsListChanged
+		return "prompts"
 	case kindResources:
-		return f.ResourcesListChanged
+		return "resources"
 	}
-	return f.ToolsListChanged
-}
-
-// addSession starts telling an initialized 2025-11-25 session, opened by the
-// principal who (principalID), about changes.
-func (h *hub) addSession(ss *Session, who string) {
-	h.mu.Lock()
-	for old := range h.sessions { // forget ended sessions, so the map stays bounded
-		if old.isClosed() {
-			delete(h.sessions, old)
-		}
-	}
-	h.entry(ss).who = who
-	h.unlock()
-}
-
-// entry returns the session's entry, adding it; the caller holds mu.
-func (h *hub) entry(ss *Session) *sessionSubs {
-	if h.sessions == nil {
-		h.sessions = map[*Session]*sessionSubs{}
-	}
-	e := h.sessions[ss]
-	if e == nil {
-		e = &sessionSubs{uris: map[string]bool{}}
-		h.sessions[ss] = e
-	}
-	return e
-}
-
-// unlock recounts the members, releases mu, and reports a change of the count.
-func (h *hub) unlock() {
-	n := int64(len(h.sessions) + len(h.listeners))
-	old := h.members.Swap(n)
-	h.mu.Unlock()
-	if old != n && h.changed != nil {
-		h.changed()
-	}
-}
-
-// subscribe records a session's resources/subscribe (or, with on false, its
-// unsubscribe).
-func (h *hub) subscribe(ss *Session, uri string, on bool) {
-	h.mu.Lock()
-	if e := h.entry(ss); on {
-		e.uris[uri] = true
-	} else {
-		delete(e.uris, uri)
-	}
-	h.unlock()
-}
-
-// dropSession forgets a closed session.
-func (h *hub) dropSession(ss *Session) {
-	h.mu.Lock()
-	delete(h.sessions, ss)
-	h.unlock()
-}
-
-// liveSessions returns the open sessions for which pick says yes, forgetting
-// closed ones.
-func (h *hub) liveSessions(pick func(*sessionSubs) bool) []*Session {
-	h.mu.Lock()
-	var out []*Session
-	for ss, e := range h.sessions {
-		if ss.isClosed() {
-			delete(h.sessions, ss)
-			continue
-		}
-		if pick(e) {
-			out = append(out, ss)
-		}
-	}
-	h.unlock()
-	return out
-}
-
-// addListener registers an open listen stream.
-func (h *hub) addListener(l *listener) {
-	h.mu.Lock()
-	if h.listeners == nil {
-		h.listeners = map[*listener]struct{}{}
-	}
-	h.listeners[l] = struct{}{}
-	h.unlock()
-}
-
-// removeListener forgets a listen stream; nothing is sent on it afterwards.
-func (h *hub) removeListener(l *listener) {
-	h.mu.Lock()
-	delete(h.listeners, l)
-	h.unlock()
-	l.mu.Lock()
-	l.closed = true
-	l.mu.Unlock()
-}
-
-// matching returns the listeners for which pick says yes.
-func (h *hub) matching(pick func(*listener) bool) []*listener {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	var out []*listener
-	for l := range h.listeners {
-		if pick(l) {
-			out = append(out, l)
-		}
-	}
-	return out
+	return "tools"
 }
 
 // EndSubscriptions gracefully ends the open 2026-07-28 subscriptions/listen
@@ -190,38 +117,7 @@ func (h *hub) matching(pick func(*listener) bool) []*listener {
 // a stream never holds a shutdown up); sess limits it to the streams of one
 // stdio connection, nil ends all.
 func (s *Server) EndSubscriptions(sess *Session) {
-	for _, l := range s.prims.hub.matching(func(l *listener) bool { return sess == nil || l.sess == sess }) {
-		l.once.Do(func() { close(l.stop) })
-	}
-}
-
-// isClosed reports whether the session was closed.
-func (ss *Session) isClosed() bool {
-	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	return ss.closed
-}
-
-// sendUnsolicited sends a message on the session's own sink (stdout, or the
-// HTTP GET stream).
-func (ss *Session) sendUnsolicited(ctx context.Context, msg []byte) error {
-	ss.mu.Lock()
-	out := ss.out
-	ss.mu.Unlock()
-	return out.Send(ctx, msg)
-}
-
-// sendFramed delivers a notification on the listen stream, its subscription
-// id between head and tail (listenFrame), unless the stream has ended.
-func (l *listener) sendFramed(ctx context.Context, head, tail []byte) error {
-	msg := make([]byte, 0, len(head)+len(l.id)+len(tail))
-	msg = append(append(append(msg, head...), l.id...), tail...)
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.closed {
-		return ErrRequestDone
-	}
-	return l.out.Send(ctx, msg)
+	s.prims.hub.End(hubConn{sess}, sess == nil)
 }
 
 // listChanged tells every interested client, here and on the other replicas,
@@ -238,18 +134,11 @@ func (s *Server) listChanged(kind listKind) {
 // is shared (Options.Store, Main's -store), on every replica sharing it.
 // Application code calls it after a change; sending is best effort.
 func (s *Server) ResourceUpdated(uri string) {
-	if s.prims.hub.members.Load() == 0 && s.fan.Load() == nil {
+	if s.prims.hub.Members() == 0 && s.fan.Load() == nil {
 		return // nobody to tell
 	}
 	p := append(jsonwire.AppendString([]byte(`{"uri":`), uri), '}')
 	s.announce(notice{Method: "notifications/resources/updated", Params: p, To: audience{URI: uri}})
-}
-
-// deliver logs a failed best-effort notification.
-func (s *Server) deliver(_ context.Context, method string, err error) {
-	if err != nil {
-		s.logger.Debug("change notification not delivered", "method", method, "err", err)
-	}
 }
 
 // subscribe answers resources/subscribe (2025-11-25): {} and, from now on,
@@ -272,7 +161,7 @@ func (s *Server) setSubscription(c *call, on bool) ([]byte, *rpcError) {
 	case c.sess == nil:
 		return nil, errorf(CodeInvalidRequest, "%s needs a session", c.msg.Method)
 	}
-	s.prims.hub.subscribe(c.sess, uri, on)
+	s.prims.hub.Subscribe(hubConn{c.sess}, uri, on)
 	return []byte(emptyObject), nil
 }
 
@@ -281,38 +170,23 @@ func (s *Server) setSubscription(c *call, on bool) ([]byte, *rpcError) {
 // notifications until the client goes away (no reply) or the server ends the
 // subscription (the final result, tagged with the subscription id).
 func (s *Server) listen(ctx context.Context, c *call) ([]byte, *rpcError) {
-	var p struct {
-		Notifications *subscriptionFilter `json:"notifications"`
+	f, err := subscribe.ParseFilter(c.msg.Params)
+	if err != nil {
+		return nil, errorf(CodeInvalidParams, "%v", err)
 	}
-	if err := json.Unmarshal(c.msg.Params, &p); err != nil || p.Notifications == nil {
-		return nil, errorf(CodeInvalidParams, "subscriptions/listen: params.notifications must be a subscription filter")
-	}
-	if rerr := s.honourTaskFilter(ctx, c, p.Notifications); rerr != nil {
+	if rerr := s.honourTaskFilter(ctx, c, f); rerr != nil {
 		return nil, rerr
 	}
-	l := &listener{id: c.msg.ID, sess: c.sess, who: principalID(c.caller()), out: c.out, filter: s.honoured(*p.Notifications), stop: make(chan struct{})}
-	l.mu.Lock() // held until the acknowledgement is out: it goes first
-	s.prims.hub.addListener(l)
-	defer s.prims.hub.removeListener(l)
-	ack, err := jsonrpc.Notification("notifications/subscriptions/acknowledged", map[string]any{
-		"notifications": l.filter, "_meta": map[string]json.RawMessage{metaSubscriptionID: l.id}})
-	if err == nil {
-		err = l.out.Send(ctx, ack)
-	}
-	l.mu.Unlock()
-	if err != nil {
+	l := &listener{ID: c.msg.ID, Conn: hubConn{c.sess}, Who: principalID(c.caller()), Out: c.out, Filter: s.honoured(*f)}
+	if err := s.prims.hub.Listen(ctx, l); err != nil {
 		return nil, errorf(CodeInternalError, "subscriptions/listen: acknowledge: %v", err)
 	}
-	select {
-	case <-ctx.Done():
-	case <-l.stop:
-	}
-	return s.listenResult(l), nil
+	return l.Result(s.serverInfoMeta), nil
 }
 
 // honoured returns the part of a filter this server can serve: prompt and
 // resource notifications only once prompts or resources are registered.
-func (s *Server) honoured(f subscriptionFilter) subscriptionFilter {
+func (s *Server) honoured(f subscribe.Filter) subscribe.Filter {
 	if !s.declares("prompts") {
 		f.PromptsListChanged = false
 	}
@@ -320,10 +194,4 @@ func (s *Server) honoured(f subscriptionFilter) subscriptionFilter {
 		f.ResourcesListChanged, f.ResourceSubscriptions = false, nil
 	}
 	return f
-}
-
-// listenResult is the result that ends a subscription gracefully.
-func (s *Server) listenResult(l *listener) []byte {
-	meta := map[string]any{metaSubscriptionID: l.id, metaServerInfo: s.info}
-	return mustMarshal(map[string]any{"resultType": "complete", "_meta": meta})
 }

@@ -76,7 +76,7 @@ func TestHTTPListen(t *testing.T) {
 	}
 	cancel() // closing the stream ends the subscription
 	deadline := time.Now().Add(5 * time.Second)
-	for len(s.prims.hub.matching(func(*listener) bool { return true })) > 0 {
+	for s.prims.hub.Listeners() > 0 {
 		if time.Now().After(deadline) {
 			t.Fatal("listener still registered after the client closed the stream")
 		}

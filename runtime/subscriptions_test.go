@@ -120,10 +120,10 @@ func TestHubForgetsClosedSessions(t *testing.T) {
 	s := newTestServer(t, nil)
 	var h hub
 	a, b := s.NewSession(nil), s.NewSession(nil)
-	h.addSession(a, "")
+	h.AddSession(hubConn{a}, "")
 	a.Close()
-	h.addSession(b, "")
-	if _, ok := h.sessions[a]; ok || len(h.sessions) != 1 {
-		t.Errorf("sessions after closing one: %d entries, closed one kept: %v", len(h.sessions), ok)
+	h.AddSession(hubConn{b}, "")
+	if n := h.Sessions(); n != 1 {
+		t.Errorf("sessions after closing one: %d entries, want 1", n)
 	}
 }

@@ -625,7 +625,7 @@ func TestTasksLimitAndLog(t *testing.T) {
 	h.call("tasks/cancel", map[string]any{"taskId": id})
 	waitFor(t, cancelled, "the cancelled handler")
 	deadline := time.Now().Add(waitTimeout)
-	for h.s.tasks.running.Load() != 0 && time.Now().Before(deadline) {
+	for h.s.taskEngine().Running() != 0 && time.Now().Before(deadline) {
 		time.Sleep(time.Millisecond)
 	}
 	// With a log level asked, a log message would go out on the call's stream,

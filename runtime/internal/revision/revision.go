@@ -11,6 +11,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
@@ -40,6 +41,10 @@ func Negotiate(requested string) string {
 	}
 	return V20251125
 }
+
+// Handshake reports whether v is a revision of the initialize-handshake era
+// (2025-11-25 or before).
+func Handshake(v string) bool { return slices.Contains(handshake, v) }
 
 // Older reports whether v is a negotiated handshake revision before
 // 2025-11-25, whose messages need shaping. Revisions are dates, so they compare

@@ -1,8 +1,11 @@
 // Package tasks is the task engine of the mcpgen runtime: durable task records
 // on a runtime/store Store, their status machine, time to live, poll interval,
-// and the lease by which the server instance running a task shows it is alive.
-// It knows nothing of JSON-RPC, eras or handlers: package runtime renders
-// records for each protocol revision and runs the handlers (runtime/tasks.go).
+// and the lease by which the server instance running a task shows it is alive;
+// their wire shapes for both eras (render.go), the tasks/* methods and their
+// errors (methods.go), and the phases and questions of a handler running as a
+// task (run.go). It knows nothing of servers, calls or handlers: package
+// runtime runs the handlers and wires the methods (runtime/tasks.go,
+// runtime/tasks_methods.go).
 //
 // A record is one JSON value under "task:<id>". Every change is a
 // compare-and-set on the whole value, so any number of server instances
@@ -21,6 +24,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/store"
@@ -138,6 +142,8 @@ type Engine struct {
 	mu    sync.Mutex
 	snaps map[string]snapshot
 	epoch uint64 // counts local changes: a read that raced one is not kept
+
+	running atomic.Int64 // task handlers running (Admit)
 }
 
 // A snapshot is a record as a poll read it.
