@@ -12,7 +12,6 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/catalog"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
@@ -180,11 +179,14 @@ var (
 // invoke calls the handler under the call's deadline (Options.CallTimeout). A
 // handler that ignores its cancelled context is abandoned at the deadline, so one
 // stuck tool never holds a request, a drain or a slot forever. One mechanism
-// serves both kinds of caller: the deadline (overdue) and the handler's return
-// (returned) race to claim the call (c.state), and the loser's outcome is dropped.
-// An asynchronous call runs its handler on the calling goroutine and is answered
-// by the deadline itself (invokeInline); a synchronous one runs its handler on a
-// goroutine of its own, left to finish alone if the deadline wins (invokeAside).
+// serves both kinds of caller: the deadline (overdue, from the server's
+// deadline watch, deadline.go) and the handler's return (returned) race to
+// claim the call (c.state), and the loser's outcome is dropped. An asynchronous
+// call runs its handler on the calling goroutine and is answered by the
+// deadline itself (invokeInline); a synchronous one runs its handler on a
+// goroutine of its own, left to finish alone if the deadline wins
+// (invokeAside). A handler whose deadline passed before it started (a long
+// consent or authorization wait) does not run.
 func (s *Server) invoke(ctx context.Context, c *call, t *Tool, req *ToolRequest) (*ToolResult, error) {
 	switch {
 	case c.deadline.IsZero():
@@ -199,9 +201,10 @@ func (s *Server) invoke(ctx context.Context, c *call, t *Tool, req *ToolRequest)
 // at the deadline, overdue claims the call and answers it; the handler's result is
 // then dropped (errAbandoned).
 func (s *Server) invokeInline(ctx context.Context, c *call, t *Tool, req *ToolRequest) (*ToolResult, error) {
-	stop := context.AfterFunc(ctx, c.overdue)
+	if c.startHandler() {
+		return nil, errAbandoned
+	}
 	res, err := s.invokeNow(ctx, t, req)
-	stop()
 	if !c.returned() {
 		return nil, errAbandoned
 	}
@@ -210,23 +213,19 @@ func (s *Server) invokeInline(ctx context.Context, c *call, t *Tool, req *ToolRe
 
 // invokeAside runs the handler on a goroutine of its own and waits until the
 // handler's return or the deadline claims the call; at the deadline the handler
-// is abandoned (errCallTimeout). The context's Done channel is the timer: a call
-// costs no timer of its own unless the caller cancels before the deadline.
+// is abandoned (errCallTimeout).
 func (s *Server) invokeAside(ctx context.Context, c *call, t *Tool, req *ToolRequest) (*ToolResult, error) {
 	c.claimed = make(chan struct{})
-	handlerWorkers.Go(func() {
-		res, err := s.invokeNow(ctx, t, req)
-		if c.returned() {
-			c.asideRes, c.asideErr = res, err
-			close(c.claimed)
-		}
-	})
-	select {
-	case <-c.claimed:
-	case <-ctx.Done():
-		c.overdue()
-		<-c.claimed
+	if !c.startHandler() {
+		handlerWorkers.Go(func() {
+			res, err := s.invokeNow(ctx, t, req)
+			if c.returned() {
+				c.asideRes, c.asideErr = res, err
+				close(c.claimed)
+			}
+		})
 	}
+	<-c.claimed
 	if c.state.Load() == callTimedOut {
 		s.logger.Error("tool call timed out; handler abandoned", "tool", t.Name, "timeout", s.opts.CallTimeout)
 		return nil, errCallTimeout
@@ -237,32 +236,14 @@ func (s *Server) invokeAside(ctx context.Context, c *call, t *Tool, req *ToolReq
 // returned claims the call for the handler's result; false means the deadline
 // claimed it first.
 func (c *call) returned() bool {
-	if !c.state.CompareAndSwap(callRunning, callReturned) {
-		return false
-	}
-	c.mu.Lock()
-	if c.late != nil {
-		c.late.Stop()
-	}
-	c.mu.Unlock()
-	return true
+	return c.state.CompareAndSwap(callRunning, callReturned)
 }
 
-// overdue runs when a tools/call's context is done before its handler returned
-// (from context.AfterFunc for an asynchronous call, from the waiting caller for a
-// synchronous one). Before the deadline (the caller cancelled) the handler still
-// gets until the deadline; at the deadline the call is claimed, unless the handler
-// returned just in time: an asynchronous call is answered here with a timeout
-// result, a synchronous one wakes its waiting caller (invokeAside), which answers it.
+// overdue claims a tools/call whose deadline passed while its handler runs
+// (called by expire or startHandler, deadline.go), unless the handler returned
+// just in time: an asynchronous call is answered here with a timeout result, a
+// synchronous one wakes its waiting caller (invokeAside), which answers it.
 func (c *call) overdue() {
-	if wait := time.Until(c.deadline); wait > 0 {
-		c.mu.Lock()
-		if c.state.Load() == callRunning {
-			c.late = time.AfterFunc(wait, c.overdue)
-		}
-		c.mu.Unlock()
-		return
-	}
 	if c.async == nil {
 		if c.state.CompareAndSwap(callRunning, callTimedOut) {
 			close(c.claimed)
