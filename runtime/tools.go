@@ -12,6 +12,8 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/catalog"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
@@ -20,7 +22,10 @@ import (
 // errPanic marks a handler that panicked; the client sees only a generic text.
 var errPanic = errors.New("tool handler panicked")
 
-// listTools answers tools/list: one page of tools in registration order.
+// listTools answers tools/list: one page of tools in registration order. While
+// every client sees every tool (no Options.HideUnauthorized), a page's result
+// depends only on the snapshot, the era and where the page starts, so it is
+// built once per snapshot and then served as is.
 func (s *Server) listTools(ctx context.Context, c *call) ([]byte, *rpcError) {
 	set := s.tools.Load()
 	start := 0
@@ -30,10 +35,56 @@ func (s *Server) listTools(ctx context.Context, c *call) ([]byte, *rpcError) {
 			return nil, errorf(CodeInvalidParams, "invalid cursor")
 		}
 	}
+	size := s.opts.PageSize
+	if s.opts.HideUnauthorized || start%size != 0 {
+		return s.toolsPage(ctx, c, set, start)
+	}
+	slot := set.pages.slot(c.info.Modern, start/size, len(set.list), size)
+	if b := slot.Load(); b != nil {
+		return *b, nil
+	}
+	b, rerr := s.toolsPage(ctx, c, set, start)
+	if rerr != nil {
+		return nil, rerr
+	}
+	b = b[:len(b):len(b)] // shared: whoever appends copies
+	slot.Store(&b)
+	return b, nil
+}
+
+// A toolPages holds a snapshot's tools/list results, per era, for the pages
+// that start at a multiple of the page size.
+type toolPages struct {
+	once           sync.Once
+	modern, legacy []atomic.Pointer[[]byte]
+}
+
+// slot returns where page i of a list of n tools is kept for an era.
+func (p *toolPages) slot(modern bool, i, n, size int) *atomic.Pointer[[]byte] {
+	p.once.Do(func() {
+		p.modern = make([]atomic.Pointer[[]byte], n/size+1)
+		p.legacy = make([]atomic.Pointer[[]byte], n/size+1)
+	})
+	if modern {
+		return &p.modern[i]
+	}
+	return &p.legacy[i]
+}
+
+// toolsPage builds the tools/list result of the page starting at start.
+func (s *Server) toolsPage(ctx context.Context, c *call, set *toolSet, start int) ([]byte, *rpcError) {
 	end := min(start+s.opts.PageSize, len(set.list))
-	b := make([]byte, 0, 256)
+	n := 64
+	for _, e := range set.list[start:end] {
+		if err := e.wire(); err != nil {
+			s.logger.Error("tool cannot be listed", "tool", e.tool.Name, "err", err)
+			return nil, errorf(CodeInternalError, "internal error: tool %s cannot be listed", e.tool.Name)
+		}
+		n += len(e.description(c.info.Modern)) + 1
+	}
+	b := make([]byte, 0, n+len(s.serverInfoMeta)+160)
 	b = append(b, `{"tools":[`...)
-	n := 0
+	n = 0
 	for _, e := range set.list[start:end] {
 		if s.opts.HideUnauthorized && !s.mayList(ctx, e) {
 			continue
@@ -57,7 +108,7 @@ func (s *Server) listTools(ctx context.Context, c *call) ([]byte, *rpcError) {
 	return s.modernResult(c, append(b, '}')), nil
 }
 
-// description returns the pre-serialised Tool object for an era.
+// description returns the serialised Tool object for an era (after wire).
 func (e *toolEntry) description(modern bool) []byte {
 	if modern {
 		return e.modernJSON
@@ -423,10 +474,10 @@ func (e *toolEntry) describeInvalid(fails []schemaFailure) string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "invalid arguments for tool %s:", e.tool.Name)
 	writeFailures(&sb, fails)
-	if len(e.argNames) == 0 {
+	if len(e.names()) == 0 {
 		sb.WriteString("\nthis tool takes no arguments")
 	} else {
-		fmt.Fprintf(&sb, "\nvalid arguments: %s", strings.Join(e.argNames, ", "))
+		fmt.Fprintf(&sb, "\nvalid arguments: %s", strings.Join(e.names(), ", "))
 	}
 	return sb.String()
 }
