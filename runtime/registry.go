@@ -65,8 +65,9 @@ func (r *toolsRef) Store(ts *toolSet) { r.p.Store(ts) }
 type toolEntry struct {
 	tool       *Tool
 	wireOnce   sync.Once
-	modernJSON []byte // the Tool object for 2026-07-28 clients
-	legacyJSON []byte // the Tool object for 2025-11-25 clients
+	wired      atomic.Bool // wireOnce ran: the fields below are set
+	modernJSON []byte      // the Tool object for 2026-07-28 clients
+	legacyJSON []byte      // the Tool object for 2025-11-25 clients
 	wireErr    error
 	namesOnce  sync.Once
 	argNames   []string // the input schema's top-level property names
@@ -241,19 +242,21 @@ func (e *toolEntry) names() []string {
 // wire serialises the tool's descriptions for both eras, once.
 func (e *toolEntry) wire() error {
 	e.wireOnce.Do(func() {
-		if e.modernJSON, e.legacyJSON, e.wireErr = encodeTool(e.tool); e.wireErr != nil {
+		if e.modernJSON, e.legacyJSON, _, e.wireErr = encodeTool(e.tool); e.wireErr != nil {
 			e.wireErr = fmt.Errorf("tool %q: encode: %w", e.tool.Name, e.wireErr)
 		}
+		e.wired.Store(true)
 	})
 	return e.wireErr
 }
 
-// encodeTool serialises t for both eras.
-func encodeTool(t *Tool) (modern, legacy []byte, err error) {
+// encodeTool serialises t for both eras; same reports that they are the same
+// bytes.
+func encodeTool(t *Tool) (modern, legacy []byte, same bool, err error) {
 	w := wireTool{Name: t.Name, Title: t.Title, Description: t.Description,
 		InputSchema: t.InputSchema, OutputSchema: t.OutputSchema, Annotations: t.Annotations}
 	if modern, err = json.Marshal(w); err != nil {
-		return nil, nil, err
+		return nil, nil, false, err
 	}
 	legacy = modern // the same bytes unless the legacy output schema differs
 	if t.LegacyOutputSchema != nil {
@@ -263,11 +266,10 @@ func encodeTool(t *Tool) (modern, legacy []byte, err error) {
 		w.Execution = &toolExecution{TaskSupport: string(t.Task)}
 	}
 	if t.LegacyOutputSchema != nil || t.Task != "" {
-		if legacy, err = json.Marshal(w); err != nil {
-			return nil, nil, err
-		}
+		legacy, err = json.Marshal(w)
+		return modern, legacy, false, err
 	}
-	return modern, legacy, nil
+	return modern, legacy, true, nil
 }
 
 // pageStart returns the index of the first tool of the page cursor names. Cursors name

@@ -71,41 +71,104 @@ func (p *toolPages) slot(modern bool, i, n, size int) *atomic.Pointer[[]byte] {
 	return &p.legacy[i]
 }
 
-// toolsPage builds the tools/list result of the page starting at start.
+// toolsPage builds the tools/list result of the page starting at start. A tool
+// serialised here for the first time (a generated one, SchemasChecked) keeps
+// its bytes as a part of the page, so that a server that lists its catalog
+// holds one copy of it, not two.
 func (s *Server) toolsPage(ctx context.Context, c *call, set *toolSet, start int) ([]byte, *rpcError) {
+	modern := c.info.Modern
 	end := min(start+s.opts.PageSize, len(set.list))
-	n := 64
-	for _, e := range set.list[start:end] {
-		if err := e.wire(); err != nil {
+	page := set.list[start:end]
+	fresh := make([]freshTool, len(page)) // the tools not serialised yet
+	var cursor string
+	if end < len(set.list) {
+		cursor = catalog.EncodeCursor(set.list[end-1].tool.Name)
+	}
+	n := 160 + len(cursor) + len(s.serverInfoMeta)
+	for i, e := range page {
+		d, err := e.descriptionOrNew(modern, &fresh[i])
+		if err != nil {
 			s.logger.Error("tool cannot be listed", "tool", e.tool.Name, "err", err)
 			return nil, errorf(CodeInternalError, "internal error: tool %s cannot be listed", e.tool.Name)
 		}
-		n += len(e.description(c.info.Modern)) + 1
+		n += len(d) + 1
 	}
-	b := make([]byte, 0, n+len(s.serverInfoMeta)+160)
+	b := make([]byte, 0, n) // exact: the tools' bytes stay where they are
 	b = append(b, `{"tools":[`...)
-	n = 0
-	for _, e := range set.list[start:end] {
+	listed := 0
+	for i, e := range page {
 		if s.opts.HideUnauthorized && !s.mayList(ctx, e) {
 			continue
 		}
-		if n > 0 {
+		if listed > 0 {
 			b = append(b, ',')
 		}
-		n++
-		b = append(b, e.description(c.info.Modern)...)
+		listed++
+		at := len(b)
+		if f := &fresh[i]; f.modern != nil {
+			b = append(b, f.pick(modern)...)
+			e.adopt(b[at:len(b):len(b)], modern, f)
+		} else {
+			b = append(b, e.description(modern)...)
+		}
 	}
 	b = append(b, ']')
-	if end < len(set.list) {
+	if cursor != "" {
 		b = append(b, `,"nextCursor":`...)
-		b = jsonwire.AppendString(b, catalog.EncodeCursor(set.list[end-1].tool.Name))
+		b = jsonwire.AppendString(b, cursor)
 	}
-	if c.info.Modern {
+	if modern { // as modernResult, in place
 		b = append(b, `,"ttlMs":`...)
 		b = strconv.AppendInt(b, s.ttlMs, 10)
 		b = append(b, listCacheScope(s.opts.HideUnauthorized)...)
+		b = append(b, `,"resultType":"complete","_meta":`...)
+		b = append(b, s.serverInfoMeta...)
 	}
-	return s.modernResult(c, append(b, '}')), nil
+	return append(b, '}'), nil
+}
+
+// A freshTool is a tool serialised while its page is built (toolsPage).
+type freshTool struct {
+	modern, legacy []byte
+	same           bool // legacy is modern
+}
+
+// pick returns the bytes of an era.
+func (f *freshTool) pick(modern bool) []byte {
+	if modern {
+		return f.modern
+	}
+	return f.legacy
+}
+
+// descriptionOrNew returns the tool's serialised Tool object for an era; a tool
+// not serialised yet is serialised into f (and adopted by the page, adopt).
+func (e *toolEntry) descriptionOrNew(modern bool, f *freshTool) ([]byte, error) {
+	if e.wired.Load() {
+		return e.description(modern), e.wireErr
+	}
+	var err error
+	if f.modern, f.legacy, f.same, err = encodeTool(e.tool); err != nil {
+		return nil, fmt.Errorf("tool %q: encode: %w", e.tool.Name, err)
+	}
+	return f.pick(modern), nil
+}
+
+// adopt makes part, the copy in a page of the bytes f holds for an era, the
+// tool's serialisation, unless the tool was serialised meanwhile.
+func (e *toolEntry) adopt(part []byte, modern bool, f *freshTool) {
+	e.wireOnce.Do(func() {
+		e.modernJSON, e.legacyJSON = f.modern, f.legacy
+		switch {
+		case f.same:
+			e.modernJSON, e.legacyJSON = part, part
+		case modern:
+			e.modernJSON = part
+		default:
+			e.legacyJSON = part
+		}
+		e.wired.Store(true)
+	})
 }
 
 // description returns the serialised Tool object for an era (after wire).

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -22,6 +23,7 @@ func TestToolsListPages(t *testing.T) {
 		if i == 3 {
 			tool.Task = TaskOptional // a 2025-11-25 entry differs from the 2026-07-28 one
 		}
+		tool.SchemasChecked = i != 2 // serialised by the first page that lists it
 		s.AddTool(tool)
 	}
 	sess := s.NewSession(nil)
@@ -88,6 +90,16 @@ func TestToolsListPages(t *testing.T) {
 		slot := s.tools.Load().pages.slot(modern, 1, 5, 2)
 		if b := slot.Load(); b == nil || !json.Valid(*b) {
 			t.Errorf("modern %v: the second page is not kept", modern)
+		}
+	}
+	// A generated tool listed first by a 2026-07-28 client keeps its bytes in
+	// that page: one copy. (t3's 2025-11-25 bytes differ, so they are its own.)
+	first := *s.tools.Load().pages.slot(true, 0, 5, 2).Load()
+	for _, name := range []string{"t0", "t1"} {
+		d := s.tools.Load().byName[name].description(true)
+		i := bytes.Index(first, d)
+		if i < 0 || &first[i] != &d[0] {
+			t.Errorf("%s: its bytes are not the first page's", name)
 		}
 	}
 	extra := echoTool()
