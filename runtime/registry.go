@@ -138,7 +138,8 @@ type toolExecution struct {
 // output schema that is not a JSON object), a schema that is not valid JSON Schema,
 // or one beyond the runtime's built-in validator when runtime/fullschema is not
 // imported (see CheckSchema). Schemas are compiled on first use, not here, so
-// start-up stays cheap.
+// start-up stays cheap. A tool with SchemasChecked (generated code) skips the
+// schema checks and is serialised by the first tools/list page that lists it.
 func (s *Server) AddTool(t *Tool) {
 	e, err := newToolEntry(t)
 	if err != nil {
