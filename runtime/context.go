@@ -53,10 +53,10 @@ type call struct {
 	// ctx is the context handlers see (&c.ctx): it carries the call and its round
 	// as values without a context.WithValue of its own.
 	ctx      callCtx
-	cancel   context.CancelFunc // set by begin
-	deadline time.Time          // tools/call under Options.CallTimeout; zero otherwise
-	tool     *toolEntry         // tools/call: the called tool
-	framed   bool               // the method's result starts with the response's frame (startResult)
+	cancel   context.CancelCauseFunc // set by begin; the cause is nil but at the deadline
+	deadline time.Time               // tools/call under Options.CallTimeout; zero otherwise
+	tool     *toolEntry              // tools/call: the called tool
+	framed   bool                    // the method's result starts with the response's frame (startResult)
 
 	// Storage for what most calls need once, allocated with the call.
 	round    round       // the request's input round once openRound opened it (number > 0)
@@ -72,7 +72,13 @@ type call struct {
 	// (state) and answers it, the handler's late result is dropped.
 	async replier
 	state atomic.Int32 // callRunning, then callReturned, callOverdue or callTimedOut
-	late  *time.Timer  // the deadline after an early cancellation; guarded by mu
+
+	// The deadline's watch (deadline.go): the list links, guarded by the
+	// server's deadlineWatch.mu, and the two flags through which the deadline
+	// and the handler's start meet (expire, startHandler).
+	watchPrev, watchNext *call
+	watched              bool
+	expired, invoking    atomic.Bool
 
 	progressToken json.RawMessage // nil when the client did not ask for progress
 	logLevel      int             // modern: from _meta; -1 none
@@ -105,10 +111,31 @@ type replier interface {
 }
 
 // A callCtx is a call's context: the request's cancellation and deadline, plus
-// the call and its round as values.
+// the call and its round as values. The deadline of a tools/call is the call's
+// (deadline.go), not a timer's: Deadline reports it, and once it cancelled the
+// context Err reports context.DeadlineExceeded. (A context derived from this
+// one and cancelled with it reports context.Canceled, with DeadlineExceeded as
+// its context.Cause.)
 type callCtx struct {
 	context.Context
 	c *call
+}
+
+// Deadline returns the call's deadline, if it has one.
+func (x *callCtx) Deadline() (time.Time, bool) {
+	if d := x.c.deadline; !d.IsZero() {
+		return d, true
+	}
+	return x.Context.Deadline()
+}
+
+// Err reports context.DeadlineExceeded once the call's deadline cancelled it.
+func (x *callCtx) Err() error {
+	err := x.Context.Err()
+	if err != nil && !x.c.deadline.IsZero() && context.Cause(x.Context) == context.DeadlineExceeded {
+		return context.DeadlineExceeded
+	}
+	return err
 }
 
 // Value returns the call for callKey and its round for roundKey.
@@ -151,20 +178,16 @@ func callFrom(ctx context.Context) *call {
 // when Options.CallTimeout applies. It reports false when the client cancelled the
 // call before it began; a call stopped by its session's Close begins cancelled.
 func (c *call) begin(parent context.Context) bool {
-	var ctx context.Context
-	var cancel context.CancelFunc
-	if d := c.srv.opts.CallTimeout; d >= 0 && c.msg.Method == "tools/call" {
-		c.deadline = time.Now().Add(d)
-		ctx, cancel = context.WithDeadline(parent, c.deadline)
-	} else {
-		ctx, cancel = context.WithCancel(parent)
-	}
+	ctx, cancel := context.WithCancelCause(parent)
 	c.mu.Lock()
 	aborted, stopped := c.aborted, c.stopped
 	c.ctx, c.cancel = callCtx{ctx, c}, cancel
 	c.mu.Unlock()
 	if aborted || stopped {
-		cancel()
+		cancel(nil)
+	}
+	if d := c.srv.opts.CallTimeout; d >= 0 && c.msg.Method == "tools/call" {
+		c.srv.deadlines.add(c, d) // deadline.go
 	}
 	return !aborted
 }
@@ -196,7 +219,7 @@ func (c *call) stop() {
 // it begins) and the channel that wakes it while it waits to begin, which it
 // takes (nil when none). The caller holds c.mu, and calls interrupt after
 // unlocking it.
-func (c *call) takeInterrupt() (context.CancelFunc, chan struct{}) {
+func (c *call) takeInterrupt() (context.CancelCauseFunc, chan struct{}) {
 	wake := c.wake
 	c.wake = nil
 	return c.cancel, wake
@@ -204,9 +227,9 @@ func (c *call) takeInterrupt() (context.CancelFunc, chan struct{}) {
 
 // interrupt cancels a call's context and wakes it (see takeInterrupt); either may
 // be nil.
-func interrupt(cancel context.CancelFunc, wake chan struct{}) {
+func interrupt(cancel context.CancelCauseFunc, wake chan struct{}) {
 	if cancel != nil {
-		cancel()
+		cancel(nil)
 	}
 	if wake != nil {
 		close(wake)

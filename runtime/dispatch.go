@@ -174,7 +174,10 @@ func (c *call) deliver(r Reply) Reply {
 func (s *Server) conclude(c *call, result []byte, rerr *rpcError) Reply {
 	aborted := c.finish()
 	if c.cancel != nil {
-		c.cancel()
+		c.cancel(nil)
+	}
+	if !c.deadline.IsZero() {
+		s.deadlines.remove(c) // deadline.go
 	}
 	c.drop()
 	r := concludedReply(c, result, rerr, aborted)

@@ -29,6 +29,13 @@ type toolSet struct {
 	// this snapshot: owned by the Server's mu, passed from snapshot to
 	// snapshot, never read by readers.
 	adding map[string]*toolEntry
+
+	// at is the position of each tool in list, built on the first cursor.
+	atOnce sync.Once
+	at     map[string]int
+	// pages holds the tools/list results of this snapshot, per era, built on
+	// first use (listPage in tools.go).
+	pages toolPages
 }
 
 // toolsRef holds the current toolSet; Load returns it with its index built.
@@ -51,13 +58,19 @@ func (r *toolsRef) Load() *toolSet {
 // Store publishes ts.
 func (r *toolsRef) Store(ts *toolSet) { r.p.Store(ts) }
 
-// A toolEntry is a registered tool with its pre-serialised descriptions and lazily
-// compiled schemas.
+// A toolEntry is a registered tool with its serialised descriptions and its schemas
+// compiled on first use. A tool the generator checked (Tool.SchemasChecked) is
+// also serialised on first use; a hand-written one at AddTool, which reports
+// what is wrong with it.
 type toolEntry struct {
 	tool       *Tool
-	modernJSON []byte // the Tool object for 2026-07-28 clients
-	legacyJSON []byte // the Tool object for 2025-11-25 clients
-	argNames   []string
+	wireOnce   sync.Once
+	wired      atomic.Bool // wireOnce ran: the fields below are set
+	modernJSON []byte      // the Tool object for 2026-07-28 clients
+	legacyJSON []byte      // the Tool object for 2025-11-25 clients
+	wireErr    error
+	namesOnce  sync.Once
+	argNames   []string // the input schema's top-level property names
 	input      lazySchema
 	output     lazySchema
 
@@ -125,7 +138,8 @@ type toolExecution struct {
 // output schema that is not a JSON object), a schema that is not valid JSON Schema,
 // or one beyond the runtime's built-in validator when runtime/fullschema is not
 // imported (see CheckSchema). Schemas are compiled on first use, not here, so
-// start-up stays cheap.
+// start-up stays cheap. A tool with SchemasChecked (generated code) skips the
+// schema checks and is serialised by the first tools/list page that lists it.
 func (s *Server) AddTool(t *Tool) {
 	e, err := newToolEntry(t)
 	if err != nil {
@@ -146,14 +160,18 @@ func (s *Server) AddTool(t *Tool) {
 	}
 	idx[t.Name] = e
 	old.adding = nil // handed on to the next snapshot
-	s.tools.Store(&toolSet{list: append(old.list[:len(old.list):len(old.list)], e), adding: idx})
+	// Appending in place is safe: only the latest snapshot is ever appended
+	// to (under mu), and readers of older ones read no further than their own
+	// length. Copying the list instead made registering n tools O(n²).
+	s.tools.Store(&toolSet{list: append(old.list, e), adding: idx})
 	if t.Task != "" {
 		s.tasks.any.Store(true)
 	}
 	s.listChanged(kindTools)
 }
 
-// newToolEntry checks t and pre-serialises its descriptions.
+// newToolEntry checks t and, unless the generator checked it, its schemas and
+// descriptions.
 func newToolEntry(t *Tool) (*toolEntry, error) {
 	switch {
 	case t == nil:
@@ -163,45 +181,85 @@ func newToolEntry(t *Tool) (*toolEntry, error) {
 	case t.Handler == nil:
 		return nil, fmt.Errorf("tool %q has no handler", t.Name)
 	}
-	if err := toolschema.CheckInput(t.InputSchema); err != nil {
-		return nil, fmt.Errorf("tool %q: input schema: %w", t.Name, err)
-	}
-	for _, raw := range []json.RawMessage{t.OutputSchema, t.LegacyOutputSchema} {
-		if raw != nil && (!json.Valid(raw) || !isObject(raw)) {
-			return nil, fmt.Errorf("tool %q: output schema is not a JSON object", t.Name)
+	e := &toolEntry{tool: t,
+		input:  lazySchema{Name: t.Name + "/input", Raw: t.InputSchema, Auto: t.SchemasChecked},
+		output: lazySchema{Name: t.Name + "/output", Raw: t.OutputSchema, Auto: t.SchemasChecked}}
+	if !t.SchemasChecked {
+		if err := checkToolSchemas(t, e); err != nil {
+			return nil, err
 		}
 	}
-	e, err := buildToolEntry(t)
-	if err != nil {
-		return nil, err
-	}
+	var err error
 	if e.scopes, err = scope.Compile(t.Scopes, t.InputSchema); err != nil {
 		return nil, fmt.Errorf("tool %q: %w", t.Name, err)
 	}
-	e.scopeAlts, e.scopeList = scope.Expand(e.scopes, t.InputSchema)
+	if len(e.scopes) > 0 {
+		e.scopeAlts, e.scopeList = scope.Expand(e.scopes, t.InputSchema)
+	}
 	if e.fx, err = newToolEffects(t); err != nil {
 		return nil, fmt.Errorf("tool %q: %w", t.Name, err)
-	}
-	if e.input.Full, err = schemaMode(t.InputSchema); err != nil {
-		return nil, fmt.Errorf("tool %q: input schema: %w", t.Name, err)
-	}
-	if t.OutputSchema != nil {
-		if e.output.Full, err = schemaMode(t.OutputSchema); err != nil {
-			return nil, fmt.Errorf("tool %q: output schema: %w", t.Name, err)
-		}
 	}
 	return e, nil
 }
 
-// buildToolEntry pre-serialises t for both eras.
-func buildToolEntry(t *Tool) (*toolEntry, error) {
+// checkToolSchemas checks a hand-written tool's schemas (the generator checked
+// its own when it wrote them), decides how each is validated, and serialises
+// the tool's descriptions.
+func checkToolSchemas(t *Tool, e *toolEntry) error {
+	if err := toolschema.CheckInput(t.InputSchema); err != nil {
+		return fmt.Errorf("tool %q: input schema: %w", t.Name, err)
+	}
+	for _, raw := range []json.RawMessage{t.OutputSchema, t.LegacyOutputSchema} {
+		if raw != nil && (!json.Valid(raw) || !isObject(raw)) {
+			return fmt.Errorf("tool %q: output schema is not a JSON object", t.Name)
+		}
+	}
+	if err := e.wire(); err != nil {
+		return err
+	}
+	var err error
+	e.namesOnce.Do(func() { e.argNames, err = toolschema.PropertyNames(t.InputSchema) })
+	if err != nil {
+		return fmt.Errorf("tool %q: input schema: %w", t.Name, err)
+	}
+	if e.input.Full, err = schemaMode(t.InputSchema); err != nil {
+		return fmt.Errorf("tool %q: input schema: %w", t.Name, err)
+	}
+	if t.OutputSchema != nil {
+		if e.output.Full, err = schemaMode(t.OutputSchema); err != nil {
+			return fmt.Errorf("tool %q: output schema: %w", t.Name, err)
+		}
+	}
+	return nil
+}
+
+// names returns the input schema's top-level property names (for the message
+// of invalid arguments).
+func (e *toolEntry) names() []string {
+	e.namesOnce.Do(func() { e.argNames, _ = toolschema.PropertyNames(e.tool.InputSchema) })
+	return e.argNames
+}
+
+// wire serialises the tool's descriptions for both eras, once.
+func (e *toolEntry) wire() error {
+	e.wireOnce.Do(func() {
+		if e.modernJSON, e.legacyJSON, _, e.wireErr = encodeTool(e.tool); e.wireErr != nil {
+			e.wireErr = fmt.Errorf("tool %q: encode: %w", e.tool.Name, e.wireErr)
+		}
+		e.wired.Store(true)
+	})
+	return e.wireErr
+}
+
+// encodeTool serialises t for both eras; same reports that they are the same
+// bytes.
+func encodeTool(t *Tool) (modern, legacy []byte, same bool, err error) {
 	w := wireTool{Name: t.Name, Title: t.Title, Description: t.Description,
 		InputSchema: t.InputSchema, OutputSchema: t.OutputSchema, Annotations: t.Annotations}
-	modern, err := json.Marshal(w)
-	if err != nil {
-		return nil, fmt.Errorf("tool %q: encode: %w", t.Name, err)
+	if modern, err = json.Marshal(w); err != nil {
+		return nil, nil, false, err
 	}
-	legacy := modern // the same bytes unless the legacy output schema differs
+	legacy = modern // the same bytes unless the legacy output schema differs
 	if t.LegacyOutputSchema != nil {
 		w.OutputSchema = t.LegacyOutputSchema
 	}
@@ -209,17 +267,10 @@ func buildToolEntry(t *Tool) (*toolEntry, error) {
 		w.Execution = &toolExecution{TaskSupport: string(t.Task)}
 	}
 	if t.LegacyOutputSchema != nil || t.Task != "" {
-		if legacy, err = json.Marshal(w); err != nil {
-			return nil, fmt.Errorf("tool %q: encode: %w", t.Name, err)
-		}
+		legacy, err = json.Marshal(w)
+		return modern, legacy, false, err
 	}
-	names, err := toolschema.PropertyNames(t.InputSchema)
-	if err != nil {
-		return nil, fmt.Errorf("tool %q: input schema: %w", t.Name, err)
-	}
-	return &toolEntry{tool: t, modernJSON: modern, legacyJSON: legacy, argNames: names,
-		input:  lazySchema{Name: t.Name + "/input", Raw: t.InputSchema},
-		output: lazySchema{Name: t.Name + "/output", Raw: t.OutputSchema}}, nil
+	return modern, legacy, true, nil
 }
 
 // pageStart returns the index of the first tool of the page cursor names. Cursors name
@@ -229,16 +280,14 @@ func (ts *toolSet) pageStart(cursor string) (int, bool) {
 	if !ok {
 		return 0, false
 	}
-	e, ok := ts.byName[name]
-	if !ok {
-		return 0, false
-	}
-	for i, x := range ts.list {
-		if x == e {
-			return i + 1, true
+	ts.atOnce.Do(func() {
+		ts.at = make(map[string]int, len(ts.list))
+		for i, e := range ts.list {
+			ts.at[e.tool.Name] = i
 		}
-	}
-	return 0, false
+	})
+	i, ok := ts.at[name]
+	return i + 1, ok
 }
 
 // Tool returns a copy of the registered tool called name, or nil. With

@@ -90,3 +90,73 @@ func TestDecodeClosedFastPath(t *testing.T) {
 		t.Errorf("closed Decode accepted a number for a string")
 	}
 }
+
+// TestSchemasChecked: a tool the generator checked (SchemasChecked) is
+// registered without AddTool's checks: its schemas are compiled, and it is
+// serialised, on first use. A schema beyond the built-in validator goes to
+// runtime/fullschema then, or fails the call with a clear internal error
+// without it; an invalid schema fails its calls and tools/list with an
+// internal error, and the server keeps serving its other tools.
+func TestSchemasChecked(t *testing.T) {
+	beyond := json.RawMessage(`{"type":"object","properties":{"a":{"allOf":[{"type":"string"}]}}}`)
+	checked := func(name string, schema json.RawMessage) *Tool {
+		return &Tool{Name: name, Handler: echoTool().Handler, InputSchema: schema, SchemasChecked: true}
+	}
+	call := func(s *Server, name, args string) string {
+		line := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + name + `","arguments":` + args +
+			`,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
+		return string(s.HandleRaw(t.Context(), []byte(line), nil, nil).Body)
+	}
+	withFullHook(nil, func() {
+		s := NewServer(Implementation{Name: "s", Version: "1"}, &Options{Logger: discardLogger()})
+		s.AddTool(checked("beyond", beyond)) // no panic: the generator would have linked fullschema
+		s.AddTool(echoTool())
+		got := call(s, "beyond", `{"a":"x"}`)
+		if !strings.Contains(got, `"code":-32603`) || !strings.Contains(got, "unusable input schema") {
+			t.Errorf("call of a checked tool beyond the built-in validator without fullschema: %s", got)
+		}
+		if got := call(s, "echo", `{"text":"hi"}`); !strings.Contains(got, `"hi"`) {
+			t.Errorf("the other tool after it: %s", got)
+		}
+	})
+	var validated []string
+	fake := func(schema []byte) (fullhook.Validator, error) {
+		return func(inst []byte) ([]fullhook.Failure, error) {
+			validated = append(validated, string(inst))
+			if string(inst) == `{"a":1}` {
+				return []fullhook.Failure{{Pointer: "/a", Keyword: "type", Message: "got 1"}}, nil
+			}
+			return nil, nil
+		}, nil
+	}
+	withFullHook(fake, func() {
+		s := NewServer(Implementation{Name: "s", Version: "1"}, &Options{Logger: discardLogger()})
+		s.AddTool(checked("beyond", beyond))
+		e := s.tools.Load().byName["beyond"]
+		if e.modernJSON != nil || e.argNames != nil {
+			t.Error("AddTool serialised a checked tool")
+		}
+		if msg, err := e.checkArgs(json.RawMessage(`{"a":1}`)); err != nil || !strings.Contains(msg, "- /a: type: got 1") || !strings.Contains(msg, "valid arguments: a") {
+			t.Errorf("checked tool beyond the built-in validator: %q, %v", msg, err)
+		}
+		if strings.Join(validated, " ") != `{"a":1}` {
+			t.Errorf("the full validator saw %q", validated)
+		}
+	})
+	s := NewServer(Implementation{Name: "s", Version: "1"}, &Options{Logger: discardLogger()})
+	s.AddTool(checked("bad", json.RawMessage(`{"type":"object","properties":{"a":{"minLength":"2"}}}`)))
+	if got := call(s, "bad", `{"a":"x"}`); !strings.Contains(got, `"code":-32603`) || !strings.Contains(got, "tool bad has an unusable input schema") {
+		t.Errorf("call of a checked tool with an invalid schema: %s", got)
+	}
+	s.AddTool(checked("broken", json.RawMessage(`{"type":"object",`)))
+	list := `{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
+	if got := string(s.HandleRaw(t.Context(), []byte(list), nil, nil).Body); !strings.Contains(got, `"code":-32603`) || !strings.Contains(got, "tool broken cannot be listed") {
+		t.Errorf("tools/list with a checked tool whose schema is not JSON: %s", got)
+	}
+	if !s.RemoveTool("broken") {
+		t.Fatal("RemoveTool")
+	}
+	if got := string(s.HandleRaw(t.Context(), []byte(list), nil, nil).Body); !strings.Contains(got, `"name":"bad"`) {
+		t.Errorf("tools/list after removing the broken tool: %s", got)
+	}
+}

@@ -144,6 +144,8 @@ type Server struct {
 	sealer *seal.Sealer // requestState keys
 	forms  sync.Map     // reflect.Type of a form -> its requestedSchema (AddForm)
 
+	deadlines *deadlineWatch // tools/call deadlines (deadline.go)
+
 	// mu serialises AddTool; readers load tools without locking.
 	mu    sync.Mutex
 	tools toolsRef // registry.go
@@ -161,7 +163,7 @@ type Server struct {
 
 // NewServer returns a server that identifies itself as info. opts may be nil.
 func NewServer(info Implementation, opts *Options) *Server {
-	s := &Server{info: info}
+	s := &Server{info: info, deadlines: new(deadlineWatch)}
 	if opts != nil {
 		s.opts = *opts
 	}

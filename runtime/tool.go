@@ -68,6 +68,15 @@ type Tool struct {
 	// nil and no error when the earlier call had no effect (the handler then
 	// runs), or an error when it cannot tell (the caller gets outcome_unknown).
 	Reconcile ToolHandler
+
+	// SchemasChecked is set by mcpgen-generated code, whose schemas the
+	// generator checked when it wrote them (CheckSchema; an input schema of
+	// type object). AddTool then trusts them: it neither checks nor compiles
+	// them nor serialises the tool (each happens on first use), so a server of
+	// thousands of tools starts in a fraction of the time. A schema that turns
+	// out unusable fails that tool's calls with an internal error instead of
+	// AddTool panicking. Hand-written tools leave it false.
+	SchemasChecked bool
 }
 
 // ToolAnnotations are hints about a tool's behaviour. Each hint is sent only when true,

@@ -12,7 +12,8 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
-	"time"
+	"sync"
+	"sync/atomic"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/catalog"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
@@ -21,7 +22,10 @@ import (
 // errPanic marks a handler that panicked; the client sees only a generic text.
 var errPanic = errors.New("tool handler panicked")
 
-// listTools answers tools/list: one page of tools in registration order.
+// listTools answers tools/list: one page of tools in registration order. While
+// every client sees every tool (no Options.HideUnauthorized), a page's result
+// depends only on the snapshot, the era and where the page starts, so it is
+// built once per snapshot and then served as is.
 func (s *Server) listTools(ctx context.Context, c *call) ([]byte, *rpcError) {
 	set := s.tools.Load()
 	start := 0
@@ -31,34 +35,143 @@ func (s *Server) listTools(ctx context.Context, c *call) ([]byte, *rpcError) {
 			return nil, errorf(CodeInvalidParams, "invalid cursor")
 		}
 	}
+	size := s.opts.PageSize
+	if s.opts.HideUnauthorized || start%size != 0 {
+		return s.toolsPage(ctx, c, set, start)
+	}
+	slot := set.pages.slot(c.info.Modern, start/size, len(set.list), size)
+	if b := slot.Load(); b != nil {
+		return *b, nil
+	}
+	b, rerr := s.toolsPage(ctx, c, set, start)
+	if rerr != nil {
+		return nil, rerr
+	}
+	b = b[:len(b):len(b)] // shared: whoever appends copies
+	slot.Store(&b)
+	return b, nil
+}
+
+// A toolPages holds a snapshot's tools/list results, per era, for the pages
+// that start at a multiple of the page size.
+type toolPages struct {
+	once           sync.Once
+	modern, legacy []atomic.Pointer[[]byte]
+}
+
+// slot returns where page i of a list of n tools is kept for an era.
+func (p *toolPages) slot(modern bool, i, n, size int) *atomic.Pointer[[]byte] {
+	p.once.Do(func() {
+		p.modern = make([]atomic.Pointer[[]byte], n/size+1)
+		p.legacy = make([]atomic.Pointer[[]byte], n/size+1)
+	})
+	if modern {
+		return &p.modern[i]
+	}
+	return &p.legacy[i]
+}
+
+// toolsPage builds the tools/list result of the page starting at start. A tool
+// serialised here for the first time (a generated one, SchemasChecked) keeps
+// its bytes as a part of the page, so that a server that lists its catalog
+// holds one copy of it, not two.
+func (s *Server) toolsPage(ctx context.Context, c *call, set *toolSet, start int) ([]byte, *rpcError) {
+	modern := c.info.Modern
 	end := min(start+s.opts.PageSize, len(set.list))
-	b := make([]byte, 0, 256)
+	page := set.list[start:end]
+	fresh := make([]freshTool, len(page)) // the tools not serialised yet
+	var cursor string
+	if end < len(set.list) {
+		cursor = catalog.EncodeCursor(set.list[end-1].tool.Name)
+	}
+	n := 160 + len(cursor) + len(s.serverInfoMeta)
+	for i, e := range page {
+		d, err := e.descriptionOrNew(modern, &fresh[i])
+		if err != nil {
+			s.logger.Error("tool cannot be listed", "tool", e.tool.Name, "err", err)
+			return nil, errorf(CodeInternalError, "internal error: tool %s cannot be listed", e.tool.Name)
+		}
+		n += len(d) + 1
+	}
+	b := make([]byte, 0, n) // exact: the tools' bytes stay where they are
 	b = append(b, `{"tools":[`...)
-	n := 0
-	for _, e := range set.list[start:end] {
+	listed := 0
+	for i, e := range page {
 		if s.opts.HideUnauthorized && !s.mayList(ctx, e) {
 			continue
 		}
-		if n > 0 {
+		if listed > 0 {
 			b = append(b, ',')
 		}
-		n++
-		b = append(b, e.description(c.info.Modern)...)
+		listed++
+		at := len(b)
+		if f := &fresh[i]; f.modern != nil {
+			b = append(b, f.pick(modern)...)
+			e.adopt(b[at:len(b):len(b)], modern, f)
+		} else {
+			b = append(b, e.description(modern)...)
+		}
 	}
 	b = append(b, ']')
-	if end < len(set.list) {
+	if cursor != "" {
 		b = append(b, `,"nextCursor":`...)
-		b = jsonwire.AppendString(b, catalog.EncodeCursor(set.list[end-1].tool.Name))
+		b = jsonwire.AppendString(b, cursor)
 	}
-	if c.info.Modern {
+	if modern { // as modernResult, in place
 		b = append(b, `,"ttlMs":`...)
 		b = strconv.AppendInt(b, s.ttlMs, 10)
 		b = append(b, listCacheScope(s.opts.HideUnauthorized)...)
+		b = append(b, `,"resultType":"complete","_meta":`...)
+		b = append(b, s.serverInfoMeta...)
 	}
-	return s.modernResult(c, append(b, '}')), nil
+	return append(b, '}'), nil
 }
 
-// description returns the pre-serialised Tool object for an era.
+// A freshTool is a tool serialised while its page is built (toolsPage).
+type freshTool struct {
+	modern, legacy []byte
+	same           bool // legacy is modern
+}
+
+// pick returns the bytes of an era.
+func (f *freshTool) pick(modern bool) []byte {
+	if modern {
+		return f.modern
+	}
+	return f.legacy
+}
+
+// descriptionOrNew returns the tool's serialised Tool object for an era; a tool
+// not serialised yet is serialised into f (and adopted by the page, adopt).
+func (e *toolEntry) descriptionOrNew(modern bool, f *freshTool) ([]byte, error) {
+	if e.wired.Load() {
+		return e.description(modern), e.wireErr
+	}
+	var err error
+	if f.modern, f.legacy, f.same, err = encodeTool(e.tool); err != nil {
+		return nil, fmt.Errorf("tool %q: encode: %w", e.tool.Name, err)
+	}
+	return f.pick(modern), nil
+}
+
+// adopt makes part, the copy in a page of the bytes f holds for an era, the
+// tool's serialisation, unless the tool was serialised meanwhile.
+func (e *toolEntry) adopt(part []byte, modern bool, f *freshTool) {
+	e.wireOnce.Do(func() {
+		e.modernJSON, e.legacyJSON = f.modern, f.legacy
+		switch {
+		case f.same:
+			e.modernJSON, e.legacyJSON = part, part
+		case modern:
+			e.modernJSON = part
+		default:
+			e.legacyJSON = part
+		}
+		e.wired.Store(true)
+	})
+}
+
+// description returns the serialised Tool object for an era (after wire).
 func (e *toolEntry) description(modern bool) []byte {
 	if modern {
 		return e.modernJSON
@@ -180,11 +293,14 @@ var (
 // invoke calls the handler under the call's deadline (Options.CallTimeout). A
 // handler that ignores its cancelled context is abandoned at the deadline, so one
 // stuck tool never holds a request, a drain or a slot forever. One mechanism
-// serves both kinds of caller: the deadline (overdue) and the handler's return
-// (returned) race to claim the call (c.state), and the loser's outcome is dropped.
-// An asynchronous call runs its handler on the calling goroutine and is answered
-// by the deadline itself (invokeInline); a synchronous one runs its handler on a
-// goroutine of its own, left to finish alone if the deadline wins (invokeAside).
+// serves both kinds of caller: the deadline (overdue, from the server's
+// deadline watch, deadline.go) and the handler's return (returned) race to
+// claim the call (c.state), and the loser's outcome is dropped. An asynchronous
+// call runs its handler on the calling goroutine and is answered by the
+// deadline itself (invokeInline); a synchronous one runs its handler on a
+// goroutine of its own, left to finish alone if the deadline wins
+// (invokeAside). A handler whose deadline passed before it started (a long
+// consent or authorization wait) does not run.
 func (s *Server) invoke(ctx context.Context, c *call, t *Tool, req *ToolRequest) (*ToolResult, error) {
 	switch {
 	case c.deadline.IsZero():
@@ -199,9 +315,10 @@ func (s *Server) invoke(ctx context.Context, c *call, t *Tool, req *ToolRequest)
 // at the deadline, overdue claims the call and answers it; the handler's result is
 // then dropped (errAbandoned).
 func (s *Server) invokeInline(ctx context.Context, c *call, t *Tool, req *ToolRequest) (*ToolResult, error) {
-	stop := context.AfterFunc(ctx, c.overdue)
+	if c.startHandler() {
+		return nil, errAbandoned
+	}
 	res, err := s.invokeNow(ctx, t, req)
-	stop()
 	if !c.returned() {
 		return nil, errAbandoned
 	}
@@ -210,23 +327,19 @@ func (s *Server) invokeInline(ctx context.Context, c *call, t *Tool, req *ToolRe
 
 // invokeAside runs the handler on a goroutine of its own and waits until the
 // handler's return or the deadline claims the call; at the deadline the handler
-// is abandoned (errCallTimeout). The context's Done channel is the timer: a call
-// costs no timer of its own unless the caller cancels before the deadline.
+// is abandoned (errCallTimeout).
 func (s *Server) invokeAside(ctx context.Context, c *call, t *Tool, req *ToolRequest) (*ToolResult, error) {
 	c.claimed = make(chan struct{})
-	handlerWorkers.Go(func() {
-		res, err := s.invokeNow(ctx, t, req)
-		if c.returned() {
-			c.asideRes, c.asideErr = res, err
-			close(c.claimed)
-		}
-	})
-	select {
-	case <-c.claimed:
-	case <-ctx.Done():
-		c.overdue()
-		<-c.claimed
+	if !c.startHandler() {
+		handlerWorkers.Go(func() {
+			res, err := s.invokeNow(ctx, t, req)
+			if c.returned() {
+				c.asideRes, c.asideErr = res, err
+				close(c.claimed)
+			}
+		})
 	}
+	<-c.claimed
 	if c.state.Load() == callTimedOut {
 		s.logger.Error("tool call timed out; handler abandoned", "tool", t.Name, "timeout", s.opts.CallTimeout)
 		return nil, errCallTimeout
@@ -237,32 +350,14 @@ func (s *Server) invokeAside(ctx context.Context, c *call, t *Tool, req *ToolReq
 // returned claims the call for the handler's result; false means the deadline
 // claimed it first.
 func (c *call) returned() bool {
-	if !c.state.CompareAndSwap(callRunning, callReturned) {
-		return false
-	}
-	c.mu.Lock()
-	if c.late != nil {
-		c.late.Stop()
-	}
-	c.mu.Unlock()
-	return true
+	return c.state.CompareAndSwap(callRunning, callReturned)
 }
 
-// overdue runs when a tools/call's context is done before its handler returned
-// (from context.AfterFunc for an asynchronous call, from the waiting caller for a
-// synchronous one). Before the deadline (the caller cancelled) the handler still
-// gets until the deadline; at the deadline the call is claimed, unless the handler
-// returned just in time: an asynchronous call is answered here with a timeout
-// result, a synchronous one wakes its waiting caller (invokeAside), which answers it.
+// overdue claims a tools/call whose deadline passed while its handler runs
+// (called by expire or startHandler, deadline.go), unless the handler returned
+// just in time: an asynchronous call is answered here with a timeout result, a
+// synchronous one wakes its waiting caller (invokeAside), which answers it.
 func (c *call) overdue() {
-	if wait := time.Until(c.deadline); wait > 0 {
-		c.mu.Lock()
-		if c.state.Load() == callRunning {
-			c.late = time.AfterFunc(wait, c.overdue)
-		}
-		c.mu.Unlock()
-		return
-	}
 	if c.async == nil {
 		if c.state.CompareAndSwap(callRunning, callTimedOut) {
 			close(c.claimed)
@@ -442,10 +537,10 @@ func (e *toolEntry) describeInvalid(fails []schemaFailure) string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "invalid arguments for tool %s:", e.tool.Name)
 	writeFailures(&sb, fails)
-	if len(e.argNames) == 0 {
+	if len(e.names()) == 0 {
 		sb.WriteString("\nthis tool takes no arguments")
 	} else {
-		fmt.Fprintf(&sb, "\nvalid arguments: %s", strings.Join(e.argNames, ", "))
+		fmt.Fprintf(&sb, "\nvalid arguments: %s", strings.Join(e.names(), ", "))
 	}
 	return sb.String()
 }

@@ -152,6 +152,7 @@ func RegisterMCP(s *mcpruntime.Server) {
 			}
 			return mcpruntime.Structured(out)
 		},
+		SchemasChecked: true,
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:         "search_notes",
@@ -171,5 +172,6 @@ func RegisterMCP(s *mcpruntime.Server) {
 			}
 			return mcpruntime.Structured(out)
 		},
+		SchemasChecked: true,
 	})
 }

@@ -436,6 +436,7 @@ func RegisterMCP(s *mcpruntime.Server) {
 			}
 			return &mcpruntime.ToolResult{Content: out}, nil
 		},
+		SchemasChecked: true,
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_trigger_prompt_change",
@@ -448,6 +449,7 @@ func RegisterMCP(s *mcpruntime.Server) {
 			}
 			return &mcpruntime.ToolResult{Content: out}, nil
 		},
+		SchemasChecked: true,
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_update_watched_resource",
@@ -460,6 +462,7 @@ func RegisterMCP(s *mcpruntime.Server) {
 			}
 			return &mcpruntime.ToolResult{Content: out}, nil
 		},
+		SchemasChecked: true,
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_custom_header",
@@ -477,6 +480,7 @@ func RegisterMCP(s *mcpruntime.Server) {
 			}
 			return &mcpruntime.ToolResult{Content: out}, nil
 		},
+		SchemasChecked: true,
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_sampling",
@@ -493,6 +497,7 @@ func RegisterMCP(s *mcpruntime.Server) {
 			}
 			return &mcpruntime.ToolResult{Content: out}, nil
 		},
+		SchemasChecked: true,
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_elicitation",
@@ -509,6 +514,7 @@ func RegisterMCP(s *mcpruntime.Server) {
 			}
 			return &mcpruntime.ToolResult{Content: out}, nil
 		},
+		SchemasChecked: true,
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_elicitation_sep1034_defaults",
@@ -521,6 +527,7 @@ func RegisterMCP(s *mcpruntime.Server) {
 			}
 			return &mcpruntime.ToolResult{Content: out}, nil
 		},
+		SchemasChecked: true,
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_elicitation_sep1330_enums",
@@ -533,6 +540,7 @@ func RegisterMCP(s *mcpruntime.Server) {
 			}
 			return &mcpruntime.ToolResult{Content: out}, nil
 		},
+		SchemasChecked: true,
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "json_schema_2020_12_tool",
@@ -549,6 +557,7 @@ func RegisterMCP(s *mcpruntime.Server) {
 			}
 			return &mcpruntime.ToolResult{Content: out}, nil
 		},
+		SchemasChecked: true,
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_input_required_result_elicitation",
@@ -561,6 +570,7 @@ func RegisterMCP(s *mcpruntime.Server) {
 			}
 			return &mcpruntime.ToolResult{Content: out}, nil
 		},
+		SchemasChecked: true,
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_input_required_result_sampling",
@@ -573,6 +583,7 @@ func RegisterMCP(s *mcpruntime.Server) {
 			}
 			return &mcpruntime.ToolResult{Content: out}, nil
 		},
+		SchemasChecked: true,
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_input_required_result_list_roots",
@@ -585,6 +596,7 @@ func RegisterMCP(s *mcpruntime.Server) {
 			}
 			return &mcpruntime.ToolResult{Content: out}, nil
 		},
+		SchemasChecked: true,
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_input_required_result_request_state",
@@ -597,6 +609,7 @@ func RegisterMCP(s *mcpruntime.Server) {
 			}
 			return &mcpruntime.ToolResult{Content: out}, nil
 		},
+		SchemasChecked: true,
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_input_required_result_multiple_inputs",
@@ -609,6 +622,7 @@ func RegisterMCP(s *mcpruntime.Server) {
 			}
 			return &mcpruntime.ToolResult{Content: out}, nil
 		},
+		SchemasChecked: true,
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_input_required_result_multi_round",
@@ -621,6 +635,7 @@ func RegisterMCP(s *mcpruntime.Server) {
 			}
 			return &mcpruntime.ToolResult{Content: out}, nil
 		},
+		SchemasChecked: true,
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_input_required_result_tampered_state",
@@ -633,6 +648,7 @@ func RegisterMCP(s *mcpruntime.Server) {
 			}
 			return &mcpruntime.ToolResult{Content: out}, nil
 		},
+		SchemasChecked: true,
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_input_required_result_capabilities",
@@ -645,6 +661,7 @@ func RegisterMCP(s *mcpruntime.Server) {
 			}
 			return &mcpruntime.ToolResult{Content: out}, nil
 		},
+		SchemasChecked: true,
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_missing_capability",
@@ -657,6 +674,7 @@ func RegisterMCP(s *mcpruntime.Server) {
 			}
 			return &mcpruntime.ToolResult{Content: out}, nil
 		},
+		SchemasChecked: true,
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "greet",
@@ -674,6 +692,7 @@ func RegisterMCP(s *mcpruntime.Server) {
 			}
 			return &mcpruntime.ToolResult{Content: out}, nil
 		},
+		SchemasChecked: true,
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "slow_compute",
@@ -692,6 +711,7 @@ func RegisterMCP(s *mcpruntime.Server) {
 			}
 			return &mcpruntime.ToolResult{Content: out}, nil
 		},
+		SchemasChecked: true,
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "failing_job",
@@ -705,6 +725,7 @@ func RegisterMCP(s *mcpruntime.Server) {
 			}
 			return &mcpruntime.ToolResult{Content: out}, nil
 		},
+		SchemasChecked: true,
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "protocol_error_job",
@@ -718,6 +739,7 @@ func RegisterMCP(s *mcpruntime.Server) {
 			}
 			return &mcpruntime.ToolResult{Content: out}, nil
 		},
+		SchemasChecked: true,
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "confirm_delete",
@@ -736,6 +758,7 @@ func RegisterMCP(s *mcpruntime.Server) {
 			}
 			return &mcpruntime.ToolResult{Content: out}, nil
 		},
+		SchemasChecked: true,
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "multi_input",
@@ -749,6 +772,7 @@ func RegisterMCP(s *mcpruntime.Server) {
 			}
 			return &mcpruntime.ToolResult{Content: out}, nil
 		},
+		SchemasChecked: true,
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_tool_with_task",
@@ -762,6 +786,7 @@ func RegisterMCP(s *mcpruntime.Server) {
 			}
 			return &mcpruntime.ToolResult{Content: out}, nil
 		},
+		SchemasChecked: true,
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_simple_text",
@@ -774,6 +799,7 @@ func RegisterMCP(s *mcpruntime.Server) {
 			}
 			return &mcpruntime.ToolResult{Content: out}, nil
 		},
+		SchemasChecked: true,
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_image_content",
@@ -786,6 +812,7 @@ func RegisterMCP(s *mcpruntime.Server) {
 			}
 			return &mcpruntime.ToolResult{Content: out}, nil
 		},
+		SchemasChecked: true,
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_audio_content",
@@ -798,6 +825,7 @@ func RegisterMCP(s *mcpruntime.Server) {
 			}
 			return &mcpruntime.ToolResult{Content: out}, nil
 		},
+		SchemasChecked: true,
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_embedded_resource",
@@ -810,6 +838,7 @@ func RegisterMCP(s *mcpruntime.Server) {
 			}
 			return &mcpruntime.ToolResult{Content: out}, nil
 		},
+		SchemasChecked: true,
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_multiple_content_types",
@@ -822,6 +851,7 @@ func RegisterMCP(s *mcpruntime.Server) {
 			}
 			return &mcpruntime.ToolResult{Content: out}, nil
 		},
+		SchemasChecked: true,
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_error_handling",
@@ -833,6 +863,7 @@ func RegisterMCP(s *mcpruntime.Server) {
 			}
 			return &mcpruntime.ToolResult{}, nil
 		},
+		SchemasChecked: true,
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_tool_with_progress",
@@ -845,6 +876,7 @@ func RegisterMCP(s *mcpruntime.Server) {
 			}
 			return &mcpruntime.ToolResult{Content: out}, nil
 		},
+		SchemasChecked: true,
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_tool_with_logging",
@@ -857,6 +889,7 @@ func RegisterMCP(s *mcpruntime.Server) {
 			}
 			return &mcpruntime.ToolResult{Content: out}, nil
 		},
+		SchemasChecked: true,
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_logging_tool",
@@ -869,6 +902,7 @@ func RegisterMCP(s *mcpruntime.Server) {
 			}
 			return &mcpruntime.ToolResult{Content: out}, nil
 		},
+		SchemasChecked: true,
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_streaming_elicitation",
@@ -881,6 +915,7 @@ func RegisterMCP(s *mcpruntime.Server) {
 			}
 			return &mcpruntime.ToolResult{Content: out}, nil
 		},
+		SchemasChecked: true,
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_reconnection",
@@ -893,6 +928,7 @@ func RegisterMCP(s *mcpruntime.Server) {
 			}
 			return &mcpruntime.ToolResult{Content: out}, nil
 		},
+		SchemasChecked: true,
 	})
 	s.AddResource(&mcpruntime.Resource{
 		URI:         "test://static-text",

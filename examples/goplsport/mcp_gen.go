@@ -233,6 +233,7 @@ func RegisterMCP(s *mcpruntime.Server, workspace *Workspace) {
 			}
 			return &mcpruntime.ToolResult{Content: out}, nil
 		},
+		SchemasChecked: true,
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "go_package_api",
@@ -250,6 +251,7 @@ func RegisterMCP(s *mcpruntime.Server, workspace *Workspace) {
 			}
 			return &mcpruntime.ToolResult{Content: out}, nil
 		},
+		SchemasChecked: true,
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "go_diagnostics",
@@ -267,6 +269,7 @@ func RegisterMCP(s *mcpruntime.Server, workspace *Workspace) {
 			}
 			return &mcpruntime.ToolResult{Content: out}, nil
 		},
+		SchemasChecked: true,
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "go_rename_symbol",
@@ -284,6 +287,7 @@ func RegisterMCP(s *mcpruntime.Server, workspace *Workspace) {
 			}
 			return &mcpruntime.ToolResult{Content: out}, nil
 		},
+		SchemasChecked: true,
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "go_symbol_references",
@@ -301,6 +305,7 @@ func RegisterMCP(s *mcpruntime.Server, workspace *Workspace) {
 			}
 			return &mcpruntime.ToolResult{Content: out}, nil
 		},
+		SchemasChecked: true,
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "go_search",
@@ -318,6 +323,7 @@ func RegisterMCP(s *mcpruntime.Server, workspace *Workspace) {
 			}
 			return &mcpruntime.ToolResult{Content: out}, nil
 		},
+		SchemasChecked: true,
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "go_file_context",
@@ -335,6 +341,7 @@ func RegisterMCP(s *mcpruntime.Server, workspace *Workspace) {
 			}
 			return &mcpruntime.ToolResult{Content: out}, nil
 		},
+		SchemasChecked: true,
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:         "go_vulncheck",
@@ -356,5 +363,6 @@ func RegisterMCP(s *mcpruntime.Server, workspace *Workspace) {
 			}
 			return mcpruntime.Structured(out)
 		},
+		SchemasChecked: true,
 	})
 }

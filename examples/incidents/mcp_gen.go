@@ -275,6 +275,7 @@ func RegisterMCP(s *mcpruntime.Server, desk *Desk) {
 			}
 			return mcpruntime.Structured(out)
 		},
+		SchemasChecked: true,
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:               "list_deployments",
@@ -295,6 +296,7 @@ func RegisterMCP(s *mcpruntime.Server, desk *Desk) {
 			}
 			return mcpruntime.Structured(out)
 		},
+		SchemasChecked: true,
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:         "create_incident_ticket",
@@ -328,6 +330,7 @@ func RegisterMCP(s *mcpruntime.Server, desk *Desk) {
 			}
 			return mcpruntime.Structured(out)
 		},
+		SchemasChecked: true,
 	})
 	s.AddResourceTemplate(&mcpruntime.ResourceTemplate{
 		URITemplate: "incidents://{number}",

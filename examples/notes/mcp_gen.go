@@ -111,5 +111,6 @@ func RegisterMCP(s *mcpruntime.Server) {
 			}
 			return mcpruntime.Structured(out)
 		},
+		SchemasChecked: true,
 	})
 }

@@ -95,6 +95,7 @@ func RegisterMCP(s *mcpruntime.Server) {
 			}
 			return mcpruntime.Structured(out)
 		},
+		SchemasChecked: true,
 	})
 	mcpruntime.AddForm[Market](s, mcpMarketElicitationSchema)
 }

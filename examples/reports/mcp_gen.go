@@ -118,5 +118,6 @@ func RegisterMCP(s *mcpruntime.Server) {
 			}
 			return mcpruntime.Structured(out)
 		},
+		SchemasChecked: true,
 	})
 }

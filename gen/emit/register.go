@@ -75,6 +75,9 @@ func toolFields(t *model.Tool) jen.Code {
 	if t.Reconcile != "" {
 		fs = append(fs, field("Reconcile", reconcileAdapter(t)))
 	}
+	// The generator checked the schemas (gen/schema, CheckSchema): AddTool
+	// need not check them again at every start.
+	fs = append(fs, field("SchemasChecked", jen.True()))
 	return fields(fs...)
 }
 

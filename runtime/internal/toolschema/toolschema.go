@@ -22,9 +22,14 @@ import (
 // registered, compiled on first use, once, for the built-in validator (internal/schemacheck) or,
 // beyond it, for runtime/fullschema.
 type Lazy struct {
-	Name   string // for messages, e.g. "echo/input"
-	Raw    json.RawMessage
-	Full   bool // beyond the built-in validator: runtime/fullschema validates it
+	Name string // for messages, e.g. "echo/input"
+	Raw  json.RawMessage
+	Full bool // beyond the built-in validator: runtime/fullschema validates it
+	// Auto marks a schema not checked at registration (the generator checked
+	// it): the first use decides between the built-in validator and
+	// runtime/fullschema, as Mode would have, and a schema neither can compile
+	// is an error then.
+	Auto   bool
 	once   sync.Once
 	node   *schemacheck.Schema // built-in (nil is the schema true)
 	fullV  fullhook.Validator
@@ -35,17 +40,26 @@ type Lazy struct {
 // get compiles the schema on the first call.
 func (l *Lazy) get() error {
 	l.once.Do(func() {
-		if l.Full {
-			if l.fullV, l.err = fullhook.Compile(l.Raw); l.err != nil {
-				l.err = fmt.Errorf("compile schema %s: %w", l.Name, l.err)
+		if !l.Full {
+			l.node, l.err = schemacheck.Compile(l.Raw, true)
+			var unsupported *schemacheck.UnsupportedError
+			if l.err == nil {
+				l.closed = l.node.ClosedTree(map[*schemacheck.Schema]bool{})
+				return
 			}
-			return
+			switch {
+			case !errors.As(l.err, &unsupported):
+				l.err = fmt.Errorf("compile schema %s: %w", l.Name, l.err)
+				return
+			case !l.Auto || fullhook.Compile == nil:
+				l.err = fmt.Errorf("compile schema %s: %w; add %s to the program", l.Name, l.err, fullSchemaImport)
+				return
+			}
+			l.node, l.Full = nil, true // Auto: beyond the built-in validator
 		}
-		if l.node, l.err = schemacheck.Compile(l.Raw, true); l.err != nil {
+		if l.fullV, l.err = fullhook.Compile(l.Raw); l.err != nil {
 			l.err = fmt.Errorf("compile schema %s: %w", l.Name, l.err)
-			return
 		}
-		l.closed = l.node.ClosedTree(map[*schemacheck.Schema]bool{})
 	})
 	return l.err
 }
