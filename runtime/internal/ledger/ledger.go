@@ -303,9 +303,8 @@ func (c *Claim) Action() string { return c.action }
 
 // Done replaces the claim with the done record whose result appendResult
 // appends (the stored result, replayed to every repeat). The record is built in
-// a reused scratch buffer and kept in one allocation of its exact size (with its
-// store key), so that the ledger retains no slack for the retention and the
-// caller need not estimate the result's size. An error means the result was not
+// a reused scratch buffer, which the store copies (store.Memory into its
+// chunks, without an allocation of its own). An error means the result was not
 // recorded; a repeat then finds the claim lapsed.
 func (c *Claim) Done(appendResult func([]byte) ([]byte, error)) error {
 	cur := c.stop()
@@ -318,16 +317,16 @@ func (c *Claim) Done(appendResult func([]byte) ([]byte, error)) error {
 			scratch.Put(sp)
 		}
 	}()
-	b := append((*sp)[:0], c.key...)
-	b = appendRecordHead(b, stateDone, c.args, c.action, 0)
+	b := appendRecordHead((*sp)[:0], stateDone, c.args, c.action, 0)
 	b, err := appendResult(append(b, `,"result":`...))
 	if err != nil {
 		return err
 	}
 	b = append(b, '}')
 	*sp = b
-	key, val := split(append([]byte(nil), b...)) // exact size class, no zeroing
-	ok, err := c.l.compareAndSet(c.ctx, key, cur, val)
+	// The store copies the record (store.Memory into its chunks, for a digest
+	// key such as the ledger's): the scratch buffer is reused.
+	ok, err := c.l.store.CompareAndSet(c.ctx, c.key, cur, b, c.l.cfg.Retention)
 	if err == nil && !ok {
 		err = ErrClaimLost
 	}

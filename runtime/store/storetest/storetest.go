@@ -5,6 +5,8 @@ package storetest
 import (
 	"bytes"
 	"context"
+	"crypto/sha1"
+	"encoding/hex"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -15,10 +17,21 @@ import (
 )
 
 // Run runs the contract against the store s. Keys are prefixed with prefix so that
-// runs sharing a server do not meet.
+// runs sharing a server do not meet. It runs twice: with short keys, and (the
+// subtest DigestKeys) with keys shaped like the idempotency ledger's, a prefix
+// ending in ':' and 40 lowercase hex digits, which store.Memory keeps apart.
 func Run(t *testing.T, s store.Store, prefix string) {
+	run(t, s, func(name string) string { return prefix + name })
+	t.Run("DigestKeys", func(t *testing.T) {
+		run(t, s, func(name string) string {
+			sum := sha1.Sum([]byte(name))
+			return prefix + "dk:" + hex.EncodeToString(sum[:])
+		})
+	})
+}
+
+func run(t *testing.T, s store.Store, k func(string) string) {
 	ctx := context.Background()
-	k := func(name string) string { return prefix + name }
 	t.Run("PutIfAbsent", func(t *testing.T) {
 		if ok, err := s.PutIfAbsent(ctx, k("p"), []byte("one"), time.Hour); err != nil || !ok {
 			t.Fatalf("first put: %v %v, want true", ok, err)
