@@ -9,10 +9,7 @@ package store
 // then, a new chunk. A chunk whose values are all gone is reused: values never
 // leave the store's lock uncopied (GetShared copies them too).
 
-import (
-	"bytes"
-	"hash/maphash"
-)
+import "hash/maphash"
 
 // digestLen is the length of a digest key's digest; hexDigestLen its hex form.
 const (
@@ -336,9 +333,4 @@ func (a *arena) drop(chunk uint32) {
 // a few chunks' worth): a sweep then compacts them.
 func (a *arena) sparse() bool {
 	return a.capBytes > 2*a.live+4*chunkSize
-}
-
-// equalValue reports whether slot i holds val.
-func (t *digestTable) equalValue(i int, val []byte) bool {
-	return bytes.Equal(t.value(i), val)
 }

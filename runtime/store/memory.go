@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"context"
+	"encoding/hex"
 	"sync"
 	"time"
 )
@@ -26,7 +27,8 @@ type Memory struct {
 	writes  int // since the last sweep
 	sweepAt int // writes that start the next sweep
 	subs    map[string]map[chan []byte]struct{}
-	now     func() time.Time // tests move the clock
+	now     func() time.Time // tests move the clock; nil: start and its monotonic clock
+	start   time.Time
 }
 
 type memEntry struct {
@@ -36,12 +38,13 @@ type memEntry struct {
 
 // NewMemory returns an empty in-memory store.
 func NewMemory() *Memory {
-	return &Memory{m: map[string]memEntry{}, now: time.Now}
+	return &Memory{m: map[string]memEntry{}, start: time.Now()}
 }
 
 var _ interface {
 	Store
 	Owner
+	DigestStore
 	PubSub
 } = (*Memory)(nil)
 
@@ -63,6 +66,18 @@ func (s *Memory) resolve(key string, add bool) memKey {
 		}
 	}
 	return k
+}
+
+// resolveDigest is resolve for the digest key prefix+hex(d).
+func (s *Memory) resolveDigest(prefix string, d *[digestLen]byte, add bool) memKey {
+	if len(prefix) > 0 && prefix[len(prefix)-1] == ':' {
+		if id, ok := s.dt.prefixID(prefix, add); ok {
+			return memKey{dt: true, prefix: id, d: *d}
+		}
+	}
+	// Not a digest key's prefix, or no room for it: the map, under the string form.
+	k := make([]byte, 0, len(prefix)+hexDigestLen)
+	return memKey{key: string(hex.AppendEncode(append(k, prefix...), d[:]))}
 }
 
 // A memSlot is a live entry found by lookup.
@@ -142,7 +157,7 @@ func (s *Memory) PutIfAbsentOwned(_ context.Context, key string, val []byte, ttl
 func (s *Memory) putIfAbsent(key string, val []byte, owned bool, ttl time.Duration) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	now := s.now().UnixNano()
+	now := s.clock()
 	k := s.resolve(key, true)
 	slot, ok := s.lookup(&k, now)
 	if ok {
@@ -169,7 +184,7 @@ func (s *Memory) get(key string, clone bool) ([]byte, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	k := s.resolve(key, false)
-	slot, ok := s.lookup(&k, s.now().UnixNano())
+	slot, ok := s.lookup(&k, s.clock())
 	if ok && (clone || k.dt) {
 		return bytes.Clone(slot.val), true
 	}
@@ -189,7 +204,7 @@ func (s *Memory) CompareAndSetOwned(_ context.Context, key string, old, val []by
 func (s *Memory) compareAndSet(key string, old, val []byte, owned bool, ttl time.Duration) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	now := s.now().UnixNano()
+	now := s.clock()
 	k := s.resolve(key, false)
 	slot, ok := s.lookup(&k, now)
 	if !ok || !bytes.Equal(slot.val, old) {
@@ -199,22 +214,85 @@ func (s *Memory) compareAndSet(key string, old, val []byte, owned bool, ttl time
 	return true
 }
 
+// PutIfAbsentDigest implements DigestStore.
+func (s *Memory) PutIfAbsentDigest(_ context.Context, prefix string, d *[20]byte, val []byte, ttl time.Duration) (bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.clock()
+	k := s.resolveDigest(prefix, d, true)
+	slot, ok := s.lookup(&k, now)
+	if ok {
+		return false, nil
+	}
+	s.set(&k, slot, false, val, false, ttl, now)
+	return true, nil
+}
+
+// CompareAndSetDigest implements DigestStore.
+func (s *Memory) CompareAndSetDigest(_ context.Context, prefix string, d *[20]byte, old, val []byte, ttl time.Duration) (bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.clock()
+	k := s.resolveDigest(prefix, d, false)
+	slot, ok := s.lookup(&k, now)
+	if !ok || !bytes.Equal(slot.val, old) {
+		return false, nil
+	}
+	s.set(&k, slot, true, val, false, ttl, now)
+	return true, nil
+}
+
+// GetDigest implements DigestStore.
+func (s *Memory) GetDigest(_ context.Context, prefix string, d *[20]byte, dst []byte) ([]byte, bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k := s.resolveDigest(prefix, d, false)
+	slot, ok := s.lookup(&k, s.clock())
+	if !ok {
+		return dst, false, nil
+	}
+	return append(dst, slot.val...), true, nil
+}
+
+// DeleteDigest implements DigestStore.
+func (s *Memory) DeleteDigest(_ context.Context, prefix string, d *[20]byte) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.delete(s.resolveDigest(prefix, d, false))
+	return nil
+}
+
 // Delete implements Store.
 func (s *Memory) Delete(_ context.Context, key string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if k := s.resolve(key, false); k.dt {
+	s.delete(s.resolve(key, false))
+	return nil
+}
+
+// delete removes k; the caller holds mu.
+func (s *Memory) delete(k memKey) {
+	if k.dt {
 		if i := s.dt.find(k.prefix, &k.d); i >= 0 {
 			s.dt.deleteAt(i)
 		}
-		return nil
+		return
 	}
-	delete(s.m, key)
-	return nil
+	delete(s.m, k.key)
 }
 
 // Close implements Store; a closed Memory keeps working.
 func (s *Memory) Close() error { return nil }
+
+// clock is the time expiries are measured against, in Unix nanoseconds: the
+// start time advanced by the monotonic clock (one clock reading; time.Now takes
+// two), unless a test set a clock.
+func (s *Memory) clock() int64 {
+	if s.now != nil {
+		return s.now().UnixNano()
+	}
+	return s.start.UnixNano() + int64(time.Since(s.start))
+}
 
 // SetClock replaces the clock the store reads expiries from (tests).
 func (s *Memory) SetClock(now func() time.Time) {
