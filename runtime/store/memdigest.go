@@ -54,20 +54,22 @@ var unhex = func() (t [256]byte) {
 	return t
 }()
 
-// A dent is a digest key's entry: where its value lies in the arena.
+// A dent is a digest key's entry, a slot of the table: its tag (0 for an empty
+// slot), its key, and where its value lies in the arena. A slot is one cache
+// line: a lookup that misses touches one line, an insert the same one.
 type dent struct {
+	tag     uint64 // digestTable.tag of the key; 0: empty
 	d       [digestLen]byte
 	prefix  uint16 // index in digestTable.prefixes
 	chunk   uint32
 	off, n  uint32
 	expires int64 // Unix nanoseconds; 0: never
+	_       [8]byte
 }
 
 // A digestTable is a linear-probing hash table of dents with backward-shift
-// deletion (no tombstones), and the arena that holds their values. tags[i] is 0
-// for an empty slot, else the tag of ents[i]'s key (never 0).
+// deletion (no tombstones), and the arena that holds their values.
 type digestTable struct {
-	tags     []uint64
 	ents     []dent
 	n        int
 	prefixes []string
@@ -104,22 +106,22 @@ func (t *digestTable) tag(prefix uint16, d *[digestLen]byte) uint64 {
 
 // home is the slot where a key of tag h starts probing.
 func (t *digestTable) home(h uint64) int {
-	return int(h>>1) & (len(t.tags) - 1)
+	return int(h>>1) & (len(t.ents) - 1)
 }
 
 // find returns the slot of (prefix, d), or -1.
 func (t *digestTable) find(prefix uint16, d *[digestLen]byte) int {
-	if len(t.tags) == 0 {
+	if len(t.ents) == 0 {
 		return -1
 	}
 	h := t.tag(prefix, d)
-	mask := len(t.tags) - 1
+	mask := len(t.ents) - 1
 	for i := t.home(h); ; i = (i + 1) & mask {
-		switch t.tags[i] {
+		switch e := &t.ents[i]; e.tag {
 		case 0:
 			return -1
 		case h:
-			if e := &t.ents[i]; e.d == *d && e.prefix == prefix {
+			if e.d == *d && e.prefix == prefix {
 				return i
 			}
 		}
@@ -128,28 +130,28 @@ func (t *digestTable) find(prefix uint16, d *[digestLen]byte) int {
 
 // insert adds an entry for a key that is not in the table.
 func (t *digestTable) insert(e dent) {
-	if (t.n+1)*8 > len(t.tags)*5 { // load above 5/8
-		t.resize(max(64, 2*len(t.tags)))
+	if (t.n+1)*8 > len(t.ents)*5 { // load above 5/8
+		t.resize(max(64, 2*len(t.ents)))
 	}
-	h := t.tag(e.prefix, &e.d)
-	mask := len(t.tags) - 1
-	i := t.home(h)
-	for t.tags[i] != 0 {
+	e.tag = t.tag(e.prefix, &e.d)
+	mask := len(t.ents) - 1
+	i := t.home(e.tag)
+	for t.ents[i].tag != 0 {
 		i = (i + 1) & mask
 	}
-	t.tags[i], t.ents[i] = h, e
+	t.ents[i] = e
 	t.n++
 }
 
 // resize rehashes the table into size slots (a power of two).
 func (t *digestTable) resize(size int) {
-	if len(t.tags) == 0 {
+	if len(t.ents) == 0 {
 		t.seed = maphash.MakeSeed()
 	}
-	tags, ents := t.tags, t.ents
-	t.tags, t.ents, t.n = make([]uint64, size), make([]dent, size), 0
-	for i, h := range tags {
-		if h != 0 {
+	ents := t.ents
+	t.ents, t.n = make([]dent, size), 0
+	for i := range ents {
+		if ents[i].tag != 0 {
 			t.insert(ents[i])
 		}
 	}
@@ -161,19 +163,19 @@ func (t *digestTable) resize(size int) {
 func (t *digestTable) deleteAt(i int) bool {
 	e := &t.ents[i]
 	t.arena.release(e.chunk, e.n)
-	mask := len(t.tags) - 1
+	mask := len(t.ents) - 1
 	hole := i
-	for j := (i + 1) & mask; t.tags[j] != 0; j = (j + 1) & mask {
-		h := t.home(t.tags[j])
+	for j := (i + 1) & mask; t.ents[j].tag != 0; j = (j + 1) & mask {
+		h := t.home(t.ents[j].tag)
 		// The entry at j may move to the hole unless its home lies cyclically
 		// in (hole, j].
 		if (hole < j && hole < h && h <= j) || (j < hole && (hole < h || h <= j)) {
 			continue
 		}
-		t.tags[hole], t.ents[hole] = t.tags[j], t.ents[j]
+		t.ents[hole] = t.ents[j]
 		hole = j
 	}
-	t.tags[hole], t.ents[hole] = 0, dent{}
+	t.ents[hole] = dent{}
 	t.n--
 	return hole != i
 }
@@ -198,22 +200,20 @@ func (t *digestTable) setValue(i int, val []byte, expires int64, had bool) {
 // sweep deletes the entries expired at now, then moves the values out of
 // chunks mostly dead, and shrinks the table when it is mostly empty.
 func (t *digestTable) sweep(now int64) {
-	for i := 0; i < len(t.tags); {
-		if t.tags[i] != 0 {
-			if e := &t.ents[i]; e.expires != 0 && now >= e.expires {
-				if t.deleteAt(i) {
-					continue // an entry moved into slot i: look at it
-				}
+	for i := 0; i < len(t.ents); {
+		if e := &t.ents[i]; e.tag != 0 && e.expires != 0 && now >= e.expires {
+			if t.deleteAt(i) {
+				continue // an entry moved into slot i: look at it
 			}
 		}
 		i++
 	}
 	if a := &t.arena; a.sparse() {
-		for i, h := range t.tags {
-			if h == 0 {
+		for i := range t.ents {
+			e := &t.ents[i]
+			if e.tag == 0 {
 				continue
 			}
-			e := &t.ents[i]
 			if c := &a.chunks[e.chunk]; e.chunk != a.cur && c.live*4 < cap(c.buf) {
 				v := a.get(e.chunk, e.off, e.n)
 				chunk, off := a.put(v)
@@ -222,7 +222,7 @@ func (t *digestTable) sweep(now int64) {
 			}
 		}
 	}
-	if len(t.tags) > 64 && t.n*8 < len(t.tags) { // load below 1/8: shrink to 1/4 or less
+	if len(t.ents) > 64 && t.n*8 < len(t.ents) { // load below 1/8: shrink to 1/4 or less
 		size := 64
 		for size < 4*t.n {
 			size *= 2

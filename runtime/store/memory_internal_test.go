@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unsafe"
 	"time"
 )
 
@@ -146,8 +147,8 @@ func TestDigestTableModel(t *testing.T) {
 		now = now.Add(time.Second)
 	}
 	checkDigestTable(t, s)
-	if s.dt.n > 2*minSweep || len(s.dt.tags) > 8*2*minSweep || s.dt.arena.capBytes > 8*chunkSize {
-		t.Fatalf("after expiry: %d entries in %d slots, %d bytes of chunks", s.dt.n, len(s.dt.tags), s.dt.arena.capBytes)
+	if s.dt.n > 2*minSweep || len(s.dt.ents) > 8*2*minSweep || s.dt.arena.capBytes > 8*chunkSize {
+		t.Fatalf("after expiry: %d entries in %d slots, %d bytes of chunks", s.dt.n, len(s.dt.ents), s.dt.arena.capBytes)
 	}
 }
 
@@ -159,12 +160,13 @@ func checkDigestTable(t *testing.T, s *Memory) {
 	dt := &s.dt
 	n, live := 0, 0
 	perChunk := map[uint32]int{}
-	for i, h := range dt.tags {
+	for i := range dt.ents {
+		e := &dt.ents[i]
+		h := e.tag
 		if h == 0 {
 			continue
 		}
 		n++
-		e := &dt.ents[i]
 		live += int(e.n)
 		perChunk[e.chunk] += int(e.n)
 		if h != dt.tag(e.prefix, &e.d) {
@@ -226,8 +228,8 @@ func TestDigestTableWrap(t *testing.T) {
 			dt.deleteAt(slot)
 			delete(model, i)
 		}
-		if len(dt.tags) != 64 {
-			t.Fatalf("the table grew to %d slots", len(dt.tags))
+		if len(dt.ents) != 64 {
+			t.Fatalf("the table grew to %d slots", len(dt.ents))
 		}
 	}
 	if wrapped < 100 {
@@ -271,9 +273,9 @@ func TestDigestTableSequentialKeys(t *testing.T) {
 	}
 	dt := &s.dt
 	longest := 0
-	for i, h := range dt.tags {
-		if h != 0 {
-			longest = max(longest, (i-dt.home(h))&(len(dt.tags)-1))
+	for i := range dt.ents {
+		if h := dt.ents[i].tag; h != 0 {
+			longest = max(longest, (i-dt.home(h))&(len(dt.ents)-1))
 		}
 	}
 	if dt.n != 50_000 || longest > 100 {
@@ -319,5 +321,13 @@ func TestDigestKeysSteadyAllocs(t *testing.T) {
 	goruntime.ReadMemStats(&after)
 	if perOp := float64(after.TotalAlloc-before.TotalAlloc) / n; perOp > 16 {
 		t.Fatalf("%.1f bytes allocated per put and compare-and-set", perOp)
+	}
+}
+
+// TestDentIsACacheLine: a table slot is 64 bytes, so that the slots of a
+// table (page-aligned) each fill one cache line.
+func TestDentIsACacheLine(t *testing.T) {
+	if n := unsafe.Sizeof(dent{}); n != 64 {
+		t.Fatalf("a dent is %d bytes", n)
 	}
 }
