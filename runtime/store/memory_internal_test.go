@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"unsafe"
 	"time"
+	"unsafe"
 )
 
 // TestMemorySweepBound: with puts alone (no reads, no compare-and-set), entries
