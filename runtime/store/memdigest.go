@@ -162,7 +162,7 @@ func (t *digestTable) resize(size int) {
 // afterwards.
 func (t *digestTable) deleteAt(i int) bool {
 	e := &t.ents[i]
-	t.arena.release(e.chunk, e.n)
+	t.arena.release(e.chunk, e.off, e.n)
 	mask := len(t.ents) - 1
 	hole := i
 	for j := (i + 1) & mask; t.ents[j].tag != 0; j = (j + 1) & mask {
@@ -191,7 +191,7 @@ func (t *digestTable) value(i int) []byte {
 func (t *digestTable) setValue(i int, val []byte, expires int64, had bool) {
 	e := &t.ents[i]
 	if had {
-		t.arena.release(e.chunk, e.n)
+		t.arena.release(e.chunk, e.off, e.n)
 	}
 	e.chunk, e.off = t.arena.put(val)
 	e.n, e.expires = uint32(len(val)), expires
@@ -217,7 +217,7 @@ func (t *digestTable) sweep(now int64) {
 			if c := &a.chunks[e.chunk]; e.chunk != a.cur && c.live*4 < cap(c.buf) {
 				v := a.get(e.chunk, e.off, e.n)
 				chunk, off := a.put(v)
-				a.release(e.chunk, e.n)
+				a.release(e.chunk, e.off, e.n)
 				e.chunk, e.off = chunk, off
 			}
 		}
@@ -284,11 +284,19 @@ func (a *arena) get(chunk, off, n uint32) []byte {
 	return a.chunks[chunk].buf[off : off+n : off+n]
 }
 
-// release marks n bytes of chunk dead, dropping the chunk when none is left.
-func (a *arena) release(chunk, n uint32) {
+// release marks the n bytes at off in chunk dead, dropping the chunk when
+// none is left. No slice of a value outlives the store's lock (reads copy), so
+// the room of the value last written can be taken back at once.
+func (a *arena) release(chunk, off, n uint32) {
 	c := &a.chunks[chunk]
 	c.live -= int(n)
 	a.live -= int(n)
+	if chunk == a.cur && int(off+n) == len(c.buf) {
+		// The last value written: its room is written again by the next. A
+		// claim's record, replaced by its result soon after, costs no room,
+		// and the result is written where the claim's lines are still cached.
+		c.buf = c.buf[:off]
+	}
 	if c.live == 0 && chunk != a.cur {
 		a.drop(chunk)
 	}

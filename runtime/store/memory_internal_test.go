@@ -331,3 +331,27 @@ func TestDentIsACacheLine(t *testing.T) {
 		t.Fatalf("a dent is %d bytes", n)
 	}
 }
+
+// TestClaimRoomTakenBack: a value replaced right after it was written (a
+// claim's record, then its result) leaves no dead room in the chunk.
+func TestClaimRoomTakenBack(t *testing.T) {
+	s := NewMemory()
+	ctx := context.Background()
+	running, done := []byte(strings.Repeat("r", 150)), []byte(strings.Repeat("d", 480))
+	for i := range 1000 {
+		k := fmt.Sprintf("mcpgen:idem:%x", sha1.Sum([]byte(strconv.Itoa(i))))
+		if ok, _ := s.PutIfAbsent(ctx, k, running, time.Hour); !ok {
+			t.Fatal("put", i)
+		}
+		if ok, _ := s.CompareAndSet(ctx, k, running, done, time.Hour); !ok {
+			t.Fatal("CAS", i)
+		}
+	}
+	written := 0
+	for _, c := range s.dt.arena.chunks {
+		written += len(c.buf)
+	}
+	if live := s.dt.arena.live; live != 1000*len(done) || written != live {
+		t.Fatalf("%d bytes written in the chunks for %d live bytes", written, live)
+	}
+}
