@@ -150,8 +150,9 @@ func benchKeyedWriteRatio(b *testing.B, ledgerSize int) {
 			b.Fatalf("%s: no receipt in %s", name, body)
 		}
 	}
-	// The steady state: N records like the warm-up's done record (key and
-	// record in one buffer, as the ledger writes them), one step apart.
+	// The steady state: N records like the warm-up's done record under digest
+	// keys like the ledger's (store.Memory copies them into its chunks), one
+	// step apart.
 	rec, ok, err := mem.Get(context.Background(), ledger.Key("", "keyed", run+"--1"))
 	if !ok || err != nil || !bytes.Contains(rec, []byte(`"state":"done"`)) {
 		b.Fatalf("warm-up record: %q %v %v", rec, ok, err)

@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"context"
+	"encoding/hex"
 	"sync"
 	"time"
 )
@@ -13,13 +14,21 @@ import (
 // write's share of the sweeps stays constant however many entries the store
 // holds, and the store holds at most about twice its live entries (a workload of
 // puts alone included). It also implements PubSub within the process.
+//
+// A key made of a prefix ending in ':' and a 160-bit digest in 40 lowercase
+// hex digits (the idempotency ledger's keys) lives in a table of its own,
+// indexed by the digest, its value copied into large chunks that are reused: no
+// pointer per entry for the garbage collector to follow, no allocation per
+// write in a steady state (memdigest.go). Other keys live in a map.
 type Memory struct {
 	mu      sync.Mutex
 	m       map[string]memEntry
+	dt      digestTable
 	writes  int // since the last sweep
 	sweepAt int // writes that start the next sweep
 	subs    map[string]map[chan []byte]struct{}
-	now     func() time.Time // tests move the clock
+	now     func() time.Time // tests move the clock; nil: start and its monotonic clock
+	start   time.Time
 }
 
 type memEntry struct {
@@ -29,32 +38,97 @@ type memEntry struct {
 
 // NewMemory returns an empty in-memory store.
 func NewMemory() *Memory {
-	return &Memory{m: map[string]memEntry{}, now: time.Now}
+	return &Memory{m: map[string]memEntry{}, start: time.Now()}
 }
 
 var _ interface {
 	Store
 	Owner
+	DigestStore
 	PubSub
 } = (*Memory)(nil)
 
-// live returns the unexpired entry under key; the caller holds mu.
-func (s *Memory) live(key string, now int64) (memEntry, bool) {
-	e, ok := s.m[key]
-	if ok && e.expires != 0 && now >= e.expires {
-		delete(s.m, key)
-		return memEntry{}, false
-	}
-	return e, ok
+// A memKey is a key resolved to where it lives: the digest table (dt) or the map.
+type memKey struct {
+	key    string
+	dt     bool
+	prefix uint16
+	d      [digestLen]byte
 }
 
-// set stores val itself under key; the caller holds mu.
-func (s *Memory) set(key string, val []byte, ttl time.Duration, now int64) {
-	e := memEntry{val: val}
-	if ttl > 0 {
-		e.expires = now + int64(ttl)
+// resolve resolves key; add says whether a new prefix may enter the digest
+// table (a write). The caller holds mu.
+func (s *Memory) resolve(key string, add bool) memKey {
+	k := memKey{key: key}
+	if prefix, d, ok := parseDigestKey(key); ok {
+		if id, ok := s.dt.prefixID(prefix, add); ok {
+			k.dt, k.prefix, k.d = true, id, d
+		}
 	}
-	s.m[key] = e
+	return k
+}
+
+// resolveDigest is resolve for the digest key prefix+hex(d).
+func (s *Memory) resolveDigest(prefix string, d *[digestLen]byte, add bool) memKey {
+	if len(prefix) > 0 && prefix[len(prefix)-1] == ':' {
+		if id, ok := s.dt.prefixID(prefix, add); ok {
+			return memKey{dt: true, prefix: id, d: *d}
+		}
+	}
+	// Not a digest key's prefix, or no room for it: the map, under the string form.
+	k := make([]byte, 0, len(prefix)+hexDigestLen)
+	return memKey{key: string(hex.AppendEncode(append(k, prefix...), d[:]))}
+}
+
+// A memSlot is a live entry found by lookup.
+type memSlot struct {
+	i   int    // the digest table's slot, -1 for the map
+	val []byte // its value (shared)
+}
+
+// lookup returns the unexpired entry under k; the caller holds mu.
+func (s *Memory) lookup(k *memKey, now int64) (memSlot, bool) {
+	if k.dt {
+		i := s.dt.find(k.prefix, &k.d)
+		if i < 0 {
+			return memSlot{}, false
+		}
+		if e := &s.dt.ents[i]; e.expires != 0 && now >= e.expires {
+			s.dt.deleteAt(i)
+			return memSlot{}, false
+		}
+		return memSlot{i: i, val: s.dt.value(i)}, true
+	}
+	e, ok := s.m[k.key]
+	if ok && e.expires != 0 && now >= e.expires {
+		delete(s.m, k.key)
+		return memSlot{}, false
+	}
+	return memSlot{i: -1, val: e.val}, ok
+}
+
+// set stores val under k, replacing the entry in slot when found; owned says
+// val may be kept as is (the map keeps it; the digest table always copies). The
+// caller holds mu.
+func (s *Memory) set(k *memKey, slot memSlot, found bool, val []byte, owned bool, ttl time.Duration, now int64) {
+	var expires int64
+	if ttl > 0 {
+		expires = now + int64(ttl)
+	}
+	switch {
+	case k.dt && found:
+		s.dt.setValue(slot.i, val, expires, true)
+	case k.dt:
+		var e dent
+		e.d, e.prefix, e.expires, e.n = k.d, k.prefix, expires, uint32(len(val))
+		e.chunk, e.off = s.dt.arena.put(val)
+		s.dt.insert(e)
+	default:
+		if !owned {
+			val = bytes.Clone(val)
+		}
+		s.m[k.key] = memEntry{val: val, expires: expires}
+	}
 	if s.writes++; s.writes >= max(s.sweepAt, minSweep) {
 		s.writes = 0
 		for k, e := range s.m {
@@ -62,7 +136,8 @@ func (s *Memory) set(key string, val []byte, ttl time.Duration, now int64) {
 				delete(s.m, k)
 			}
 		}
-		s.sweepAt = len(s.m)
+		s.dt.sweep(now)
+		s.sweepAt = len(s.m) + s.dt.n
 	}
 }
 
@@ -70,67 +145,154 @@ func (s *Memory) set(key string, val []byte, ttl time.Duration, now int64) {
 const minSweep = 1024
 
 // PutIfAbsent implements Store.
-func (s *Memory) PutIfAbsent(ctx context.Context, key string, val []byte, ttl time.Duration) (bool, error) {
-	return s.PutIfAbsentOwned(ctx, key, bytes.Clone(val), ttl)
+func (s *Memory) PutIfAbsent(_ context.Context, key string, val []byte, ttl time.Duration) (bool, error) {
+	return s.putIfAbsent(key, val, false, ttl), nil
 }
 
 // PutIfAbsentOwned implements Owner.
 func (s *Memory) PutIfAbsentOwned(_ context.Context, key string, val []byte, ttl time.Duration) (bool, error) {
+	return s.putIfAbsent(key, val, true, ttl), nil
+}
+
+func (s *Memory) putIfAbsent(key string, val []byte, owned bool, ttl time.Duration) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	now := s.now().UnixNano()
-	if _, ok := s.live(key, now); ok {
-		return false, nil
+	now := s.clock()
+	k := s.resolve(key, true)
+	slot, ok := s.lookup(&k, now)
+	if ok {
+		return false
 	}
-	s.set(key, val, ttl, now)
-	return true, nil
+	s.set(&k, slot, false, val, owned, ttl, now)
+	return true
 }
 
 // Get implements Store.
-func (s *Memory) Get(ctx context.Context, key string) ([]byte, bool, error) {
-	val, ok, err := s.GetShared(ctx, key)
-	return bytes.Clone(val), ok, err
+func (s *Memory) Get(_ context.Context, key string) ([]byte, bool, error) {
+	val, ok := s.get(key, true)
+	return val, ok, nil
 }
 
-// GetShared implements Owner.
+// GetShared implements Owner. A digest key's value is a copy all the same: its
+// chunk is reused once its values are gone.
 func (s *Memory) GetShared(_ context.Context, key string) ([]byte, bool, error) {
+	val, ok := s.get(key, false)
+	return val, ok, nil
+}
+
+func (s *Memory) get(key string, clone bool) ([]byte, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	e, ok := s.live(key, s.now().UnixNano())
-	if !ok {
-		return nil, false, nil
+	k := s.resolve(key, false)
+	slot, ok := s.lookup(&k, s.clock())
+	if ok && (clone || k.dt) {
+		return bytes.Clone(slot.val), true
 	}
-	return e.val, true, nil
+	return slot.val, ok
 }
 
 // CompareAndSet implements Store.
-func (s *Memory) CompareAndSet(ctx context.Context, key string, old, val []byte, ttl time.Duration) (bool, error) {
-	return s.CompareAndSetOwned(ctx, key, old, bytes.Clone(val), ttl)
+func (s *Memory) CompareAndSet(_ context.Context, key string, old, val []byte, ttl time.Duration) (bool, error) {
+	return s.compareAndSet(key, old, val, false, ttl), nil
 }
 
 // CompareAndSetOwned implements Owner.
 func (s *Memory) CompareAndSetOwned(_ context.Context, key string, old, val []byte, ttl time.Duration) (bool, error) {
+	return s.compareAndSet(key, old, val, true, ttl), nil
+}
+
+func (s *Memory) compareAndSet(key string, old, val []byte, owned bool, ttl time.Duration) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	now := s.now().UnixNano()
-	e, ok := s.live(key, now)
-	if !ok || !bytes.Equal(e.val, old) {
+	now := s.clock()
+	k := s.resolve(key, false)
+	slot, ok := s.lookup(&k, now)
+	if !ok || !bytes.Equal(slot.val, old) {
+		return false
+	}
+	s.set(&k, slot, true, val, owned, ttl, now)
+	return true
+}
+
+// PutIfAbsentDigest implements DigestStore.
+func (s *Memory) PutIfAbsentDigest(_ context.Context, prefix string, d *[20]byte, val []byte, ttl time.Duration) (bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.clock()
+	k := s.resolveDigest(prefix, d, true)
+	slot, ok := s.lookup(&k, now)
+	if ok {
 		return false, nil
 	}
-	s.set(key, val, ttl, now)
+	s.set(&k, slot, false, val, false, ttl, now)
 	return true, nil
+}
+
+// CompareAndSetDigest implements DigestStore.
+func (s *Memory) CompareAndSetDigest(_ context.Context, prefix string, d *[20]byte, old, val []byte, ttl time.Duration) (bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.clock()
+	k := s.resolveDigest(prefix, d, false)
+	slot, ok := s.lookup(&k, now)
+	if !ok || !bytes.Equal(slot.val, old) {
+		return false, nil
+	}
+	s.set(&k, slot, true, val, false, ttl, now)
+	return true, nil
+}
+
+// GetDigest implements DigestStore.
+func (s *Memory) GetDigest(_ context.Context, prefix string, d *[20]byte, dst []byte) ([]byte, bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k := s.resolveDigest(prefix, d, false)
+	slot, ok := s.lookup(&k, s.clock())
+	if !ok {
+		return dst, false, nil
+	}
+	return append(dst, slot.val...), true, nil
+}
+
+// DeleteDigest implements DigestStore.
+func (s *Memory) DeleteDigest(_ context.Context, prefix string, d *[20]byte) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.delete(s.resolveDigest(prefix, d, false))
+	return nil
 }
 
 // Delete implements Store.
 func (s *Memory) Delete(_ context.Context, key string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	delete(s.m, key)
+	s.delete(s.resolve(key, false))
 	return nil
+}
+
+// delete removes k; the caller holds mu.
+func (s *Memory) delete(k memKey) {
+	if k.dt {
+		if i := s.dt.find(k.prefix, &k.d); i >= 0 {
+			s.dt.deleteAt(i)
+		}
+		return
+	}
+	delete(s.m, k.key)
 }
 
 // Close implements Store; a closed Memory keeps working.
 func (s *Memory) Close() error { return nil }
+
+// clock is the time expiries are measured against, in Unix nanoseconds: the
+// start time advanced by the monotonic clock (one clock reading; time.Now takes
+// two), unless a test set a clock.
+func (s *Memory) clock() int64 {
+	if s.now != nil {
+		return s.now().UnixNano()
+	}
+	return s.start.UnixNano() + int64(time.Since(s.start))
+}
 
 // SetClock replaces the clock the store reads expiries from (tests).
 func (s *Memory) SetClock(now func() time.Time) {

@@ -2,9 +2,16 @@ package store
 
 import (
 	"context"
+	"crypto/sha1"
+	"encoding/binary"
+	"fmt"
+	"math/rand/v2"
+	goruntime "runtime"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 // TestMemorySweepBound: with puts alone (no reads, no compare-and-set), entries
@@ -31,5 +38,320 @@ func TestMemorySweepBound(t *testing.T) {
 	}
 	if peak < live {
 		t.Fatalf("peak %d below the live entries %d: the test measures nothing", peak, live)
+	}
+}
+
+// TestDigestTableModel drives digest keys (and a few short keys) through puts,
+// compare-and-sets, deletes, reads and expiries, with sweeps and table resizes
+// on the way, and compares every answer with a plain map. It also checks the
+// table's invariants: each entry is found from its home slot, the count and the
+// arena's live bytes match the entries, and the chunks stay within a bound of
+// the live bytes (the sweep compacts them).
+func TestDigestTableModel(t *testing.T) {
+	s := NewMemory()
+	now := time.Unix(1000, 0)
+	s.SetClock(func() time.Time { return now })
+	ctx := context.Background()
+	type mval struct {
+		val     string
+		expires time.Time
+	}
+	model := map[string]mval{}
+	rng := rand.New(rand.NewPCG(1, 2))
+	key := func() string {
+		i := rng.IntN(3000)
+		switch i % 10 {
+		case 0:
+			return "short:" + strconv.Itoa(i) // the map
+		case 1:
+			return fmt.Sprintf("other:%x", sha1.Sum([]byte{byte(i), byte(i >> 8)})) // a second prefix
+		}
+		return fmt.Sprintf("mcpgen:idem:%x", sha1.Sum([]byte{byte(i), byte(i >> 8)}))
+	}
+	val := func() string {
+		n := rng.IntN(600)
+		if rng.IntN(500) == 0 {
+			n = chunkSize/4 + rng.IntN(chunkSize) // a chunk of its own
+		}
+		return strings.Repeat(string(rune('a'+rng.IntN(26))), n) + strconv.Itoa(rng.IntN(1000))
+	}
+	get := func(k string) (string, bool) {
+		m, ok := model[k]
+		if ok && !now.Before(m.expires) {
+			delete(model, k)
+			return "", false
+		}
+		return m.val, ok
+	}
+	sweeps := 0
+	for step := range 200_000 {
+		k := key()
+		ttl := time.Duration(1+rng.IntN(4000)) * time.Second
+		switch op := rng.IntN(10); {
+		case op < 4:
+			v := val()
+			_, had := get(k)
+			ok, err := s.PutIfAbsent(ctx, k, []byte(v), ttl)
+			if err != nil || ok == had {
+				t.Fatalf("step %d: put %s: %v %v, model had it: %v", step, k, ok, err, had)
+			}
+			if ok {
+				model[k] = mval{v, now.Add(ttl)}
+			}
+		case op < 6:
+			cur, had := get(k)
+			old := cur
+			if rng.IntN(4) == 0 {
+				old += "x"
+			}
+			v := val()
+			ok, err := s.CompareAndSet(ctx, k, []byte(old), []byte(v), ttl)
+			if want := had && old == cur; err != nil || ok != want {
+				t.Fatalf("step %d: CAS %s: %v %v, want %v", step, k, ok, err, want)
+			}
+			if ok {
+				model[k] = mval{v, now.Add(ttl)}
+			}
+		case op < 7:
+			if err := s.Delete(ctx, k); err != nil {
+				t.Fatal(err)
+			}
+			delete(model, k)
+		default:
+			want, had := get(k)
+			got, ok, err := s.GetShared(ctx, k)
+			if err != nil || ok != had || string(got) != want {
+				t.Fatalf("step %d: get %s: %.20q %v %v, want %.20q %v", step, k, got, ok, err, want, had)
+			}
+		}
+		now = now.Add(100 * time.Millisecond)
+		s.mu.Lock()
+		swept := s.writes == 0
+		s.mu.Unlock()
+		if swept {
+			sweeps++
+			checkDigestTable(t, s)
+			if a := &s.dt.arena; a.capBytes > 4*a.live+4*chunkSize {
+				t.Fatalf("step %d, after a sweep: %d bytes of chunks for %d live bytes", step, a.capBytes, a.live)
+			}
+		}
+	}
+	checkDigestTable(t, s)
+	if s.dt.n < 1000 || len(s.m) == 0 || sweeps < 20 {
+		t.Fatalf("the run kept %d digest keys and %d others, swept %d times: it tests little", s.dt.n, len(s.m), sweeps)
+	}
+	// Everything expires: the table shrinks and the chunks go.
+	now = now.Add(time.Hour * 2)
+	for i := range 4 * minSweep {
+		s.PutIfAbsent(ctx, fmt.Sprintf("late:%x", sha1.Sum([]byte(strconv.Itoa(i)))), []byte("v"), time.Nanosecond)
+		now = now.Add(time.Second)
+	}
+	checkDigestTable(t, s)
+	if s.dt.n > 2*minSweep || len(s.dt.ents) > 8*2*minSweep || s.dt.arena.capBytes > 8*chunkSize {
+		t.Fatalf("after expiry: %d entries in %d slots, %d bytes of chunks", s.dt.n, len(s.dt.ents), s.dt.arena.capBytes)
+	}
+}
+
+// checkDigestTable checks the digest table's invariants.
+func checkDigestTable(t *testing.T, s *Memory) {
+	t.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	dt := &s.dt
+	n, live := 0, 0
+	perChunk := map[uint32]int{}
+	for i := range dt.ents {
+		e := &dt.ents[i]
+		h := e.tag
+		if h == 0 {
+			continue
+		}
+		n++
+		live += int(e.n)
+		perChunk[e.chunk] += int(e.n)
+		if h != dt.tag(e.prefix, &e.d) {
+			t.Fatalf("slot %d: tag %x, entry's %x", i, h, dt.tag(e.prefix, &e.d))
+		}
+		if j := dt.find(e.prefix, &e.d); j != i {
+			t.Fatalf("slot %d: its key is found at %d", i, j)
+		}
+	}
+	if n != dt.n || live != dt.arena.live {
+		t.Fatalf("%d entries (count %d), %d live bytes (count %d)", n, dt.n, live, dt.arena.live)
+	}
+	for c, b := range perChunk {
+		if dt.arena.chunks[c].live != b {
+			t.Fatalf("chunk %d: %d live bytes, counted %d", c, b, dt.arena.chunks[c].live)
+		}
+	}
+}
+
+// TestDigestTableWrap crowds a 64-slot table's keys into homes at its end, so
+// that probes and backward shifts wrap around to its start, and checks the
+// answers against a map through random puts, deletes and reads.
+func TestDigestTableWrap(t *testing.T) {
+	var dt digestTable
+	dt.resize(64)
+	rng := rand.New(rand.NewPCG(3, 4))
+	// 36 keys whose homes are slots 58 to 63, 0 and 1.
+	var keys [][digestLen]byte
+	for len(keys) < 36 {
+		var d [digestLen]byte
+		binary.LittleEndian.PutUint64(d[:], rng.Uint64())
+		binary.LittleEndian.PutUint64(d[8:], rng.Uint64())
+		if h := dt.home(dt.tag(0, &d)); h >= 58 || h <= 1 {
+			keys = append(keys, d)
+		}
+	}
+	digest := func(i int) [digestLen]byte { return keys[i] }
+	model := map[int]bool{}
+	wrapped := 0
+	for range 20_000 {
+		i := rng.IntN(36)
+		d := digest(i)
+		slot := dt.find(0, &d)
+		if (slot >= 0) != model[i] {
+			t.Fatalf("key %d: slot %d, model has it: %v", i, slot, model[i])
+		}
+		switch {
+		case slot < 0 && dt.n < 36:
+			var e dent
+			e.d = d
+			e.chunk, e.off = dt.arena.put([]byte{byte(i)})
+			e.n = 1
+			dt.insert(e)
+			model[i] = true
+		case slot >= 0 && rng.IntN(2) == 0:
+			if slot < 8 {
+				wrapped++
+			}
+			dt.deleteAt(slot)
+			delete(model, i)
+		}
+		if len(dt.ents) != 64 {
+			t.Fatalf("the table grew to %d slots", len(dt.ents))
+		}
+	}
+	if wrapped < 100 {
+		t.Fatalf("%d deletes of wrapped entries: the test tests little", wrapped)
+	}
+}
+
+// TestArenaCompaction: a few long-lived values among many short-lived ones
+// would pin every chunk; the sweep moves them out, so that the chunks stay
+// within a few times the live bytes.
+func TestArenaCompaction(t *testing.T) {
+	s := NewMemory()
+	now := time.Unix(1000, 0)
+	s.SetClock(func() time.Time { return now })
+	val := []byte(strings.Repeat("v", 300))
+	for i := range 40_000 {
+		ttl := time.Second
+		if i%50 == 0 {
+			ttl = time.Hour
+		}
+		key := fmt.Sprintf("c:%x", sha1.Sum([]byte(strconv.Itoa(i))))
+		if ok, err := s.PutIfAbsent(context.Background(), key, val, ttl); !ok || err != nil {
+			t.Fatal(ok, err)
+		}
+		now = now.Add(10 * time.Millisecond)
+	}
+	checkDigestTable(t, s)
+	if a := &s.dt.arena; a.live < 800*len(val) || a.capBytes > 4*a.live+4*chunkSize {
+		t.Fatalf("%d bytes of chunks for %d live bytes", a.capBytes, a.live)
+	}
+}
+
+// TestDigestTableSequentialKeys: digest keys that are not uniform digests
+// (counters in hex) still spread over the table: no long probe sequence.
+func TestDigestTableSequentialKeys(t *testing.T) {
+	s := NewMemory()
+	for i := range 50_000 {
+		if ok, _ := s.PutIfAbsent(context.Background(), fmt.Sprintf("seq:%040x", i), []byte("v"), 0); !ok {
+			t.Fatal("put", i)
+		}
+	}
+	dt := &s.dt
+	longest := 0
+	for i := range dt.ents {
+		if h := dt.ents[i].tag; h != 0 {
+			longest = max(longest, (i-dt.home(h))&(len(dt.ents)-1))
+		}
+	}
+	if dt.n != 50_000 || longest > 100 {
+		t.Fatalf("%d entries, longest probe %d slots", dt.n, longest)
+	}
+}
+
+// TestDigestKeysSteadyAllocs: at a steady state (one entry expires for each
+// one added), a put and a compare-and-set of digest keys allocate nothing: the
+// chunks whose values are gone are reused, the table keeps its size.
+func TestDigestKeysSteadyAllocs(t *testing.T) {
+	s := NewMemory()
+	now := time.Unix(1000, 0)
+	s.SetClock(func() time.Time { return now })
+	ctx := context.Background()
+	running, done := []byte(strings.Repeat("r", 150)), []byte(strings.Repeat("d", 480))
+	keys := make([]string, 1<<16)
+	for i := range keys {
+		keys[i] = fmt.Sprintf("mcpgen:idem:%x", sha1.Sum([]byte(strconv.Itoa(i))))
+	}
+	i := 0
+	step := func() {
+		k := keys[i%len(keys)]
+		i++
+		if ok, _ := s.PutIfAbsent(ctx, k, running, 10_000*time.Second); !ok {
+			t.Fatal("put", i)
+		}
+		if ok, _ := s.CompareAndSet(ctx, k, running, done, 10_000*time.Second); !ok {
+			t.Fatal("CAS", i)
+		}
+		now = now.Add(time.Second) // 10000 live entries
+	}
+	for range 40_000 {
+		step()
+	}
+	// testing.AllocsPerRun rounds down: count the bytes.
+	var before, after goruntime.MemStats
+	goruntime.ReadMemStats(&before)
+	const n = 20_000
+	for range n {
+		step()
+	}
+	goruntime.ReadMemStats(&after)
+	if perOp := float64(after.TotalAlloc-before.TotalAlloc) / n; perOp > 16 {
+		t.Fatalf("%.1f bytes allocated per put and compare-and-set", perOp)
+	}
+}
+
+// TestDentIsACacheLine: a table slot is 64 bytes, so that the slots of a
+// table (page-aligned) each fill one cache line.
+func TestDentIsACacheLine(t *testing.T) {
+	if n := unsafe.Sizeof(dent{}); n != 64 {
+		t.Fatalf("a dent is %d bytes", n)
+	}
+}
+
+// TestClaimRoomTakenBack: a value replaced right after it was written (a
+// claim's record, then its result) leaves no dead room in the chunk.
+func TestClaimRoomTakenBack(t *testing.T) {
+	s := NewMemory()
+	ctx := context.Background()
+	running, done := []byte(strings.Repeat("r", 150)), []byte(strings.Repeat("d", 480))
+	for i := range 1000 {
+		k := fmt.Sprintf("mcpgen:idem:%x", sha1.Sum([]byte(strconv.Itoa(i))))
+		if ok, _ := s.PutIfAbsent(ctx, k, running, time.Hour); !ok {
+			t.Fatal("put", i)
+		}
+		if ok, _ := s.CompareAndSet(ctx, k, running, done, time.Hour); !ok {
+			t.Fatal("CAS", i)
+		}
+	}
+	written := 0
+	for _, c := range s.dt.arena.chunks {
+		written += len(c.buf)
+	}
+	if live := s.dt.arena.live; live != 1000*len(done) || written != live {
+		t.Fatalf("%d bytes written in the chunks for %d live bytes", written, live)
 	}
 }

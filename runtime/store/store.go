@@ -51,6 +51,20 @@ type Owner interface {
 	GetShared(ctx context.Context, key string) (val []byte, ok bool, err error)
 }
 
+// A DigestStore is a Store that also takes a digest key, a prefix ending in ':'
+// followed by a 160-bit digest in 40 lowercase hex digits (the idempotency
+// ledger's keys), as the prefix and the digest's 20 bytes: the same entry as
+// the key's string form, without its hex. Every value it is given or returns is
+// a copy, so callers may reuse their buffers. Optional (Memory implements it):
+// callers check for it with a type assertion.
+type DigestStore interface {
+	PutIfAbsentDigest(ctx context.Context, prefix string, d *[20]byte, val []byte, ttl time.Duration) (bool, error)
+	CompareAndSetDigest(ctx context.Context, prefix string, d *[20]byte, old, val []byte, ttl time.Duration) (bool, error)
+	// GetDigest appends the value to dst.
+	GetDigest(ctx context.Context, prefix string, d *[20]byte, dst []byte) (val []byte, ok bool, err error)
+	DeleteDigest(ctx context.Context, prefix string, d *[20]byte) error
+}
+
 // A PubSub store also carries messages between the processes that share it (tasks
 // will use it to wake waiters on other replicas). Optional: callers check for it
 // with a type assertion.

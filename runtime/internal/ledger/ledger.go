@@ -58,7 +58,8 @@ type Config struct {
 type Ledger struct {
 	cfg    Config
 	store  store.Store
-	owner  store.Owner // store, when it can keep values without copies
+	owner  store.Owner       // store, when it can keep values without copies
+	ds     store.DigestStore // store, when it takes keys as digests (store.Memory)
 	leases leaseSet
 }
 
@@ -85,6 +86,7 @@ func New(st store.Store, cfg Config) *Ledger {
 func (l *Ledger) SetStore(st store.Store) {
 	l.store = st
 	l.owner, _ = st.(store.Owner)
+	l.ds, _ = st.(store.DigestStore)
 }
 
 // Store returns the ledger's store.
@@ -160,9 +162,16 @@ const keyPrefix = "mcpgen:idem:"
 // appendKey appends Key(subject, tool, key).
 func appendKey(b []byte, subject, tool, key string) []byte {
 	sum := digestParts(subject, tool, key)
-	b = append(b, keyPrefix...)
-	return hex.AppendEncode(b, sum[:20])
+	return appendKeyOf(b, sum[:keyDigestLen])
 }
+
+// appendKeyOf appends the store key of the digest d (keyDigestLen bytes).
+func appendKeyOf(b []byte, d []byte) []byte {
+	return hex.AppendEncode(append(b, keyPrefix...), d)
+}
+
+// keyDigestLen is how much of the SHA-256 a store key keeps.
+const keyDigestLen = 20
 
 // ActionID digests what identifies an action: tool, subject, the arguments'
 // digest and the idempotency key ("" for none).
@@ -204,58 +213,37 @@ func digestParts(parts ...string) [sha256.Size]byte {
 // written under a context without its cancellation (the ledger is kept even when
 // the caller gives up).
 func (l *Ledger) Begin(ctx context.Context, subject, tool, key, args, action string, canReconcile bool) Decision {
-	sctx := context.WithoutCancel(ctx)
 	var until time.Time // set when the first wait starts
-	// The claim's first record is written into the claim itself (one
-	// allocation); a record the store did not take is overwritten by the next try.
-	c := &Claim{l: l, ctx: sctx, args: args, action: action}
-	lk := ""
+	c := l.newClaim(context.WithoutCancel(ctx), digestParts(subject, tool, key), args, action)
 	for pause := time.Millisecond; ; pause = min(2*pause, 50*time.Millisecond) {
-		var mine []byte
-		if lk == "" {
-			lk, mine = l.runningRecord(c.buf[:0], nil, subject, tool, key, args, action)
-		} else {
-			lk, mine = l.runningRecord(c.buf[:0], &lk, "", "", "", args, action)
-		}
-		claimed, err := l.putIfAbsent(sctx, lk, mine)
+		// The claim's record is written into the claim itself; a record the
+		// store did not take is overwritten by the next try.
+		mine := c.running()
+		claimed, err := l.putIfAbsent(c, mine)
 		if err != nil {
+			l.recycle(c)
 			return Decision{Outcome: StoreError, Err: err}
 		}
 		if claimed {
-			return Decision{Outcome: Fresh, Claim: l.hold(c, lk, mine)}
+			return Decision{Outcome: Fresh, Claim: l.hold(c, mine)}
 		}
-		cur, found, err := l.get(sctx, lk)
+		cur, found, err := l.get(c, nil)
 		if err != nil {
+			l.recycle(c)
 			return Decision{Outcome: StoreError, Err: err}
 		}
 		if !found {
 			continue // released or expired meanwhile: claim it
 		}
-		rec, err := parseRecord(cur)
-		if err != nil {
-			return Decision{Outcome: StoreError, Err: err}
+		d, done := l.decide(c, cur, mine, canReconcile)
+		if done {
+			if d.Claim == nil {
+				l.recycle(c)
+			}
+			return d
 		}
-		switch {
-		case string(rec.args) != args:
-			return Decision{Outcome: Conflict}
-		case string(rec.state) == stateDone:
-			st, err := ParseStored(rec.result)
-			if err != nil {
-				return Decision{Outcome: StoreError, Err: err}
-			}
-			return Decision{Outcome: Replayed, Result: st}
-		case time.Now().UnixMilli() >= rec.lease: // the first run's claim lapsed
-			if !canReconcile {
-				return Decision{Outcome: Unknown, Action: string(rec.action)}
-			}
-			ok, err := l.compareAndSet(sctx, lk, cur, mine)
-			if err != nil {
-				return Decision{Outcome: StoreError, Err: err}
-			}
-			if ok {
-				return Decision{Outcome: Reconcile, Claim: l.hold(c, lk, mine)}
-			}
-			continue
+		if d.Outcome == Reconcile {
+			continue // the lapsed claim changed meanwhile: look again
 		}
 		if until.IsZero() {
 			until = time.Now().Add(l.cfg.Wait)
@@ -264,16 +252,51 @@ func (l *Ledger) Begin(ctx context.Context, subject, tool, key, args, action str
 			}
 		}
 		if !time.Now().Add(pause).Before(until) {
-			return Decision{Outcome: InProgress, Action: string(rec.action)}
+			l.recycle(c)
+			return d
 		}
 		t := time.NewTimer(pause)
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return Decision{Outcome: InProgress, Action: string(rec.action)}
+			l.recycle(c)
+			return d
 		case <-t.C:
 		}
 	}
+}
+
+// decide reads the record cur that holds the key claim c wants: done says
+// whether d is the answer; else d is InProgress (wait and look again) or
+// Reconcile (the takeover lost a race: look again).
+func (l *Ledger) decide(c *Claim, cur, mine []byte, canReconcile bool) (d Decision, done bool) {
+	rec, err := parseRecord(cur)
+	if err != nil {
+		return Decision{Outcome: StoreError, Err: err}, true
+	}
+	switch {
+	case string(rec.args) != c.args:
+		return Decision{Outcome: Conflict}, true
+	case string(rec.state) == stateDone:
+		st, err := ParseStored(rec.result)
+		if err != nil {
+			return Decision{Outcome: StoreError, Err: err}, true
+		}
+		return Decision{Outcome: Replayed, Result: st}, true
+	case time.Now().UnixMilli() >= rec.lease: // the first run's claim lapsed
+		if !canReconcile {
+			return Decision{Outcome: Unknown, Action: string(rec.action)}, true
+		}
+		ok, err := l.compareAndSet(c, cur, mine, true)
+		if err != nil {
+			return Decision{Outcome: StoreError, Err: err}, true
+		}
+		if ok {
+			return Decision{Outcome: Reconcile, Claim: l.hold(c, mine)}, true
+		}
+		return Decision{Outcome: Reconcile}, false
+	}
+	return Decision{Outcome: InProgress, Action: string(rec.action)}, false
 }
 
 // ErrClaimLost reports a done record not written because the claim was taken
@@ -281,18 +304,68 @@ func (l *Ledger) Begin(ctx context.Context, subject, tool, key, args, action str
 var ErrClaimLost = errors.New("the claim was taken over (its lease lapsed)")
 
 // A Claim is a call's hold on a key: renewed by the ledger's lease sweep until
-// Done, Release or Abandon.
+// Done, Release or Abandon, after which it must not be used.
 type Claim struct {
 	l            *Ledger
 	ctx          context.Context
-	key          string
-	args, action string
+	key          string             // the store key (a store without DigestStore)
+	d            [keyDigestLen]byte // the store key's digest (a DigestStore)
+	args, action string             // under mu
 	mu           sync.Mutex
 	cur          []byte // the claim as the store holds it
 	held         bool   // renewals on
 	prev, next   *Claim // in the ledger's leaseSet, under its mu
 	listed       bool
-	buf          [keyLen + runningLen]byte // the first running record, with its key
+	buf          [keyLen + runningLen]byte // the running record, after the key (string keys)
+	rec          []byte                    // Done's buffer (a recycled claim's)
+}
+
+// claims recycles the claims of a DigestStore's ledger (the store copies what
+// it keeps: nothing outside the ledger refers to a claim after its end).
+var claims sync.Pool
+
+// newClaim returns a claim on the key whose SHA-256 is sum.
+func (l *Ledger) newClaim(ctx context.Context, sum [sha256.Size]byte, args, action string) *Claim {
+	if l.ds == nil {
+		c := &Claim{l: l, ctx: ctx, args: args, action: action}
+		copy(c.d[:], sum[:])
+		c.key = unsafe.String(&c.buf[0], len(appendKeyOf(c.buf[:0], c.d[:])))
+		return c
+	}
+	c, _ := claims.Get().(*Claim)
+	if c == nil {
+		c = new(Claim)
+	}
+	// A lease sweep that listed the claim in its former use may still look at
+	// it (and finds it not held): the fields change under its lock.
+	c.mu.Lock()
+	c.l, c.ctx, c.args, c.action, c.cur = l, ctx, args, action, nil
+	copy(c.d[:], sum[:])
+	c.mu.Unlock()
+	return c
+}
+
+// recycle ends c's use (a DigestStore's claim goes back to the pool).
+func (l *Ledger) recycle(c *Claim) {
+	if l.ds == nil {
+		return
+	}
+	c.mu.Lock()
+	c.ctx, c.args, c.action, c.cur = nil, "", "", nil
+	c.mu.Unlock()
+	claims.Put(c)
+}
+
+// running writes the claim's running record, its lease starting now, into
+// c.buf (after the key, for string keys).
+func (c *Claim) running() []byte {
+	start := 0
+	if c.key != "" {
+		start = keyLen
+	}
+	b := appendRecordHead(c.buf[:start], stateRunning, c.args, c.action, time.Now().Add(c.l.cfg.Lease).UnixMilli())
+	b = append(b, '}')
+	return b[start:len(b):len(b)]
 }
 
 // runningLen is room for a running record (hex digest, action id, lease).
@@ -303,39 +376,45 @@ func (c *Claim) Action() string { return c.action }
 
 // Done replaces the claim with the done record whose result appendResult
 // appends (the stored result, replayed to every repeat). The record is built in
-// a reused scratch buffer and kept in one allocation of its exact size (with its
-// store key), so that the ledger retains no slack for the retention and the
-// caller need not estimate the result's size. An error means the result was not
+// a reused scratch buffer, which the store copies (store.Memory into its
+// chunks, without an allocation of its own). An error means the result was not
 // recorded; a repeat then finds the claim lapsed.
 func (c *Claim) Done(appendResult func([]byte) ([]byte, error)) error {
 	cur := c.stop()
-	sp, _ := scratch.Get().(*[]byte)
-	if sp == nil {
-		sp = new([]byte)
-	}
-	defer func() {
-		if cap(*sp) <= maxScratch {
-			scratch.Put(sp)
+	// The store copies the record (store.Memory into its chunks): the buffer is
+	// reused, the recycled claim's own on a DigestStore, else a pooled one.
+	sp := &c.rec
+	if c.l.ds == nil {
+		sp, _ = scratch.Get().(*[]byte)
+		if sp == nil {
+			sp = new([]byte)
 		}
-	}()
-	b := append((*sp)[:0], c.key...)
-	b = appendRecordHead(b, stateDone, c.args, c.action, 0)
+		defer func() {
+			if cap(*sp) <= maxScratch {
+				scratch.Put(sp)
+			}
+		}()
+	}
+	b := appendRecordHead((*sp)[:0], stateDone, c.args, c.action, 0)
 	b, err := appendResult(append(b, `,"result":`...))
-	if err != nil {
-		return err
+	if err == nil {
+		b = append(b, '}')
+		var ok bool
+		ok, err = c.l.compareAndSet(c, cur, b, false)
+		if err == nil && !ok {
+			err = ErrClaimLost
+		}
 	}
-	b = append(b, '}')
-	*sp = b
-	key, val := split(append([]byte(nil), b...)) // exact size class, no zeroing
-	ok, err := c.l.compareAndSet(c.ctx, key, cur, val)
-	if err == nil && !ok {
-		err = ErrClaimLost
+	*sp = b[:0]
+	if cap(b) > maxScratch {
+		*sp = nil
 	}
+	c.l.recycle(c)
 	return err
 }
 
-// scratch holds the buffers Done builds done records in (*[]byte); one larger
-// than maxScratch is dropped after use.
+// scratch holds the buffers Done builds done records in (*[]byte) when claims
+// are not recycled; one larger than maxScratch is dropped after use.
 var scratch sync.Pool
 
 const maxScratch = 64 << 10
@@ -344,16 +423,21 @@ const maxScratch = 64 << 10
 // and the key may be tried again.
 func (c *Claim) Release() {
 	cur := c.stop()
-	if got, ok, err := c.l.get(c.ctx, c.key); err == nil && ok && bytes.Equal(got, cur) {
-		if err := c.l.store.Delete(c.ctx, c.key); err != nil {
+	var buf [keyLen + runningLen]byte
+	if got, ok, err := c.l.get(c, buf[:0]); err == nil && ok && bytes.Equal(got, cur) {
+		if err := c.l.delete(c); err != nil {
 			c.l.cfg.Logger.Error("idempotency: claim not released", "err", err)
 		}
 	}
+	c.l.recycle(c)
 }
 
 // Abandon stops renewing the claim: the handler may still act, so the claim
 // lapses and a repeat learns that the outcome is unknown (or reconciles it).
-func (c *Claim) Abandon() { c.stop() }
+func (c *Claim) Abandon() {
+	c.stop()
+	c.l.recycle(c)
+}
 
 // stop ends the renewals and returns the claim as the store holds it.
 func (c *Claim) stop() []byte {
@@ -371,8 +455,8 @@ func (c *Claim) renew() {
 	if !c.held {
 		return
 	}
-	key, next := c.l.runningRecord(nil, &c.key, "", "", "", c.args, c.action)
-	ok, err := c.l.compareAndSet(c.ctx, key, c.cur, next)
+	next := append(appendRecordHead(nil, stateRunning, c.args, c.action, time.Now().Add(c.l.cfg.Lease).UnixMilli()), '}')
+	ok, err := c.l.compareAndSet(c, c.cur, next, true)
 	switch {
 	case err != nil:
 		c.l.cfg.Logger.Warn("idempotency: lease not renewed", "err", err)
@@ -380,14 +464,16 @@ func (c *Claim) renew() {
 		c.l.cfg.Logger.Error("idempotency: claim lost while the handler runs", "action_id", c.action)
 		c.held = false
 	default:
-		c.key, c.cur = key, next
+		c.cur = next
 	}
 }
 
-// hold makes c the claim of key, whose record mine the store holds, renewed
-// until stopped.
-func (l *Ledger) hold(c *Claim, key string, mine []byte) *Claim {
-	c.key, c.cur, c.held = key, mine, true
+// hold makes c the claim of its key, whose record mine the store holds,
+// renewed until stopped.
+func (l *Ledger) hold(c *Claim, mine []byte) *Claim {
+	c.mu.Lock()
+	c.cur, c.held = mine, true
+	c.mu.Unlock()
 	l.leases.add(c, l)
 	return c
 }
@@ -475,53 +561,48 @@ func (l *Ledger) heldClaims() int {
 	return l.leases.n
 }
 
-// runningRecord returns a claim whose lease starts now, and its store key: the
-// key *lk, or else Key(subject, tool, key). It writes them into b when they fit
-// (b is empty), else into a new buffer.
-func (l *Ledger) runningRecord(b []byte, lk *string, subject, tool, key, args, action string) (string, []byte) {
-	if cap(b) < keyLen+runningLen {
-		b = make([]byte, 0, keyLen+runningLen)
+// putIfAbsent writes c's record val, which the ledger never changes while the
+// store may hold it: an Owner store keeps it without a copy.
+func (l *Ledger) putIfAbsent(c *Claim, val []byte) (bool, error) {
+	switch {
+	case l.ds != nil:
+		return l.ds.PutIfAbsentDigest(c.ctx, keyPrefix, &c.d, val, l.cfg.Retention)
+	case l.owner != nil:
+		return l.owner.PutIfAbsentOwned(c.ctx, c.key, val, l.cfg.Retention)
 	}
-	if lk != nil {
-		b = append(b, *lk...)
-	} else {
-		b = appendKey(b, subject, tool, key)
-	}
-	b = appendRecordHead(b, stateRunning, args, action, time.Now().Add(l.cfg.Lease).UnixMilli())
-	return split(append(b, '}'))
+	return l.store.PutIfAbsent(c.ctx, c.key, val, l.cfg.Retention)
 }
 
-// split divides b, a store key (keyLen bytes) followed by a record, into the key
-// and the record, sharing b's memory: the in-memory store then keeps one
-// allocation per key (the map's key and its value), and the ledger never
-// changes a buffer once written.
-func split(b []byte) (string, []byte) {
-	return unsafe.String(&b[0], keyLen), b[keyLen:len(b):len(b)]
+// compareAndSet replaces c's record old with val; owned says that the ledger
+// never changes val (an Owner store may keep it).
+func (l *Ledger) compareAndSet(c *Claim, old, val []byte, owned bool) (bool, error) {
+	switch {
+	case l.ds != nil:
+		return l.ds.CompareAndSetDigest(c.ctx, keyPrefix, &c.d, old, val, l.cfg.Retention)
+	case l.owner != nil && owned:
+		return l.owner.CompareAndSetOwned(c.ctx, c.key, old, val, l.cfg.Retention)
+	}
+	return l.store.CompareAndSet(c.ctx, c.key, old, val, l.cfg.Retention)
 }
 
-// putIfAbsent writes a record the ledger never changes afterwards: an Owner
-// store keeps it without a copy.
-func (l *Ledger) putIfAbsent(ctx context.Context, key string, val []byte) (bool, error) {
-	if l.owner != nil {
-		return l.owner.PutIfAbsentOwned(ctx, key, val, l.cfg.Retention)
+// get reads c's key's record, which the ledger only reads (appending it to dst
+// on a DigestStore; an Owner store shares it).
+func (l *Ledger) get(c *Claim, dst []byte) ([]byte, bool, error) {
+	switch {
+	case l.ds != nil:
+		return l.ds.GetDigest(c.ctx, keyPrefix, &c.d, dst)
+	case l.owner != nil:
+		return l.owner.GetShared(c.ctx, c.key)
 	}
-	return l.store.PutIfAbsent(ctx, key, val, l.cfg.Retention)
+	return l.store.Get(c.ctx, c.key)
 }
 
-// compareAndSet is putIfAbsent's compare-and-set.
-func (l *Ledger) compareAndSet(ctx context.Context, key string, old, val []byte) (bool, error) {
-	if l.owner != nil {
-		return l.owner.CompareAndSetOwned(ctx, key, old, val, l.cfg.Retention)
+// delete removes c's key.
+func (l *Ledger) delete(c *Claim) error {
+	if l.ds != nil {
+		return l.ds.DeleteDigest(c.ctx, keyPrefix, &c.d)
 	}
-	return l.store.CompareAndSet(ctx, key, old, val, l.cfg.Retention)
-}
-
-// get reads a record the ledger only reads: an Owner store shares it.
-func (l *Ledger) get(ctx context.Context, key string) ([]byte, bool, error) {
-	if l.owner != nil {
-		return l.owner.GetShared(ctx, key)
-	}
-	return l.store.Get(ctx, key)
+	return l.store.Delete(c.ctx, c.key)
 }
 
 // Record states.

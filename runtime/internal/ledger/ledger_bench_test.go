@@ -21,6 +21,7 @@ import (
 func BenchmarkFreshKey(b *testing.B) {
 	b.Run("grow", func(b *testing.B) { benchFreshKey(b, 0) })
 	b.Run("steady", func(b *testing.B) { benchFreshKey(b, 100_000) })
+	b.Run("steady1000", func(b *testing.B) { benchFreshKey(b, 1000) })
 }
 
 func benchFreshKey(b *testing.B, steady int) {

@@ -5,6 +5,8 @@ package storetest
 import (
 	"bytes"
 	"context"
+	"crypto/sha1"
+	"encoding/hex"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -15,10 +17,21 @@ import (
 )
 
 // Run runs the contract against the store s. Keys are prefixed with prefix so that
-// runs sharing a server do not meet.
+// runs sharing a server do not meet. It runs twice: with short keys, and (the
+// subtest DigestKeys) with keys shaped like the idempotency ledger's, a prefix
+// ending in ':' and 40 lowercase hex digits, which store.Memory keeps apart.
 func Run(t *testing.T, s store.Store, prefix string) {
+	run(t, s, func(name string) string { return prefix + name })
+	t.Run("DigestKeys", func(t *testing.T) {
+		run(t, s, func(name string) string {
+			sum := sha1.Sum([]byte(name))
+			return prefix + "dk:" + hex.EncodeToString(sum[:])
+		})
+	})
+}
+
+func run(t *testing.T, s store.Store, k func(string) string) {
 	ctx := context.Background()
-	k := func(name string) string { return prefix + name }
 	t.Run("PutIfAbsent", func(t *testing.T) {
 		if ok, err := s.PutIfAbsent(ctx, k("p"), []byte("one"), time.Hour); err != nil || !ok {
 			t.Fatalf("first put: %v %v, want true", ok, err)
@@ -161,8 +174,57 @@ func Run(t *testing.T, s store.Store, prefix string) {
 			mustGet(t, s, k("o"), "next")
 		})
 	}
+	if ds, ok := s.(store.DigestStore); ok {
+		t.Run("DigestStore", func(t *testing.T) { runDigest(t, s, ds, k) })
+	}
 	if ps, ok := s.(store.PubSub); ok {
 		t.Run("PubSub", func(t *testing.T) { runPubSub(t, ps, k) })
+	}
+}
+
+// runDigest checks that a DigestStore's digest methods and its string keys
+// reach the same entries, and that the values it returns are copies.
+func runDigest(t *testing.T, s store.Store, ds store.DigestStore, k func(string) string) {
+	ctx := context.Background()
+	for _, prefix := range []string{k("dg:"), "no-colon"} {
+		d := sha1.Sum([]byte(prefix))
+		key := prefix + hex.EncodeToString(d[:])
+		buf := []byte("one")
+		if ok, err := ds.PutIfAbsentDigest(ctx, prefix, &d, buf, time.Hour); err != nil || !ok {
+			t.Fatalf("%s: digest put: %v %v", prefix, ok, err)
+		}
+		copy(buf, "xxx") // the store copied it
+		mustGet(t, s, key, "one")
+		if ok, err := s.PutIfAbsent(ctx, key, []byte("two"), time.Hour); err != nil || ok {
+			t.Fatalf("%s: put under the string form: %v %v, want false", prefix, ok, err)
+		}
+		if ok, err := ds.CompareAndSetDigest(ctx, prefix, &d, []byte("two"), []byte("three"), time.Hour); err != nil || ok {
+			t.Fatalf("%s: digest CAS with a wrong old value: %v %v", prefix, ok, err)
+		}
+		if ok, err := ds.CompareAndSetDigest(ctx, prefix, &d, []byte("one"), []byte("three"), time.Hour); err != nil || !ok {
+			t.Fatalf("%s: digest CAS: %v %v", prefix, ok, err)
+		}
+		got, ok, err := ds.GetDigest(ctx, prefix, &d, []byte("pre:"))
+		if err != nil || !ok || string(got) != "pre:three" {
+			t.Fatalf("%s: GetDigest: %q %v %v", prefix, got, ok, err)
+		}
+		got[4] = 'X'
+		mustGet(t, s, key, "three")
+		if ok, err := s.CompareAndSet(ctx, key, []byte("three"), []byte("four"), time.Hour); err != nil || !ok {
+			t.Fatalf("%s: CAS under the string form: %v %v", prefix, ok, err)
+		}
+		if got, ok, _ := ds.GetDigest(ctx, prefix, &d, nil); !ok || string(got) != "four" {
+			t.Fatalf("%s: GetDigest after CAS: %q %v", prefix, got, ok)
+		}
+		if err := ds.DeleteDigest(ctx, prefix, &d); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok, _ := s.Get(ctx, key); ok {
+			t.Fatalf("%s: still there after DeleteDigest", prefix)
+		}
+		if _, ok, _ := ds.GetDigest(ctx, prefix, &d, nil); ok {
+			t.Fatalf("%s: GetDigest finds a deleted key", prefix)
+		}
 	}
 }
 
