@@ -6,6 +6,9 @@ package runtime
 import (
 	"context"
 	"encoding/json"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/workpool"
 )
 
 // This file is the seam between transports and dispatch. A transport (stdio.go, the
@@ -84,6 +87,11 @@ type SinkFunc func(ctx context.Context, msg []byte) error
 
 // Send calls f(ctx, msg).
 func (f SinkFunc) Send(ctx context.Context, msg []byte) error { return f(ctx, msg) }
+
+// handlerWorkers runs the handlers that transports start on a goroutine of their
+// own (HTTP requests, calls with a deadline on a synchronous path) on reused
+// goroutines (internal/workpool).
+var handlerWorkers = workpool.New(200 * time.Millisecond)
 
 // discardSink drops every message.
 type discardSink struct{}
