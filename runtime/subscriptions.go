@@ -197,18 +197,13 @@ func (s *Server) EndSubscriptions(sess *Session) {
 
 // isClosed reports whether the session was closed.
 func (ss *Session) isClosed() bool {
-	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	return ss.closed
+	return ss.p.Closed()
 }
 
 // sendUnsolicited sends a message on the session's own sink (stdout, or the
 // HTTP GET stream).
 func (ss *Session) sendUnsolicited(ctx context.Context, msg []byte) error {
-	ss.mu.Lock()
-	out := ss.out
-	ss.mu.Unlock()
-	return out.Send(ctx, msg)
+	return ss.p.Out().Send(ctx, msg)
 }
 
 // sendFramed delivers a notification on the listen stream, its subscription
