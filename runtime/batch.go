@@ -24,7 +24,7 @@ func isBatch(raw []byte) bool {
 
 // batchSession reports whether sess serves batches: it negotiated 2025-03-26.
 func batchSession(sess *Session) bool {
-	return sess != nil && sess.ProtocolVersion() == version20250326
+	return sess != nil && sess.ProtocolVersion() == revision.V20250326
 }
 
 // serveBatch serves a batch for a 2025-03-26 session (revision.Batch): every element is handled as

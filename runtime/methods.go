@@ -6,6 +6,8 @@ package runtime
 import (
 	"context"
 	"encoding/json"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/revision"
 )
 
 // emptyObject is the result of ping and logging/setLevel in 2025-11-25: exactly {}.
@@ -21,7 +23,7 @@ type initializeResult struct {
 
 // initialize answers the handshake: a client asking for a handshake revision the
 // server serves (2024-11-05 through 2025-11-25) gets it, any other version (a newer
-// one included) is offered 2025-11-25 (negotiateVersion).
+// one included) is offered 2025-11-25 (revision.Negotiate).
 func (s *Server) initialize(_ context.Context, c *call) ([]byte, *rpcError) {
 	p := &c.msg.params
 	if p.ProtocolVersion == "" {
@@ -39,8 +41,8 @@ func (s *Server) initialize(_ context.Context, c *call) ([]byte, *rpcError) {
 	if !ok {
 		return nil, errorf(CodeInvalidParams, "initialize: clientInfo must be an object with a string name and version")
 	}
-	version := negotiateVersion(p.ProtocolVersion)
-	if !c.sess.initialize(version, info, clientCapsFor(version, p.Capabilities)) {
+	version := revision.Negotiate(p.ProtocolVersion)
+	if !c.sess.initialize(version, info, revision.ClientCaps(version, p.Capabilities)) {
 		return nil, errorf(CodeInvalidRequest, "initialize: the session is already initialized")
 	}
 	s.prims.hub.addSession(c.sess, principalID(c.caller())) // list changes and resource updates reach it
