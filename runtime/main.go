@@ -55,9 +55,12 @@ func (s *Server) main(ctx context.Context, args []string, stdin io.Reader, stdou
 	p := cli.Program{Name: s.commandName(), Version: s.info.Name + " " + s.info.Version, Tools: s.toolNames,
 		Audit:    func(w io.Writer) { s.audit = slog.New(slog.NewJSONHandler(w, nil)) },
 		SetStore: s.SetStore,
-		Configure: func(http bool) (err error) {
-			opts, err = configureMainAuth(s, http) // mainauth.go
-			return err
+		Configure: func(http bool) error {
+			if a := registeredMainAuth(); a != nil { // mainauth.go
+				opts = &HTTPOptions{}
+				return a.Configure(s, http, opts)
+			}
+			return nil
 		},
 		Serve: func(ctx context.Context, f cli.Flags, stdin io.Reader, stdout io.Writer) error {
 			if f.HTTPAddr == "" {
