@@ -5,8 +5,8 @@ package runtime
 
 import (
 	"context"
-	"encoding/json"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/revision"
 )
 
@@ -37,11 +37,12 @@ func (s *Server) initialize(_ context.Context, c *call) ([]byte, *rpcError) {
 	if !isObject(p.Capabilities) {
 		return nil, errorf(CodeInvalidParams, "initialize: capabilities must be an object")
 	}
-	info, ok := clientImplementation(p.ClientInfo)
+	name, title, ver, ok := jsonrpc.ClientInfo(p.ClientInfo)
 	if !ok {
 		return nil, errorf(CodeInvalidParams, "initialize: clientInfo must be an object with a string name and version")
 	}
 	version := revision.Negotiate(p.ProtocolVersion)
+	info := Implementation{Name: name, Title: title, Version: ver}
 	if !c.sess.initialize(version, info, revision.ClientCaps(version, p.Capabilities)) {
 		return nil, errorf(CodeInvalidRequest, "initialize: the session is already initialized")
 	}
@@ -52,20 +53,6 @@ func (s *Server) initialize(_ context.Context, c *call) ([]byte, *rpcError) {
 		ServerInfo:      s.info,
 		Instructions:    s.opts.Instructions,
 	}), nil
-}
-
-// clientImplementation decodes the clientInfo of initialize: an object whose name
-// and version are strings.
-func clientImplementation(raw json.RawMessage) (Implementation, bool) {
-	var info struct {
-		Name    *string `json:"name"`
-		Title   string  `json:"title"`
-		Version *string `json:"version"`
-	}
-	if !isObject(raw) || json.Unmarshal(raw, &info) != nil || info.Name == nil || info.Version == nil {
-		return Implementation{}, false
-	}
-	return Implementation{Name: *info.Name, Title: info.Title, Version: *info.Version}, true
 }
 
 // ping answers a 2025-11-25 ping with exactly {}.

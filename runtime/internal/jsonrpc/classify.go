@@ -81,3 +81,18 @@ func (e *Refusal) Reply() ([]byte, int) {
 	}
 	return ErrorResponse(e.ID, code, e.Err.Error(), nil), code
 }
+
+// ClientInfo reads initialize's clientInfo: an object whose name and version
+// are strings (title optional).
+func ClientInfo(raw json.RawMessage) (name, title, version string, ok bool) {
+	var info struct {
+		Name    *string `json:"name"`
+		Title   string  `json:"title"`
+		Version *string `json:"version"`
+	}
+	raw = jsonwire.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '{' || json.Unmarshal(raw, &info) != nil || info.Name == nil || info.Version == nil {
+		return "", "", "", false
+	}
+	return *info.Name, info.Title, *info.Version, true
+}

@@ -57,3 +57,15 @@ func TestRefusalReply(t *testing.T) {
 		t.Errorf("notification: %d %s", code, b)
 	}
 }
+
+// TestClientInfo: name and version must be strings; title is optional.
+func TestClientInfo(t *testing.T) {
+	if n, ti, v, ok := ClientInfo([]byte(` {"name":"c","title":"C","version":"1"}`)); !ok || n != "c" || ti != "C" || v != "1" {
+		t.Errorf("full: %q %q %q %v", n, ti, v, ok)
+	}
+	for _, bad := range []string{``, `null`, `[]`, `{"name":"c"}`, `{"name":1,"version":"1"}`, `{"version":"1"}`} {
+		if _, _, _, ok := ClientInfo([]byte(bad)); ok {
+			t.Errorf("%s accepted", bad)
+		}
+	}
+}
