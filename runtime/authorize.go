@@ -1,16 +1,10 @@
 package runtime
 
-// authorize.go: who may call what. A tool, resource or prompt lists the OAuth
-// scopes a request needs (Tool.Scopes); a tool's scope may name a top-level string
-// argument, "incident:create:{severity}", so what a call needs depends on its
-// arguments. The check runs after argument validation and before the handler
-// (and before any consent question): a refused call never reaches the handler.
-//
-// Where the caller comes from: runtime/auth puts the verified token's Principal in
-// the request context over HTTP (and WithScopeChallenge, so that a refusal
-// becomes the spec's 403 insufficient_scope challenge naming every required
-// scope); stdio requests run as Options.StdioPrincipal (default: every scope).
-// A request without a principal (HTTP without runtime/auth) holds no scope.
+// authorize.go: who may call what: the scopes a tool (after argument
+// validation, before consent and the handler), resource or prompt request needs
+// against the caller's grants (internal/scope), and the refusal: an isError
+// "forbidden", a -32003, or over HTTP with runtime/auth a 403 challenge
+// (DESIGN.md, "Who may call what"). A request without a principal holds no scope.
 
 import (
 	"context"
@@ -63,12 +57,11 @@ func deniedRPC(d *scopeDenial) *rpcError {
 // *ToolError "forbidden" naming the scopes (over HTTP with runtime/auth, the
 // request is answered with a 403 insufficient_scope challenge instead).
 func RequireScope(ctx context.Context, scopes ...string) error {
-	c := callFrom(ctx)
-	implies := ScopeImplies
-	if c != nil && c.srv.opts.ScopeImplies != nil {
-		implies = c.srv.opts.ScopeImplies
+	c, implies := callFrom(ctx), ScopeImplies
+	if c != nil {
+		implies = c.srv.implies()
 	}
-	if grants(PrincipalFrom(ctx), scopes, implies) {
+	if scopeCaller(PrincipalFrom(ctx)).Allows(scopes, implies) {
 		return nil
 	}
 	d := denial(ctx, scopes)
@@ -88,11 +81,6 @@ func denial(ctx context.Context, required []string) *scopeDenial {
 		d.Challenge = fn(required)
 	}
 	return d
-}
-
-// grants reports whether p holds every required scope.
-func grants(p *Principal, required []string, implies func(granted, required string) bool) bool {
-	return scopeCaller(p).Allows(required, implies)
 }
 
 // scopeCaller is p as internal/scope decides on it.
@@ -121,7 +109,7 @@ func (s *Server) authorizeTool(ctx context.Context, e *toolEntry, args json.RawM
 	if err != nil {
 		return &ToolError{Code: ErrCodeForbidden, Message: err.Error()}
 	}
-	if grants(PrincipalFrom(ctx), required, s.implies()) {
+	if scopeCaller(PrincipalFrom(ctx)).Allows(required, s.implies()) {
 		return nil
 	}
 	return denial(ctx, required)
@@ -144,7 +132,7 @@ func gateFailed(e *toolEntry, err error) (*ToolResult, *rpcError) {
 
 // authorizeStatic checks the scopes of a resource or prompt request.
 func (s *Server) authorizeStatic(ctx context.Context, scopes []string) *rpcError {
-	if len(scopes) == 0 || grants(PrincipalFrom(ctx), scopes, s.implies()) {
+	if len(scopes) == 0 || scopeCaller(PrincipalFrom(ctx)).Allows(scopes, s.implies()) {
 		return nil
 	}
 	return deniedRPC(denial(ctx, scopes))

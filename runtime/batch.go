@@ -1,7 +1,8 @@
 package runtime
 
-// batch.go: the JSON-RPC batches of 2025-03-26 sessions (the fan-out is
-// internal/revision).
+// batch.go: the JSON-RPC batches of 2025-03-26 sessions (2025-06-18 removed them
+// again: elsewhere ParseMessage refuses a batch with -32600); the fan-out is
+// internal/revision.
 
 import (
 	"context"
@@ -11,11 +12,6 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/internal/revision"
 )
 
-// JSON-RPC batches: 2025-03-26 made servers accept them ("MUST support receiving
-// JSON-RPC batches"), and 2025-06-18 removed them again. So a batch is served only
-// on a session that negotiated 2025-03-26; everywhere else ParseMessage refuses it
-// with -32600 as before.
-
 // isBatch reports whether raw is a JSON array (leading white space allowed).
 func isBatch(raw []byte) bool {
 	t := jsonwire.TrimSpace(raw)
@@ -24,7 +20,7 @@ func isBatch(raw []byte) bool {
 
 // batchSession reports whether sess serves batches: it negotiated 2025-03-26.
 func batchSession(sess *Session) bool {
-	return sess != nil && sess.ProtocolVersion() == version20250326
+	return sess != nil && sess.ProtocolVersion() == revision.V20250326
 }
 
 // serveBatch serves a batch for a 2025-03-26 session (revision.Batch): every element is handled as

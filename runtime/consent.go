@@ -1,12 +1,9 @@
 package runtime
 
-// consent.go: the consent gate of Tool.Confirm. Before the handler of such a
-// tool runs, the runtime asks the user the tool's question with the call's
-// arguments filled in (elicitation: an input_required round in 2026-07-28,
-// elicitation/create in 2025-11-25). Consent and scope are separate: the scope
-// check runs first, and a call runs only with both. Decline, cancel or an
-// unticked box end the call with a ToolError "not_confirmed"; a client without
-// the elicitation capability gets the spec's missing-capability error (-32021).
+// consent.go: the gate before a tool's handler: the scope check, then Tool.Confirm's
+// question with the arguments filled in (an elicitation in either era); decline,
+// cancel or an unticked box end the call with a ToolError "not_confirmed", a
+// client without elicitation gets -32021.
 
 import (
 	"context"

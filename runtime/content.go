@@ -9,14 +9,8 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/internal/content"
 )
 
-// Content kinds, the "type" of a content block.
-const (
-	contentText         = content.TypeText
-	contentImage        = content.TypeImage
-	contentAudio        = content.TypeAudio
-	contentResource     = content.TypeResource
-	contentResourceLink = content.TypeResourceLink
-)
+// contentText is the "type" of a text block.
+const contentText = content.TypeText
 
 // A Content is one block of a tool result: text, image, audio, an embedded resource
 // or a link to a resource. Build it with Text, Image, Audio, EmbeddedResource or
@@ -56,24 +50,24 @@ func Text(s string) Content { return Content{Type: contentText, Text: s} }
 
 // Image returns an image content block holding data of the given media type.
 func Image(data []byte, mimeType string) Content {
-	return Content{Type: contentImage, Data: data, MIMEType: mimeType}
+	return Content{Type: content.TypeImage, Data: data, MIMEType: mimeType}
 }
 
 // Audio returns an audio content block holding data of the given media type.
 func Audio(data []byte, mimeType string) Content {
-	return Content{Type: contentAudio, Data: data, MIMEType: mimeType}
+	return Content{Type: content.TypeAudio, Data: data, MIMEType: mimeType}
 }
 
 // EmbeddedResource returns a content block that embeds r.
 func EmbeddedResource(r ResourceContents) Content {
-	return Content{Type: contentResource, Resource: &r}
+	return Content{Type: content.TypeResource, Resource: &r}
 }
 
 // ResourceLink returns a content block that points at the resource uri, called name,
 // of the given media type ("" when unknown). Title, Description and Size may be set
 // on the result.
 func ResourceLink(uri, name, mimeType string) Content {
-	return Content{Type: contentResourceLink, URI: uri, Name: name, MIMEType: mimeType}
+	return Content{Type: content.TypeResourceLink, URI: uri, Name: name, MIMEType: mimeType}
 }
 
 // MarshalJSON encodes c as the ContentBlock of its Type (internal/content).

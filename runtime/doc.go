@@ -29,9 +29,9 @@
 //  2. frame parse: jsonrpc.go's ParseMessage (internal/jsonrpc reads the frame and
 //     the params, internal/jsonwire the bytes) makes a Message and classifies its era.
 //  3. dispatch: Server.Handle (transport.go) hands it to dispatch.go, which admits it
-//     for its era (session.go for 2025-11-25, revisions.go and internal/revision for
-//     the older revisions), makes its call (context.go) and routes it by method
-//     (lookupMethod).
+//     for its era (session.go over internal/peer for 2025-11-25, revisions.go and
+//     internal/revision for the older revisions), makes its call (context.go) and
+//     routes it by method (lookupMethod).
 //  4. handler adapter: tools.go (likewise prompts.go, resources.go, completion.go
 //     over internal/primitive, and methods.go) validates the arguments (registry.go,
 //     internal/toolschema, internal/schemacheck), checks scopes (authorize.go,

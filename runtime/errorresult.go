@@ -1,13 +1,9 @@
 package runtime
 
-// errorresult.go: how a ToolError reaches the client. An isError result with one
-// text block (the message, for the model: as before codes existed), the error object in the result's
-// _meta under "dev.mcpgen/error" (always: no client validates _meta), and
-// structuredContent {"error": {code, message, retryable[, details]}} when the tool
-// declares no outputSchema. A tool with an outputSchema gets no structuredContent
-// on errors: the official TypeScript client (@modelcontextprotocol/sdk 1.x)
-// validates any structuredContent it receives against the tool's outputSchema,
-// isError or not, and rejects the whole result when it does not match.
+// errorresult.go: how a ToolError reaches the client: an isError result with its
+// message as text, the error object in _meta["dev.mcpgen/error"], and as
+// structuredContent only for a tool without an outputSchema (the TypeScript SDK
+// 1.x client checks any structuredContent against it; DESIGN.md, "Writes").
 
 import (
 	"encoding/json"

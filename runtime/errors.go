@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/internal/httpstream"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/internal/peer"
 )
 
 // JSON-RPC and MCP error codes the runtime emits. HTTP transports map them to statuses.
@@ -50,5 +51,5 @@ var (
 	ErrInvalidLogLevel = errors.New("invalid log level")
 
 	// ErrSessionClosed reports a server-to-client request on a closed session.
-	ErrSessionClosed = errors.New("session closed")
+	ErrSessionClosed = peer.ErrClosed
 )

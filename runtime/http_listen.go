@@ -6,7 +6,6 @@ package runtime
 import (
 	"context"
 	"log/slog"
-	"net"
 	"net/http"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/httplisten"
@@ -20,11 +19,6 @@ func serveHTTP(ctx context.Context, addr string, h http.Handler, opts HTTPOption
 		addr = DefaultHTTPAddr
 	}
 	return httplisten.Serve(ctx, addr, h, listenOptions(opts), onShutdown, log)
-}
-
-// serveListener is serveHTTP on an open listener, which it closes.
-func serveListener(ctx context.Context, ln net.Listener, h http.Handler, opts HTTPOptions, onShutdown func(), log *slog.Logger) error {
-	return httplisten.ServeListener(ctx, ln, h, listenOptions(opts), onShutdown, log)
 }
 
 // listenOptions is the listener's share of opts.

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/httplisten"
 )
 
 // TestHTTPHeaderBound checks that ListenAndServe's server bounds the header
@@ -43,4 +45,9 @@ func TestHTTPHeaderBound(t *testing.T) {
 	if resp.StatusCode != http.StatusRequestHeaderFieldsTooLarge {
 		t.Fatalf("got status %d, want 431", resp.StatusCode)
 	}
+}
+
+// serveListener is serveHTTP on an open listener, which it closes.
+func serveListener(ctx context.Context, ln net.Listener, h http.Handler, opts HTTPOptions, onShutdown func(), log *slog.Logger) error {
+	return httplisten.ServeListener(ctx, ln, h, listenOptions(opts), onShutdown, log)
 }

@@ -171,7 +171,7 @@ func TestHTTPIdleSessionEndsAlone(t *testing.T) {
 		t.Fatal("no idle sweep is armed while a session lives")
 	}
 	st.SetIdle(20 * time.Millisecond)
-	waitFor(t, hs.Conn.closedCh, "the idle session to end by itself")
+	waitFor(t, hs.Conn.p.Done(), "the idle session to end by itself")
 	// Closing the session ends its dispatcher side first, then frees its
 	// streams: wait for the second step too.
 	for deadline := time.Now().Add(10 * time.Second); hs.Standalone.Buffered() != 0; time.Sleep(time.Millisecond) {
@@ -292,7 +292,7 @@ func TestHTTPExpiredSessionUnusable(t *testing.T) {
 		t.Fatalf("request on an expired session: got status %d, want 404", w.Code)
 	}
 	select {
-	case <-hs.Conn.closedCh:
+	case <-hs.Conn.p.Done():
 	default:
 		t.Error("the expired session was not ended")
 	}

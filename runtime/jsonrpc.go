@@ -14,8 +14,8 @@ import (
 
 // Protocol versions the runtime serves.
 const (
-	versionModern = "2026-07-28"
-	versionLegacy = "2025-11-25"
+	versionModern = jsonrpc.VersionModern
+	versionLegacy = jsonrpc.VersionLegacy
 )
 
 // Reserved _meta keys of the 2026-07-28 revision.
@@ -85,7 +85,6 @@ type Message struct {
 
 	params    params
 	paramsErr error
-	repeated  error // a member name repeated in params or params._meta
 }
 
 // params is the union of the params members the runtime reads, decoded once
@@ -112,43 +111,20 @@ func ParseMessage(raw []byte) (*Message, error) {
 	if m.Kind == KindResponse {
 		m.Params, m.Result, m.Error = nil, env.Result, env.Error
 	}
-	m.decodeParams()
-	if m.repeated != nil {
-		return nil, &messageError{Err: m.repeated, ID: m.ID, Answer: m.Kind != KindNotification}
+	h := jsonrpc.Classify(&m.params, m.Params)
+	if h.Repeated != nil {
+		return nil, &messageError{Err: h.Repeated, ID: m.ID, Answer: m.Kind != KindNotification}
+	}
+	m.ProtocolVersion, m.Name, m.paramsErr = h.ProtocolVersion, h.Name, h.Err
+	if h.Modern {
+		m.Era = EraModern
 	}
 	return m, nil
 }
 
-// decodeParams decodes the params union and classifies the era.
-func (m *Message) decodeParams() {
-	pr := m.params.Decode(m.Params, rawString)
-	m.paramsErr = pr.Err
-	if pr.Repeated != nil {
-		m.repeated = jsonrpc.RepeatedMember(pr.Repeated, pr.In)
-	}
-	if meta := m.params.Meta; meta != nil {
-		if meta.ProtocolVersion != nil || meta.ClientCapabilities != nil {
-			m.Era = EraModern
-		}
-		m.ProtocolVersion, _ = rawString(meta.ProtocolVersion)
-	}
-	m.Name = m.params.Name
-	if m.Name == "" {
-		m.Name = m.params.URI
-	}
-}
-
-// rawString decodes a raw JSON string, reporting whether it was one. The protocol
-// versions the runtime serves come back without allocating.
-func rawString(raw []byte) (string, bool) {
-	switch string(raw) {
-	case `"` + versionModern + `"`:
-		return versionModern, true
-	case `"` + versionLegacy + `"`:
-		return versionLegacy, true
-	}
-	return jsonwire.String(raw)
-}
+// rawString decodes a raw JSON string, reporting whether it was one
+// (jsonrpc.String: the served versions without allocating).
+func rawString(raw []byte) (string, bool) { return jsonrpc.String(raw) }
 
 // isObject reports whether raw is a JSON object.
 func isObject(raw json.RawMessage) bool {
@@ -164,14 +140,8 @@ func ErrorReply(err error) Reply {
 	if !errors.As(err, &me) {
 		return errorReply(nil, CodeInternalError, err.Error(), nil)
 	}
-	if !me.Answer {
-		return Reply{}
-	}
-	code := CodeInvalidRequest
-	if errors.Is(err, ErrParse) {
-		code = CodeParseError
-	}
-	return errorReply(me.ID, code, me.Err.Error(), nil)
+	body, code := me.Reply()
+	return Reply{Body: body, Code: code}
 }
 
 // errorReply builds an error response.

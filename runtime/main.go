@@ -1,13 +1,10 @@
 package runtime
 
-// main.go: Main: a Server run as a command (stdio, or -http ADDR); its command line is
-// internal/cli.
+// main.go: Main: a Server run as a command (stdio, or -http ADDR); internal/cli
+// parses its command line and runs it over the callbacks given here.
 
 import (
 	"context"
-	"errors"
-	"flag"
-	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -16,7 +13,6 @@ import (
 	"syscall"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/cli"
-	"github.com/mcpgen/mcpgen/runtime/store"
 )
 
 // Main runs s as a command: it parses os.Args[1:], serves until stdin ends (stdio) or
@@ -53,76 +49,41 @@ func Main(s *Server) int {
 // given (HTTPOptions.AnonymousPrincipal): for private networks and tests only.
 const AnonymousScopesEnv = "MCP_ANONYMOUS_SCOPES"
 
-// main is Main with its environment passed in.
+// main is Main with its environment passed in; internal/cli runs the command.
 func (s *Server) main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	name := s.commandName()
-	var extra func(*flag.FlagSet)
-	if a := registeredMainAuth(); a != nil {
-		extra = a.Flags
-	}
-	f, err := cli.Parse(name, s.toolNames, args, stderr, extra)
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "%s: %v\n", name, err)
-		return 2
+	var opts *HTTPOptions // what a registered MainAuth configured
+	p := cli.Program{Name: s.commandName(), Version: s.info.Name + " " + s.info.Version, Tools: s.toolNames,
+		Audit:    func(w io.Writer) { s.audit = slog.New(slog.NewJSONHandler(w, nil)) },
+		SetStore: s.SetStore,
+		Configure: func(http bool) error {
+			if a := registeredMainAuth(); a != nil { // mainauth.go
+				opts = &HTTPOptions{}
+				return a.Configure(s, http, opts)
+			}
+			return nil
+		},
+		Serve: func(ctx context.Context, f cli.Flags, stdin io.Reader, stdout io.Writer) error {
+			if f.HTTPAddr == "" {
+				return s.ServeStdio(ctx, stdin, stdout)
+			}
+			if opts == nil {
+				opts = &HTTPOptions{}
+			}
+			opts.LegacySSE = f.SSE
+			if scopes := strings.Fields(os.Getenv(AnonymousScopesEnv)); len(scopes) > 0 && opts.Mount == nil {
+				opts.AnonymousPrincipal = &Principal{Subject: "anonymous", Scopes: scopes}
+			}
+			return s.serveHTTPMain(ctx, f.HTTPAddr, opts) // http.go
+		},
+		Failed: func(err error) { s.logger.Error("serve", "err", err) },
 	}
 	if s.logLevel != nil {
-		s.logLevel.Set(f.LogLevel)
+		p.SetLogLevel = s.logLevel.Set
 	}
-	if f.Version {
-		fmt.Fprintf(stdout, "%s %s\n", s.info.Name, s.info.Version)
-		return 0
+	if a := registeredMainAuth(); a != nil {
+		p.Flags = a.Flags
 	}
-	closeStore, err := s.applyEffectFlags(ctx, f, stderr)
-	if err != nil {
-		fmt.Fprintf(stderr, "%s: %v\n", s.commandName(), err)
-		return 1
-	}
-	defer closeStore()
-	opts, err := configureMainAuth(s, f.HTTPAddr != "") // mainauth.go
-	if err != nil {
-		fmt.Fprintf(stderr, "%s: %v\n", s.commandName(), err)
-		return 2
-	}
-	if f.HTTPAddr != "" {
-		if opts == nil {
-			opts = &HTTPOptions{}
-		}
-		opts.LegacySSE = f.SSE
-		if scopes := strings.Fields(os.Getenv(AnonymousScopesEnv)); len(scopes) > 0 && opts.Mount == nil {
-			opts.AnonymousPrincipal = &Principal{Subject: "anonymous", Scopes: scopes}
-		}
-		err = s.serveHTTPMain(ctx, f.HTTPAddr, opts) // http.go
-	} else {
-		if cli.IsTerminal(stdin) {
-			cli.TerminalHint(stderr, name)
-		}
-		err = s.ServeStdio(ctx, stdin, stdout)
-	}
-	if err != nil {
-		s.logger.Error("serve", "err", err)
-		return 1
-	}
-	return 0
-}
-
-// applyEffectFlags opens the -store and turns on -audit; the returned function
-// closes the store.
-func (s *Server) applyEffectFlags(ctx context.Context, f cli.Flags, stderr io.Writer) (func(), error) {
-	if f.Audit {
-		s.audit = slog.New(slog.NewJSONHandler(stderr, nil))
-	}
-	if f.Store == "" || f.Store == "memory" {
-		return func() {}, nil
-	}
-	st, err := store.Open(ctx, f.Store)
-	if err != nil {
-		return nil, fmt.Errorf("-store: %w", err)
-	}
-	s.SetStore(st)
-	return func() { st.Close() }, nil
+	return cli.Run(ctx, p, args, stdin, stdout, stderr)
 }
 
 // commandName names the program in messages.

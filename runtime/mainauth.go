@@ -33,17 +33,3 @@ func registeredMainAuth() MainAuth {
 	}
 	return nil
 }
-
-// configureMainAuth returns the HTTP options of Main: nil (the defaults)
-// unless a MainAuth configures authentication.
-func configureMainAuth(s *Server, serveHTTP bool) (*HTTPOptions, error) {
-	a := registeredMainAuth()
-	if a == nil {
-		return nil, nil
-	}
-	opts := &HTTPOptions{}
-	if err := a.Configure(s, serveHTTP, opts); err != nil {
-		return nil, err
-	}
-	return opts, nil
-}

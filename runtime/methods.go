@@ -5,7 +5,9 @@ package runtime
 
 import (
 	"context"
-	"encoding/json"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/internal/revision"
 )
 
 // emptyObject is the result of ping and logging/setLevel in 2025-11-25: exactly {}.
@@ -21,7 +23,7 @@ type initializeResult struct {
 
 // initialize answers the handshake: a client asking for a handshake revision the
 // server serves (2024-11-05 through 2025-11-25) gets it, any other version (a newer
-// one included) is offered 2025-11-25 (negotiateVersion).
+// one included) is offered 2025-11-25 (revision.Negotiate).
 func (s *Server) initialize(_ context.Context, c *call) ([]byte, *rpcError) {
 	p := &c.msg.params
 	if p.ProtocolVersion == "" {
@@ -35,12 +37,13 @@ func (s *Server) initialize(_ context.Context, c *call) ([]byte, *rpcError) {
 	if !isObject(p.Capabilities) {
 		return nil, errorf(CodeInvalidParams, "initialize: capabilities must be an object")
 	}
-	info, ok := clientImplementation(p.ClientInfo)
+	name, title, ver, ok := jsonrpc.ClientInfo(p.ClientInfo)
 	if !ok {
 		return nil, errorf(CodeInvalidParams, "initialize: clientInfo must be an object with a string name and version")
 	}
-	version := negotiateVersion(p.ProtocolVersion)
-	if !c.sess.initialize(version, info, clientCapsFor(version, p.Capabilities)) {
+	version := revision.Negotiate(p.ProtocolVersion)
+	info := Implementation{Name: name, Title: title, Version: ver}
+	if !c.sess.initialize(version, info, revision.ClientCaps(version, p.Capabilities)) {
 		return nil, errorf(CodeInvalidRequest, "initialize: the session is already initialized")
 	}
 	s.prims.hub.AddSession(hubConn{c.sess}, principalID(c.caller())) // list changes and resource updates reach it
@@ -50,20 +53,6 @@ func (s *Server) initialize(_ context.Context, c *call) ([]byte, *rpcError) {
 		ServerInfo:      s.info,
 		Instructions:    s.opts.Instructions,
 	}), nil
-}
-
-// clientImplementation decodes the clientInfo of initialize: an object whose name
-// and version are strings.
-func clientImplementation(raw json.RawMessage) (Implementation, bool) {
-	var info struct {
-		Name    *string `json:"name"`
-		Title   string  `json:"title"`
-		Version *string `json:"version"`
-	}
-	if !isObject(raw) || json.Unmarshal(raw, &info) != nil || info.Name == nil || info.Version == nil {
-		return Implementation{}, false
-	}
-	return Implementation{Name: *info.Name, Title: info.Title, Version: *info.Version}, true
 }
 
 // ping answers a 2025-11-25 ping with exactly {}.

@@ -159,7 +159,14 @@ func Ask(ctx context.Context, qs ...Question) error {
 	if c.info.Modern {
 		return askModern(r, qs)
 	}
-	return c.askLegacy(ctx, qs)
+	if c.sess == nil {
+		return ErrNoInput
+	}
+	ctx, cancel := context.WithTimeout(ctx, c.srv.opts.InputTimeout)
+	defer cancel()
+	return ask.InTurn(ctx, asked(nil, qs), func(ctx context.Context, method string, params any) (json.RawMessage, error) {
+		return c.sess.Request(ctx, method, params, c.out)
+	})
 }
 
 // roundFrom returns the request's round, or nil.
@@ -172,31 +179,15 @@ func roundFrom(ctx context.Context) *round {
 // converted without an allocation.
 func askModern(r *round, qs []Question) error {
 	var buf [4]ask.Question
-	aq := buf[:0]
+	return r.Ask(asked(buf[:0], qs))
+}
+
+// asked appends qs, converted for internal/ask, to aq.
+func asked(aq []ask.Question, qs []Question) []ask.Question {
 	for i := range qs {
 		aq = append(aq, qs[i].asked())
 	}
-	return r.Ask(aq)
-}
-
-// askLegacy sends each question as a server-to-client request on the session and
-// decodes its answer.
-func (c *call) askLegacy(ctx context.Context, qs []Question) error {
-	if c.sess == nil {
-		return ErrNoInput
-	}
-	ctx, cancel := context.WithTimeout(ctx, c.srv.opts.InputTimeout)
-	defer cancel()
-	for _, q := range qs {
-		raw, err := c.sess.Request(ctx, q.method, q.params(false), c.out)
-		if err != nil {
-			return fmt.Errorf("ask %s: %w", q.key, err)
-		}
-		if err := q.accept(raw); err != nil {
-			return fmt.Errorf("ask %s: %w", q.key, err)
-		}
-	}
-	return nil
+	return aq
 }
 
 // ClientSupports reports whether the client of the request ctx belongs to declared

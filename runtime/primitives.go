@@ -58,26 +58,7 @@ func (s *Server) unregister(kind listKind, ok bool) bool {
 
 // RemoveTool unregisters the named tool, reporting whether there was one;
 // listeners are told the tool list changed.
-func (s *Server) RemoveTool(name string) bool {
-	s.mu.Lock()
-	old := s.tools.Load()
-	_, ok := old.byName[name]
-	if ok {
-		next := &toolSet{byName: make(map[string]*toolEntry, len(old.list))}
-		for _, e := range old.list {
-			if e.tool.Name != name {
-				next.list = append(next.list, e)
-				next.byName[e.tool.Name] = e
-			}
-		}
-		s.tools.Store(next)
-	}
-	s.mu.Unlock()
-	if ok {
-		s.listChanged(kindTools)
-	}
-	return ok
-}
+func (s *Server) RemoveTool(name string) bool { return s.setTool(name, nil) }
 
 // PutTool registers t, replacing a tool of the same name (AddTool panics on a
 // duplicate instead); listeners are told the tool list changed. It panics on
@@ -87,25 +68,40 @@ func (s *Server) PutTool(t *Tool) {
 	if err != nil {
 		panic(fmt.Sprintf("mcpgen runtime: PutTool: %v", err))
 	}
+	s.setTool(t.Name, e)
+}
+
+// setTool replaces the tool called name with e, appends e when there is none,
+// or (e nil) removes it, in a fresh toolSet, and announces the change; it
+// reports whether there was a tool called name.
+func (s *Server) setTool(name string, e *toolEntry) bool {
 	s.mu.Lock()
 	old := s.tools.Load()
 	next := &toolSet{byName: make(map[string]*toolEntry, len(old.list)+1)}
-	replaced := false
+	found := false
 	for _, x := range old.list {
-		if x.tool.Name == t.Name {
-			x, replaced = e, true
+		if x.tool.Name == name {
+			x, found = e, true
 		}
-		next.list = append(next.list, x)
+		if x != nil {
+			next.list = append(next.list, x)
+		}
 	}
-	if !replaced {
+	if !found && e != nil {
 		next.list = append(next.list, e)
 	}
 	for _, x := range next.list {
 		next.byName[x.tool.Name] = x
 	}
-	s.tools.Store(next)
+	changed := found || e != nil
+	if changed {
+		s.tools.Store(next)
+	}
 	s.mu.Unlock()
-	s.listChanged(kindTools)
+	if changed {
+		s.listChanged(kindTools)
+	}
+	return found
 }
 
 // primitiveCapabilities adds the capabilities of what is registered: tools

@@ -8,6 +8,8 @@ import (
 	"context"
 	"slices"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/ctxpair"
 )
 
 // A Principal is the authenticated caller of a request. It never holds the raw
@@ -53,33 +55,8 @@ func WithPrincipal(ctx context.Context, p *Principal) context.Context {
 // (WithPrincipal followed by WithScopeChallenge) in one context value: what an
 // authentication middleware sets on every request.
 func WithAuthorization(ctx context.Context, p *Principal, challenge func(required []string) string) context.Context {
-	return &authContext{Context: ctx, p: p, challenge: challenge}
-}
-
-// An authContext is WithAuthorization's context: one allocation for both values.
-// Done, Err and Deadline are its parent's, so a cancelCtx below it still finds its
-// parent's without a goroutine.
-type authContext struct {
-	context.Context
-	p         *Principal
-	challenge func(required []string) string
-}
-
-func (c *authContext) Value(key any) any {
-	switch key.(type) {
-	case principalKey:
-		return c.p
-	case scopeChallengeKey:
-		return c.challenge
-	}
-	return c.Context.Value(key)
-}
-
-func (c *authContext) String() string {
-	if s, ok := c.Context.(interface{ String() string }); ok {
-		return s.String() + ".WithAuthorization"
-	}
-	return "context.WithAuthorization"
+	return &ctxpair.Context{Context: ctx, K1: principalKey{}, V1: p, K2: scopeChallengeKey{}, V2: challenge,
+		Name: "WithAuthorization"} // one allocation for both values
 }
 
 // PrincipalFrom returns the caller of the request ctx belongs to, or nil when

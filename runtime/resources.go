@@ -6,7 +6,6 @@ package runtime
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime/debug"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/catalog"
+	"github.com/mcpgen/mcpgen/runtime/internal/content"
 	"github.com/mcpgen/mcpgen/runtime/internal/primitive"
 )
 
@@ -167,25 +167,12 @@ func recovered[T any](s *Server, msg, key, val string, f func() (T, error)) (res
 // encodeRead encodes a ReadResourceResult, filling each content's URI and MIME
 // type from the request and the resource when the handler left them empty.
 func (s *Server) encodeRead(c *call, uri, mime string, res *ResourceResult) ([]byte, *rpcError) {
-	b := []byte(`{"contents":[`)
-	for i, rc := range res.Contents {
-		if rc.URI == "" {
-			rc.URI = uri
-		}
-		if rc.MIMEType == "" {
-			rc.MIMEType = mime
-		}
-		enc, err := json.Marshal(rc)
-		if err != nil {
-			s.logger.Error("resource contents unusable", "uri", uri, "err", err)
-			return nil, errorf(CodeInternalError, "internal error: unencodable contents for %s", uri)
-		}
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, enc...)
+	b, err := content.AppendContents([]byte(`{"contents":`), uri, mime, len(res.Contents),
+		func(i int) content.Resource { return content.Resource(res.Contents[i]) })
+	if err != nil {
+		s.logger.Error("resource contents unusable", "uri", uri, "err", err)
+		return nil, errorf(CodeInternalError, "internal error: unencodable contents for %s", uri)
 	}
-	b = append(b, ']')
 	if c.info.Modern {
 		b = s.appendCacheHints(b, res.CacheTTL, res.Private)
 	}

@@ -11,19 +11,8 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/internal/revision"
 )
 
-// version20250326 is the revision of JSON-RPC batches (batch.go).
-const version20250326 = revision.V20250326
-
-// negotiateVersion is the lifecycle's answer to an initialize asking for requested.
-func negotiateVersion(requested string) string { return revision.Negotiate(requested) }
-
 // olderRevision reports whether v is a negotiated handshake revision before 2025-11-25.
 func olderRevision(v string) bool { return revision.Older(v) }
-
-// clientCapsFor drops what the client declared that its revision cannot use.
-func clientCapsFor(version string, caps json.RawMessage) json.RawMessage {
-	return revision.ClientCaps(version, caps)
-}
 
 // shapeResponse reshapes the result of a response to method for an older revision.
 func shapeResponse(version, method string, id json.RawMessage, body []byte) []byte {

@@ -1,17 +1,16 @@
 package runtime
 
-// session.go: the 2025-11-25 session: what initialize negotiated, the requests in
-// flight, the server-to-client requests awaiting an answer.
+// session.go: the 2025-11-25 session as transports and dispatch use it; its state
+// (what initialize negotiated, the log level, the requests in flight, the
+// server-to-client requests awaiting an answer) is internal/peer.
 
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"strconv"
-	"sync"
-	"time"
 
-	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/internal/peer"
 )
 
 // A Session is the state of one 2025-11-25 client: what initialize negotiated, the
@@ -20,25 +19,7 @@ import (
 // Mcp-Session-Id. Its methods are safe for concurrent use.
 type Session struct {
 	srv *Server
-	// readyCh is closed when notifications/initialized arrives: server-to-client
-	// requests wait for it (2025-11-25 lifecycle: none before it but pings and logs).
-	readyCh chan struct{}
-	// closedCh is closed by Close: a request still waiting for readyCh gives up.
-	closedCh chan struct{}
-
-	// mu guards every field below.
-	mu          sync.Mutex
-	out         Sink
-	initialized bool // initialize was answered
-	ready       bool // notifications/initialized arrived
-	version     string
-	clientInfo  Implementation
-	clientCaps  json.RawMessage
-	logLevel    int // index in logLevels; -1 until logging/setLevel
-	nextID      int64
-	pending     map[string]chan *Message
-	inflight    map[string]*call
-	closed      bool
+	p   peer.Session[Implementation, *call]
 }
 
 // NewSession returns a fresh, uninitialized session. out receives unsolicited
@@ -48,8 +29,9 @@ func (s *Server) NewSession(out Sink) *Session {
 	if out == nil {
 		out = discardSink{}
 	}
-	return &Session{srv: s, out: out, logLevel: -1, readyCh: make(chan struct{}),
-		closedCh: make(chan struct{}), pending: map[string]chan *Message{}, inflight: map[string]*call{}}
+	ss := &Session{srv: s}
+	ss.p.Init(out)
+	return ss
 }
 
 // SetSink replaces the sink for unsolicited messages (e.g. when a legacy HTTP client
@@ -58,139 +40,58 @@ func (ss *Session) SetSink(out Sink) {
 	if out == nil {
 		out = discardSink{}
 	}
-	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	ss.out = out
+	ss.p.SetOut(out)
 }
 
 // Initialized reports whether initialize has been answered on this session.
 func (ss *Session) Initialized() bool {
-	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	return ss.initialized
+	ok, _, _, _ := ss.p.Snapshot()
+	return ok
 }
 
 // ProtocolVersion returns the negotiated version, or "" before initialize.
 func (ss *Session) ProtocolVersion() string {
-	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	return ss.version
+	_, v, _, _ := ss.p.Snapshot()
+	return v
 }
 
 // Cancel cancels the in-flight request with the given raw id, as
 // notifications/cancelled does: its context is cancelled and nothing more is sent for
 // it. It reports whether such a request was in flight.
 func (ss *Session) Cancel(id json.RawMessage) bool {
-	ss.mu.Lock()
-	c := ss.inflight[string(id)]
-	ss.mu.Unlock()
-	if c == nil {
-		return false
+	c, ok := ss.p.InFlight(string(id))
+	if ok {
+		c.abort()
 	}
-	c.abort()
-	return true
+	return ok
 }
 
 // Close cancels every in-flight request and fails every pending server-to-client
 // request with ErrSessionClosed. A closed session rejects new requests.
 func (ss *Session) Close() {
-	ss.mu.Lock()
-	if !ss.closed {
-		close(ss.closedCh)
-	}
-	ss.closed = true
-	calls := make([]*call, 0, len(ss.inflight))
-	for _, c := range ss.inflight {
-		calls = append(calls, c)
-	}
-	for id, ch := range ss.pending {
-		close(ch)
-		delete(ss.pending, id)
-	}
-	ss.mu.Unlock()
+	calls := ss.p.Close()
 	ss.srv.prims.hub.DropSession(hubConn{ss}) // no more change notifications
 	for _, c := range calls {
 		c.stop()
 	}
 }
 
-// initialize records what the initialize handshake negotiated. It reports false,
-// changing nothing, when the session was initialized before: the handshake happens
-// once per session.
+// The session's state as dispatch sees it (internal/peer).
 func (ss *Session) initialize(version string, info Implementation, caps json.RawMessage) bool {
-	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	if ss.initialized {
-		return false
-	}
-	ss.initialized, ss.version, ss.clientInfo, ss.clientCaps = true, version, info, caps
-	return true
+	return ss.p.Initialize(version, info, caps)
 }
-
-// markReady records notifications/initialized.
-func (ss *Session) markReady() {
-	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	if !ss.ready {
-		ss.ready = true
-		close(ss.readyCh)
-	}
-}
-
-// snapshot returns what a legacy request needs to know about its session.
-func (ss *Session) snapshot() (initialized bool, version string, info Implementation, caps json.RawMessage) {
-	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	return ss.initialized, ss.version, ss.clientInfo, ss.clientCaps
-}
-
-// setLogLevel records logging/setLevel.
-func (ss *Session) setLogLevel(level int) {
-	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	ss.logLevel = level
-}
-
-// currentLogLevel returns the level set by logging/setLevel, or -1.
-func (ss *Session) currentLogLevel() int {
-	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	return ss.logLevel
-}
-
-// track registers an in-flight request; it reports false when the id is already in
-// flight (ids must not be reused while in flight) or the session is closed.
-func (ss *Session) track(c *call) bool {
-	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	key := string(c.msg.ID)
-	if _, dup := ss.inflight[key]; dup || ss.closed {
-		return false
-	}
-	ss.inflight[key] = c
-	return true
-}
-
-// untrack removes a finished request.
-func (ss *Session) untrack(c *call) {
-	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	if ss.inflight[string(c.msg.ID)] == c {
-		delete(ss.inflight, string(c.msg.ID))
-	}
-}
+func (ss *Session) markReady()                                                { ss.p.MarkReady() }
+func (ss *Session) setLogLevel(level int)                                     { ss.p.SetLogLevel(level) }
+func (ss *Session) currentLogLevel() int                                      { return ss.p.LogLevel() }
+func (ss *Session) track(c *call) bool                                        { return ss.p.Track(string(c.msg.ID), c) }
+func (ss *Session) untrack(c *call)                                           { ss.p.Untrack(string(c.msg.ID), c) }
+func (ss *Session) snapshot() (bool, string, Implementation, json.RawMessage) { return ss.p.Snapshot() }
 
 // deliver hands a client's response to the server-to-client request it answers.
 func (ss *Session) deliver(m *Message) {
-	ss.mu.Lock()
-	ch := ss.pending[string(m.ID)]
-	delete(ss.pending, string(m.ID))
-	ss.mu.Unlock()
-	if ch == nil {
+	if !ss.p.Deliver(string(m.ID), m.Result, m.Error) {
 		ss.srv.logger.Debug("response to an unknown request", "id", string(m.ID))
-		return
 	}
-	ch <- m
 }
 
 // A ClientError is an error response the client sent to a server-to-client request.
@@ -212,103 +113,13 @@ func (e *ClientError) Error() string {
 // notifications/cancelled.
 //
 // Until the client has sent notifications/initialized, Request waits for it (bounded
-// by ctx and by Close, which makes it return ErrSessionClosed): the 2025-11-25 lifecycle has the server send no requests before then. On
-// Streamable HTTP that notification is a POST of its own and may arrive after the
-// client's first call.
+// by ctx and by Close, which makes it return ErrSessionClosed): the 2025-11-25
+// lifecycle has the server send no requests before then. On Streamable HTTP that
+// notification is a POST of its own and may arrive after the client's first call.
 func (ss *Session) Request(ctx context.Context, method string, params any, out Sink) (json.RawMessage, error) {
-	select {
-	case <-ss.readyCh:
-	case <-ss.closedCh:
-		return nil, fmt.Errorf("%s: %w", method, ErrSessionClosed)
-	case <-ctx.Done():
-		return nil, fmt.Errorf("%s: the client has not sent notifications/initialized: %w", method, ctx.Err())
+	res, err := ss.p.Request(ctx, method, params, out) // a nil out stays nil
+	if ce := (*peer.ClientError)(nil); errors.As(err, &ce) {
+		return nil, &ClientError{Code: ce.Code, Message: ce.Message, Data: ce.Data}
 	}
-	id, ch, out, err := ss.newPending(out)
-	if err != nil {
-		return nil, err
-	}
-	msg, err := encodeRequest(id, method, params)
-	if err != nil {
-		ss.dropPending(id)
-		return nil, err
-	}
-	if err := out.Send(ctx, msg); err != nil {
-		ss.dropPending(id)
-		return nil, fmt.Errorf("send %s: %w", method, err)
-	}
-	select {
-	case m, ok := <-ch:
-		return responseResult(method, m, ok)
-	case <-ctx.Done():
-		ss.dropPending(id)
-		ss.notifyCancelled(out, id)
-		return nil, fmt.Errorf("%s: %w", method, ctx.Err())
-	}
-}
-
-// newPending allocates a fresh id and registers a pending request under it.
-func (ss *Session) newPending(out Sink) (string, chan *Message, Sink, error) {
-	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	if ss.closed {
-		return "", nil, nil, ErrSessionClosed
-	}
-	if out == nil {
-		out = ss.out
-	}
-	ss.nextID++
-	id := strconv.FormatInt(ss.nextID, 10)
-	ch := make(chan *Message, 1)
-	ss.pending[id] = ch
-	return id, ch, out, nil
-}
-
-// dropPending forgets a pending request.
-func (ss *Session) dropPending(id string) {
-	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	delete(ss.pending, id)
-}
-
-// notifyCancelled tells the client, best effort, that the server gave up on a request.
-func (ss *Session) notifyCancelled(out Sink, id string) {
-	msg, err := jsonrpc.Notification("notifications/cancelled", map[string]any{"requestId": json.RawMessage(id)})
-	if err != nil {
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-	defer cancel()
-	_ = out.Send(ctx, msg)
-}
-
-// encodeRequest encodes a server-to-client request.
-func encodeRequest(id, method string, params any) ([]byte, error) {
-	p, err := json.Marshal(params)
-	if err != nil {
-		return nil, fmt.Errorf("encode %s: %w", method, err)
-	}
-	if string(p) == "null" {
-		p = nil // params, when present, must be an object
-	}
-	return mustMarshal(struct {
-		JSONRPC string          `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Method  string          `json:"method"`
-		Params  json.RawMessage `json:"params,omitempty"`
-	}{"2.0", json.RawMessage(id), method, p}), nil
-}
-
-// responseResult turns the client's response into a result or a *ClientError.
-func responseResult(method string, m *Message, ok bool) (json.RawMessage, error) {
-	if !ok {
-		return nil, fmt.Errorf("%s: %w", method, ErrSessionClosed)
-	}
-	if m.Error != nil {
-		ce := &ClientError{}
-		if err := json.Unmarshal(m.Error, ce); err != nil {
-			return nil, fmt.Errorf("%s: malformed error response: %w", method, err)
-		}
-		return nil, ce
-	}
-	return m.Result, nil
+	return res, err
 }

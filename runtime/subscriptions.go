@@ -43,18 +43,11 @@ type (
 type hubConn struct{ ss *Session }
 
 // Closed reports whether the session was closed.
-func (c hubConn) Closed() bool {
-	c.ss.mu.Lock()
-	defer c.ss.mu.Unlock()
-	return c.ss.closed
-}
+func (c hubConn) Closed() bool { return c.ss.p.Closed() }
 
 // Send sends a message on the session's own sink (stdout, or the HTTP GET stream).
 func (c hubConn) Send(ctx context.Context, msg []byte) error {
-	c.ss.mu.Lock()
-	out := c.ss.out
-	c.ss.mu.Unlock()
-	return out.Send(ctx, msg)
+	return c.ss.p.Out().Send(ctx, msg)
 }
 
 // setFanout turns fan-out on when st (the server's shared store) can publish,

@@ -1,39 +1,19 @@
 package runtime
 
 // transport.go: the seam between transports and dispatch: Handle, HandleRaw,
-// Sink and Reply.
+// Sink and Reply, and the worker pool transports start handlers on.
 
 import (
 	"context"
 	"encoding/json"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/workpool"
 )
 
-// This file is the seam between transports and dispatch. A transport (stdio.go, the
-// Streamable HTTP files) moves bytes and never interprets MCP methods; it uses only
-// what is declared here:
-//
-//  1. ParseMessage(raw) decodes one JSON-RPC message and classifies its era
-//     (Message.Era is EraModern when params._meta carries
-//     io.modelcontextprotocol/protocolVersion or …/clientCapabilities). On error,
-//     ErrorReply(err) gives the -32700/-32600 reply owed, if any. A transport may
-//     read Message.Method, Message.ProtocolVersion and Message.Name to check headers,
-//     and may set Message.Era = EraModern when its own signals say so.
-//  2. Server.Handle(ctx, msg, sess, out) dispatches it and returns the Reply: the
-//     response bytes (nil for notifications, for client responses, and for requests
-//     the client cancelled) and the JSON-RPC error code (0 for results). out receives
-//     the request-scoped messages sent while the request runs: progress and log
-//     notifications and, for legacy sessions, server-to-client requests.
-//  3. A legacy (2025-11-25) client is served within a *Session from
-//     Server.NewSession: negotiated version, client info and capabilities, log level,
-//     in-flight requests and pending server-to-client requests. stdio uses one Session
-//     for the whole connection (modern requests on it are still served statelessly; the
-//     session then only tracks them for cancellation). HTTP creates one when an
-//     initialize arrives without Mcp-Session-Id, keeps it when the reply's Code is 0,
-//     and passes nil for modern requests.
-//  4. Cancellation: Session.Cancel(id) cancels an in-flight request, as
-//     notifications/cancelled does; cancelling the ctx given to Handle cancels the
-//     handler too (HTTP: the client closed a modern request's stream). A request
-//     cancelled through its session gets no reply and no further notifications.
+// A transport (stdio.go, the Streamable HTTP files) moves bytes and never
+// interprets MCP methods; the contract it relies on (parsing, Handle, sessions,
+// cancellation) is DESIGN.md's "Runtime transport seam".
 
 // A Reply is what Handle returns for one incoming message.
 type Reply struct {
@@ -84,6 +64,11 @@ type SinkFunc func(ctx context.Context, msg []byte) error
 
 // Send calls f(ctx, msg).
 func (f SinkFunc) Send(ctx context.Context, msg []byte) error { return f(ctx, msg) }
+
+// handlerWorkers runs the handlers that transports start on a goroutine of their
+// own (HTTP requests, calls with a deadline on a synchronous path) on reused
+// goroutines (internal/workpool).
+var handlerWorkers = workpool.New(200 * time.Millisecond)
 
 // discardSink drops every message.
 type discardSink struct{}

@@ -1,5 +1,6 @@
-// Package cli is the command line of runtime.Main: its flags, its usage text
-// and the hint for a person who starts a stdio server in a terminal.
+// Package cli is the command line of runtime.Main: its flags, its usage text,
+// the hint for a person who starts a stdio server in a terminal, and its run
+// (run.go).
 package cli
 
 import (

@@ -117,3 +117,28 @@ func TextOf(raw json.RawMessage) string {
 	}
 	return strings.Join(texts, "\n")
 }
+
+// AppendContents appends a ReadResourceResult's contents array to b: the n
+// contents at gives, each with uri and mimeType filled from the request's uri
+// and the resource's mime when it has none of its own.
+func AppendContents(b []byte, uri, mime string, n int, at func(i int) Resource) ([]byte, error) {
+	b = append(b, '[')
+	for i := range n {
+		r := at(i)
+		if r.URI == "" {
+			r.URI = uri
+		}
+		if r.MIMEType == "" {
+			r.MIMEType = mime
+		}
+		enc, err := r.MarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, enc...)
+	}
+	return append(b, ']'), nil
+}

@@ -41,3 +41,21 @@ func TestTextOf(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendContents: contents without a URI or MIME type get the request's
+// and the resource's; their own are kept.
+func TestAppendContents(t *testing.T) {
+	rs := []Resource{{Text: "a<b"}, {URI: "x://own", MIMEType: "text/own", Blob: []byte{1}}}
+	b, err := AppendContents([]byte(`{"contents":`), "x://req", "text/plain", len(rs), func(i int) Resource { return rs[i] })
+	want := `{"contents":[{"uri":"x://req","mimeType":"text/plain","text":"a\u003cb"},{"uri":"x://own","mimeType":"text/own","blob":"AQ=="}]`
+	if err != nil || string(b) != want {
+		t.Fatalf("got %s, %v\nwant %s", b, err, want)
+	}
+	if b, _ := AppendContents(nil, "u", "", 0, nil); string(b) != "[]" {
+		t.Fatalf("empty: %s", b)
+	}
+	bad := []Resource{{Meta: map[string]any{"f": func() {}}}}
+	if _, err := AppendContents(nil, "u", "", 1, func(i int) Resource { return bad[i] }); err == nil {
+		t.Fatal("unencodable contents accepted")
+	}
+}

@@ -1,4 +1,4 @@
-package runtime
+package workpool
 
 import (
 	"sync"
@@ -7,11 +7,10 @@ import (
 	"time"
 )
 
-// TestWorkerPool: every function runs once, at most maxIdleHandlers workers
-// wait afterwards, an idle worker takes the next function, and idle workers
-// end after idleFor.
-func TestWorkerPool(t *testing.T) {
-	p := &workerPool{jobs: make(chan func()), idleFor: 3 * time.Second}
+// TestPool: every function runs once, at most MaxIdle workers wait afterwards,
+// an idle worker takes the next function, and idle workers end after idleFor.
+func TestPool(t *testing.T) {
+	p := New(3 * time.Second)
 	var ran atomic.Int64
 	var wg sync.WaitGroup
 	const n = 500
@@ -29,23 +28,23 @@ func TestWorkerPool(t *testing.T) {
 	if ran.Load() != n {
 		t.Fatalf("%d of %d functions ran", ran.Load(), n)
 	}
-	waitUntil(t, func() bool { return p.idle.Load() == maxIdleHandlers }, "maxIdleHandlers idle workers")
+	waitUntil(t, func() bool { return p.Idle() == MaxIdle }, "MaxIdle idle workers")
 	// An idle worker takes the next function: the idle count drops while it runs.
 	started, finish := make(chan struct{}), make(chan struct{})
 	p.Go(func() { close(started); <-finish })
 	<-started
-	if got := p.idle.Load(); got != maxIdleHandlers-1 {
-		t.Errorf("idle workers while one runs: %d, want %d", got, maxIdleHandlers-1)
+	if got := p.Idle(); got != MaxIdle-1 {
+		t.Errorf("idle workers while one runs: %d, want %d", got, MaxIdle-1)
 	}
 	close(finish)
-	waitUntil(t, func() bool { return p.idle.Load() == maxIdleHandlers }, "the worker back to idle")
-	waitUntil(t, func() bool { return p.idle.Load() == 0 }, "the idle workers to end")
+	waitUntil(t, func() bool { return p.Idle() == MaxIdle }, "the worker back to idle")
+	waitUntil(t, func() bool { return p.Idle() == 0 }, "the idle workers to end")
 
-	q := &workerPool{jobs: make(chan func()), idleFor: 10 * time.Millisecond}
+	q := New(10 * time.Millisecond)
 	done := make(chan struct{})
 	q.Go(func() { close(done) })
 	<-done
-	waitUntil(t, func() bool { return q.idle.Load() == 0 }, "the idle worker to end")
+	waitUntil(t, func() bool { return q.Idle() == 0 }, "the idle worker to end")
 }
 
 func waitUntil(t *testing.T, cond func() bool, what string) {
