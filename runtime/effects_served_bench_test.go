@@ -197,7 +197,7 @@ type fxStdio struct {
 	run string
 }
 
-func startFxStdio(b *testing.B, bin string, env []string) *fxStdio {
+func startFxStdio(b testing.TB, bin string, env []string) *fxStdio {
 	cmd := exec.Command(bin)
 	cmd.Env = append(os.Environ(), env...)
 	in, err := cmd.StdinPipe()
@@ -273,6 +273,14 @@ func (c *fxStdio) calls(tool string, from, n int) error {
 	return err
 }
 
+// roundTrip sends one line and reads the reply (nothing else in flight).
+func (c *fxStdio) roundTrip(line string) ([]byte, error) {
+	if _, err := io.WriteString(c.in, line+"\n"); err != nil {
+		return nil, err
+	}
+	return c.out.ReadBytes('\n')
+}
+
 // ---- Streamable HTTP ----
 
 type fxHTTP struct {
@@ -283,7 +291,7 @@ type fxHTTP struct {
 	run    string
 }
 
-func startFxHTTP(b *testing.B, bin string, env []string, revision string) *fxHTTP {
+func startFxHTTP(b testing.TB, bin string, env []string, revision string) *fxHTTP {
 	srv := testproc.Start(b, bin, nil, env...)
 	c := &fxHTTP{srv: srv, modern: revision == "2026-07-28", run: strconv.FormatInt(time.Now().UnixNano(), 36),
 		hc: &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 8, DisableCompression: true}}}
@@ -372,4 +380,55 @@ func (c *fxHTTP) calls(tool string, from, n int) error {
 	}
 	wg.Wait()
 	return first
+}
+
+// TestFxServer checks the benchmark's server: the keyed tool goes through the
+// ledger (a repeat is replayed byte for byte, the plain tool's is not), and
+// FXSERVER_LEDGER=N prefills the ledger to a steady state (the newest prefilled
+// keys are held: other arguments conflict; the oldest expire as keyed calls
+// advance the store's clock), over stdio and Streamable HTTP.
+func TestFxServer(t *testing.T) {
+	bin := testproc.Build(t, "./internal/fxserver")
+	const n = 100
+	c := startFxStdio(t, bin, []string{"FXSERVER_LEDGER=" + strconv.Itoa(n)})
+	call := func(tool, args string) []byte {
+		t.Helper()
+		reply, err := c.roundTrip(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"` + tool + `","arguments":` + args + fxMeta + `}}`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return reply
+	}
+	// Five fresh keyed calls: the store's clock passes the five oldest prefilled records' expiry.
+	for i := range 5 {
+		if r := call("keyed", `{"note":"hello","key":"fresh-`+strconv.Itoa(i)+`"}`); fxCheck(r) != nil {
+			t.Fatalf("fresh keyed call %d: %s", i, r)
+		}
+	}
+	first := call("keyed", `{"note":"once","key":"k"}`)
+	time.Sleep(2 * time.Millisecond) // a new run would have another occurred_at
+	if again := call("keyed", `{"note":"once","key":"k"}`); fxCheck(first) != nil || !bytes.Equal(first, again) {
+		t.Errorf("keyed repeat not replayed:\n%s\n%s", first, again)
+	}
+	p1 := call("plain", `{"note":"once","key":"k"}`)
+	time.Sleep(2 * time.Millisecond)
+	if p2 := call("plain", `{"note":"once","key":"k"}`); fxCheck(p1) != nil || fxCheck(p2) != nil || bytes.Equal(p1, p2) {
+		t.Errorf("plain calls: want two runs with receipts (different occurred_at):\n%s\n%s", p1, p2)
+	}
+	if r := call("keyed", `{"note":"other","key":"prefill-`+strconv.Itoa(n-1)+`"}`); !bytes.Contains(r, []byte(ErrCodeIdempotencyKeyReused)) {
+		t.Errorf("the newest prefilled key with other arguments: want %s, got %s", ErrCodeIdempotencyKeyReused, r)
+	}
+	if r := call("keyed", `{"note":"other","key":"prefill-0"}`); fxCheck(r) != nil {
+		t.Errorf("the oldest prefilled key should have expired (a fresh call), got %s", r)
+	}
+
+	for _, rev := range []string{"2026-07-28", "2025-11-25"} {
+		h := startFxHTTP(t, bin, nil, rev)
+		if err := h.calls("keyed", 0, 8); err != nil {
+			t.Errorf("HTTP %s keyed: %v", rev, err)
+		}
+		if err := h.calls("plain", 0, 8); err != nil {
+			t.Errorf("HTTP %s plain: %v", rev, err)
+		}
+	}
 }

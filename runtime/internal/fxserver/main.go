@@ -11,6 +11,8 @@
 //     by retention/N per keyed call that runs its handler, so that one entry
 //     expires for each one added: the ledger stays at a steady state of about
 //     N entries, as in BenchmarkKeyedWriteRatio. On Redis the clock is Redis's.
+//     The prefill calls as the served caller: stdio's default principal, or
+//     none over HTTP.
 package main
 
 import (
@@ -18,6 +20,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -72,9 +75,15 @@ func run() int {
 	s.AddTool(note("plain", "", nil))
 	s.AddTool(note("keyed", "key", func() { clock.Add(step) }))
 	const meta = `,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
+	// The prefill calls as the transport's caller will: stdio's default
+	// principal, or none over HTTP (no authorization configured).
+	pctx := ctx
+	if !slices.Contains(os.Args[1:], "-http") {
+		pctx = mcpruntime.WithPrincipal(ctx, mcpruntime.UnrestrictedPrincipal("stdio"))
+	}
 	for i := range n {
 		msg := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"keyed","arguments":{"note":"hello","key":"prefill-` + strconv.Itoa(i) + `"}` + meta
-		if body := s.HandleRaw(ctx, []byte(msg), nil, nil).Body; !strings.Contains(string(body), mcpruntime.MetaReceipt) {
+		if body := s.HandleRaw(pctx, []byte(msg), nil, nil).Body; !strings.Contains(string(body), mcpruntime.MetaReceipt) {
 			fmt.Fprintf(os.Stderr, "fxserver: prefill call %d: %s\n", i, body)
 			return 1
 		}
