@@ -163,7 +163,7 @@ type Server struct {
 
 // NewServer returns a server that identifies itself as info. opts may be nil.
 func NewServer(info Implementation, opts *Options) *Server {
-	s := &Server{info: info, deadlines: new(deadlineWatch)}
+	s := &Server{info: info, deadlines: newDeadlineWatch()}
 	if opts != nil {
 		s.opts = *opts
 	}

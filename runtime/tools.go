@@ -303,7 +303,7 @@ var (
 // consent or authorization wait) does not run.
 func (s *Server) invoke(ctx context.Context, c *call, t *Tool, req *ToolRequest) (*ToolResult, error) {
 	switch {
-	case c.deadline.IsZero():
+	case c.watch.When.IsZero():
 		return s.invokeNow(ctx, t, req)
 	case c.async != nil:
 		return s.invokeInline(ctx, c, t, req)
