@@ -9,54 +9,16 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/mcpgen/mcpgen/runtime/internal/catalog"
 	"github.com/mcpgen/mcpgen/runtime/internal/fullhook"
 	"github.com/mcpgen/mcpgen/runtime/internal/httpcheck"
 	"github.com/mcpgen/mcpgen/runtime/internal/schemacheck"
 	"github.com/mcpgen/mcpgen/runtime/internal/scope"
 	"github.com/mcpgen/mcpgen/runtime/internal/toolschema"
+	"github.com/mcpgen/mcpgen/runtime/internal/toolset"
 )
 
-// A toolSet is an immutable snapshot of the registered tools; AddTool replaces it.
-type toolSet struct {
-	list   []*toolEntry // registration order: the order of tools/list
-	byName map[string]*toolEntry
-	// AddTool leaves byName nil and toolsRef.Load builds it from list the first
-	// time a reader asks (built), so that registering n tools costs O(n), not
-	// a copy of the index per tool (n²/2: most of the start-up of 10,000 tools).
-	built sync.Once
-	// adding is the writer's index of list's names while AddTool appends to
-	// this snapshot: owned by the Server's mu, passed from snapshot to
-	// snapshot, never read by readers.
-	adding map[string]*toolEntry
-
-	// at is the position of each tool in list, built on the first cursor.
-	atOnce sync.Once
-	at     map[string]int
-	// pages holds the tools/list results of this snapshot, per era, built on
-	// first use (listPage in tools.go).
-	pages toolPages
-}
-
-// toolsRef holds the current toolSet; Load returns it with its index built.
-type toolsRef struct{ p atomic.Pointer[toolSet] }
-
-// Load returns the current snapshot, byName ready.
-func (r *toolsRef) Load() *toolSet {
-	ts := r.p.Load()
-	ts.built.Do(func() {
-		if ts.byName == nil {
-			ts.byName = make(map[string]*toolEntry, len(ts.list))
-			for _, e := range ts.list {
-				ts.byName[e.tool.Name] = e
-			}
-		}
-	})
-	return ts
-}
-
-// Store publishes ts.
-func (r *toolsRef) Store(ts *toolSet) { r.p.Store(ts) }
+// toolsRef holds the current snapshot of the registered tools (internal/toolset).
+type toolsRef = toolset.Ref[*toolEntry]
 
 // A toolEntry is a registered tool with its serialised descriptions and its schemas
 // compiled on first use. A tool the generator checked (Tool.SchemasChecked) is
@@ -83,6 +45,9 @@ type toolEntry struct {
 	scopeAlts map[string][]string // per template, every scope it can require (enum fields), nil if open
 	scopeList []string            // every concrete scope the tool can require
 }
+
+// Key returns the tool's name, its key in the registry (internal/toolset).
+func (e *toolEntry) Key() string { return e.tool.Name }
 
 // paramHeaders returns the tool's x-mcp-header annotations, read from its input
 // schema on first use.
@@ -147,23 +112,9 @@ func (s *Server) AddTool(t *Tool) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	old := s.tools.p.Load()
-	idx := old.adding
-	if idx == nil { // the first AddTool after NewServer, PutTool or RemoveTool
-		idx = make(map[string]*toolEntry, len(old.list)+1)
-		for _, x := range old.list {
-			idx[x.tool.Name] = x
-		}
-	}
-	if _, dup := idx[t.Name]; dup {
+	if !s.tools.Add(e) {
 		panic(fmt.Sprintf("mcpgen runtime: AddTool: duplicate tool name %q", t.Name))
 	}
-	idx[t.Name] = e
-	old.adding = nil // handed on to the next snapshot
-	// Appending in place is safe: only the latest snapshot is ever appended
-	// to (under mu), and readers of older ones read no further than their own
-	// length. Copying the list instead made registering n tools O(n²).
-	s.tools.Store(&toolSet{list: append(old.list, e), adding: idx})
 	if t.Task != "" {
 		s.tasks.any.Store(true)
 	}
@@ -273,27 +224,10 @@ func encodeTool(t *Tool) (modern, legacy []byte, same bool, err error) {
 	return modern, legacy, true, nil
 }
 
-// pageStart returns the index of the first tool of the page cursor names. Cursors name
-// the last tool already sent, so they stay valid while tools are added.
-func (ts *toolSet) pageStart(cursor string) (int, bool) {
-	name, ok := catalog.DecodeCursor(cursor)
-	if !ok {
-		return 0, false
-	}
-	ts.atOnce.Do(func() {
-		ts.at = make(map[string]int, len(ts.list))
-		for i, e := range ts.list {
-			ts.at[e.tool.Name] = i
-		}
-	})
-	i, ok := ts.at[name]
-	return i + 1, ok
-}
-
 // Tool returns a copy of the registered tool called name, or nil. With
 // PutTool, a host can wrap a tool's handler (metrics, a test's run count).
 func (s *Server) Tool(name string) *Tool {
-	e := s.tools.Load().byName[name]
+	e := s.tools.Load().Get(name)
 	if e == nil {
 		return nil
 	}
@@ -304,7 +238,7 @@ func (s *Server) Tool(name string) *Tool {
 // Tools returns copies of the registered tools in registration order (the
 // order of tools/list).
 func (s *Server) Tools() []*Tool {
-	list := s.tools.Load().list
+	list := s.tools.Load().List()
 	out := make([]*Tool, len(list))
 	for i, e := range list {
 		cp := *e.tool

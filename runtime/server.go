@@ -169,7 +169,7 @@ func NewServer(info Implementation, opts *Options) *Server {
 	}
 	s.applyDefaults()
 	s.sealer = seal.New(s.opts.StateKeys, s.opts.StateTTL, s.logger)
-	s.tools.Store(&toolSet{byName: map[string]*toolEntry{}})
+	s.tools.Init()
 	s.serverInfoMeta = mustMarshal(map[string]Implementation{metaServerInfo: info})
 	if opts != nil && opts.Store != nil {
 		s.setFanout(opts.Store) // a store given is shared: changes reach the other replicas (subscriptions.go)

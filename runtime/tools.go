@@ -12,11 +12,10 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/catalog"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
+	"github.com/mcpgen/mcpgen/runtime/internal/toolset"
 )
 
 // errPanic marks a handler that panicked; the client sees only a generic text.
@@ -31,7 +30,7 @@ func (s *Server) listTools(ctx context.Context, c *call) ([]byte, *rpcError) {
 	start := 0
 	if cur := c.msg.params.Cursor; cur != nil {
 		var ok bool
-		if start, ok = set.pageStart(*cur); !ok {
+		if start, ok = set.PageStart(*cur); !ok {
 			return nil, errorf(CodeInvalidParams, "invalid cursor")
 		}
 	}
@@ -39,7 +38,7 @@ func (s *Server) listTools(ctx context.Context, c *call) ([]byte, *rpcError) {
 	if s.opts.HideUnauthorized || start%size != 0 {
 		return s.toolsPage(ctx, c, set, start)
 	}
-	slot := set.pages.slot(c.info.Modern, start/size, len(set.list), size)
+	slot := set.Slot(c.info.Modern, start/size, size)
 	if b := slot.Load(); b != nil {
 		return *b, nil
 	}
@@ -52,37 +51,19 @@ func (s *Server) listTools(ctx context.Context, c *call) ([]byte, *rpcError) {
 	return b, nil
 }
 
-// A toolPages holds a snapshot's tools/list results, per era, for the pages
-// that start at a multiple of the page size.
-type toolPages struct {
-	once           sync.Once
-	modern, legacy []atomic.Pointer[[]byte]
-}
-
-// slot returns where page i of a list of n tools is kept for an era.
-func (p *toolPages) slot(modern bool, i, n, size int) *atomic.Pointer[[]byte] {
-	p.once.Do(func() {
-		p.modern = make([]atomic.Pointer[[]byte], n/size+1)
-		p.legacy = make([]atomic.Pointer[[]byte], n/size+1)
-	})
-	if modern {
-		return &p.modern[i]
-	}
-	return &p.legacy[i]
-}
-
 // toolsPage builds the tools/list result of the page starting at start. A tool
 // serialised here for the first time (a generated one, SchemasChecked) keeps
 // its bytes as a part of the page, so that a server that lists its catalog
 // holds one copy of it, not two.
-func (s *Server) toolsPage(ctx context.Context, c *call, set *toolSet, start int) ([]byte, *rpcError) {
+func (s *Server) toolsPage(ctx context.Context, c *call, set *toolset.Set[*toolEntry], start int) ([]byte, *rpcError) {
 	modern := c.info.Modern
-	end := min(start+s.opts.PageSize, len(set.list))
-	page := set.list[start:end]
+	list := set.List()
+	end := min(start+s.opts.PageSize, len(list))
+	page := list[start:end]
 	fresh := make([]freshTool, len(page)) // the tools not serialised yet
 	var cursor string
-	if end < len(set.list) {
-		cursor = catalog.EncodeCursor(set.list[end-1].tool.Name)
+	if end < len(list) {
+		cursor = catalog.EncodeCursor(list[end-1].tool.Name)
 	}
 	n := 160 + len(cursor) + len(s.serverInfoMeta)
 	for i, e := range page {
@@ -192,7 +173,7 @@ func (s *Server) callTool(ctx context.Context, c *call) ([]byte, *rpcError) {
 	} else if !isObject(args) {
 		return nil, errorf(CodeInvalidParams, "tools/call: arguments must be an object")
 	}
-	e := s.tools.Load().byName[p.Name]
+	e := s.tools.Load().Get(p.Name)
 	if e == nil {
 		return nil, errorf(CodeInvalidParams, "Unknown tool: %s", p.Name)
 	}
