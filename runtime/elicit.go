@@ -1,18 +1,17 @@
 package runtime
 
 // elicit.go: elicitation: Elicit, ElicitURL, AddForm and their questions
-// (internal/ask checks the client's answer; the form's schema is validated here).
+// (internal/ask checks the client's answer, internal/toolschema the form's content).
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"strings"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/ask"
 	"github.com/mcpgen/mcpgen/runtime/internal/clientcaps"
-	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
+	"github.com/mcpgen/mcpgen/runtime/internal/toolschema"
 )
 
 // An Action is the user's response to an elicitation.
@@ -120,24 +119,8 @@ func acceptElicit(raw json.RawMessage, form bool, validate func(json.RawMessage)
 	return err
 }
 
-// validateContent checks form content against the requested schema.
+// validateContent checks form content against the requested schema
+// (internal/toolschema).
 func validateContent(schema, content json.RawMessage) error {
-	full, err := schemaMode(schema)
-	if err != nil {
-		return fmt.Errorf("requested schema: %w", err)
-	}
-	if !jsonwire.Valid(content) {
-		return fmt.Errorf("%w: content is not JSON", errMalformed)
-	}
-	l := &lazySchema{Name: "elicitation", Raw: schema, Full: full}
-	fails, err := l.Failures(content)
-	if err != nil {
-		return fmt.Errorf("validate answer: %w", err)
-	}
-	if fails != nil {
-		var sb strings.Builder
-		writeFailures(&sb, fails)
-		return fmt.Errorf("%w:%s", ErrInvalidAnswer, sb.String())
-	}
-	return nil
+	return toolschema.CheckForm(schema, content, errMalformed, ErrInvalidAnswer)
 }

@@ -4,17 +4,16 @@ package runtime
 // under the call's deadline, the result checked and encoded) and tools/list.
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime/debug"
 	"strconv"
-	"strings"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/catalog"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
+	"github.com/mcpgen/mcpgen/runtime/internal/toolschema"
 	"github.com/mcpgen/mcpgen/runtime/internal/toolset"
 )
 
@@ -441,12 +440,12 @@ func appendContent(b []byte, content []Content, sc json.RawMessage) ([]byte, err
 func (s *Server) structured(c *call, e *toolEntry, sc json.RawMessage) (json.RawMessage, *rpcError) {
 	valid := jsonwire.Valid(sc)
 	if e.tool.OutputSchema != nil {
-		if err := e.checkOutput(sc, valid); err != nil {
+		if err := e.output.CheckOutput(sc, valid); err != nil {
 			s.logger.Error("structured output does not match the output schema", "tool", e.tool.Name, "err", err)
 			return nil, errorf(CodeInternalError, "internal error: tool %s returned output that does not match its outputSchema", e.tool.Name)
 		}
 	}
-	sc, err := compactJSON(sc, valid)
+	sc, err := toolschema.Compact(sc, valid)
 	if err != nil {
 		s.logger.Error("structured output is not JSON", "tool", e.tool.Name, "err", err)
 		return nil, errorf(CodeInternalError, "internal error: tool %s returned invalid JSON", e.tool.Name)
@@ -493,69 +492,10 @@ func (e *toolEntry) checkArgs(args json.RawMessage) (string, error) {
 	if err != nil || fails == nil {
 		return "", err
 	}
-	return e.describeInvalid(fails), nil
+	return toolschema.DescribeInvalid(e.tool.Name, fails, e.names()), nil
 }
 
-// checkOutput validates structured output against the output schema; valid
-// reports whether sc is JSON (validJSON).
-func (e *toolEntry) checkOutput(sc json.RawMessage, valid bool) error {
-	if !valid {
-		return errors.New("structured output is not JSON")
-	}
-	fails, err := e.output.Failures(sc)
-	if err != nil || fails == nil {
-		return err
-	}
-	var sb strings.Builder
-	writeFailures(&sb, fails)
-	return errors.New(sb.String())
-}
-
-// describeInvalid explains a validation failure to the model: one line per failure
-// (the JSON Pointer of the value within the arguments, the rule, what was found and
-// what was expected), then the valid argument names.
-func (e *toolEntry) describeInvalid(fails []schemaFailure) string {
-	var sb strings.Builder
-	fmt.Fprintf(&sb, "invalid arguments for tool %s:", e.tool.Name)
-	writeFailures(&sb, fails)
-	if len(e.names()) == 0 {
-		sb.WriteString("\nthis tool takes no arguments")
-	} else {
-		fmt.Fprintf(&sb, "\nvalid arguments: %s", strings.Join(e.names(), ", "))
-	}
-	return sb.String()
-}
-
-// writeFailures writes one line per failure.
-func writeFailures(sb *strings.Builder, fails []schemaFailure) {
-	for _, f := range fails {
-		loc := f.Pointer
-		if loc == "" {
-			loc = "(root)"
-		}
-		switch f.Keyword {
-		case "more":
-			fmt.Fprintf(sb, "\n- %s", f.Message)
-		case "duplicate", "range":
-			fmt.Fprintf(sb, "\n- %s: %s", loc, f.Message)
-		default:
-			fmt.Fprintf(sb, "\n- %s: %s: %s", loc, f.Keyword, f.Message)
-		}
-	}
-}
-
-// compactJSON returns raw, which is JSON when valid (validJSON), without line
-// breaks (a stdio message is one line). Output of json.Marshal is returned as is.
+// compactJSON returns raw without line breaks (internal/toolschema.Compact).
 func compactJSON(raw json.RawMessage, valid bool) (json.RawMessage, error) {
-	if !bytes.ContainsAny(raw, "\r\n") {
-		if !valid {
-			return nil, errors.New("invalid JSON")
-		}
-		return raw, nil
-	}
-	var buf bytes.Buffer
-	if err := json.Compact(&buf, raw); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return toolschema.Compact(raw, valid)
 }
