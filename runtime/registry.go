@@ -1,13 +1,13 @@
 package runtime
 
-// registry.go: registering tools: AddTool, each tool's entry with its schemas compiled
+// registry.go: registering tools: AddTool (its snapshots: internal/toolset), each
+// tool's entry with its schemas compiled
 // on first use, CheckSchema.
 
 import (
 	"encoding/json"
 	"fmt"
 	"sync"
-	"sync/atomic"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/fullhook"
 	"github.com/mcpgen/mcpgen/runtime/internal/httpcheck"
@@ -25,16 +25,12 @@ type toolsRef = toolset.Ref[*toolEntry]
 // also serialised on first use; a hand-written one at AddTool, which reports
 // what is wrong with it.
 type toolEntry struct {
-	tool       *Tool
-	wireOnce   sync.Once
-	wired      atomic.Bool // wireOnce ran: the fields below are set
-	modernJSON []byte      // the Tool object for 2026-07-28 clients
-	legacyJSON []byte      // the Tool object for 2025-11-25 clients
-	wireErr    error
-	namesOnce  sync.Once
-	argNames   []string // the input schema's top-level property names
-	input      lazySchema
-	output     lazySchema
+	tool      *Tool
+	desc      toolset.Desc // the Tool object of each era, made once
+	namesOnce sync.Once
+	argNames  []string // the input schema's top-level property names
+	input     lazySchema
+	output    lazySchema
 
 	fx *toolEffects // nil for a readonly tool (effects.go)
 
@@ -80,22 +76,6 @@ type SchemaUnsupportedError = schemacheck.UnsupportedError
 // runtime/fullschema; AddTool applies the same rule.
 func CheckSchema(schema json.RawMessage) error {
 	return schemacheck.Check(schema)
-}
-
-// wireTool is the JSON shape of a Tool in tools/list.
-type wireTool struct {
-	Name         string           `json:"name"`
-	Title        string           `json:"title,omitempty"`
-	Description  string           `json:"description,omitempty"`
-	InputSchema  json.RawMessage  `json:"inputSchema"`
-	OutputSchema json.RawMessage  `json:"outputSchema,omitempty"`
-	Annotations  *ToolAnnotations `json:"annotations,omitempty"`
-	Execution    *toolExecution   `json:"execution,omitempty"`
-}
-
-// toolExecution is a 2025-11-25 tool's execution member.
-type toolExecution struct {
-	TaskSupport string `json:"taskSupport"`
 }
 
 // AddTool registers t. It panics on a programmer error: an empty or duplicate name, a
@@ -165,7 +145,7 @@ func checkToolSchemas(t *Tool, e *toolEntry) error {
 			return fmt.Errorf("tool %q: output schema is not a JSON object", t.Name)
 		}
 	}
-	if err := e.wire(); err != nil {
+	if err := e.desc.Wire(e.Wire()); err != nil {
 		return err
 	}
 	var err error
@@ -191,37 +171,18 @@ func (e *toolEntry) names() []string {
 	return e.argNames
 }
 
-// wire serialises the tool's descriptions for both eras, once.
-func (e *toolEntry) wire() error {
-	e.wireOnce.Do(func() {
-		if e.modernJSON, e.legacyJSON, _, e.wireErr = encodeTool(e.tool); e.wireErr != nil {
-			e.wireErr = fmt.Errorf("tool %q: encode: %w", e.tool.Name, e.wireErr)
-		}
-		e.wired.Store(true)
-	})
-	return e.wireErr
-}
+// Desc returns the tool's serialised Tool objects (internal/toolset).
+func (e *toolEntry) Desc() *toolset.Desc { return &e.desc }
 
-// encodeTool serialises t for both eras; same reports that they are the same
-// bytes.
-func encodeTool(t *Tool) (modern, legacy []byte, same bool, err error) {
-	w := wireTool{Name: t.Name, Title: t.Title, Description: t.Description,
-		InputSchema: t.InputSchema, OutputSchema: t.OutputSchema, Annotations: t.Annotations}
-	if modern, err = json.Marshal(w); err != nil {
-		return nil, nil, false, err
+// Wire returns what tools/list says of the tool (internal/toolset encodes it).
+func (e *toolEntry) Wire() toolset.Tool {
+	t := e.tool
+	w := toolset.Tool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: t.InputSchema,
+		OutputSchema: t.OutputSchema, LegacyOutputSchema: t.LegacyOutputSchema, Task: string(t.Task)}
+	if t.Annotations != nil {
+		w.Annotations = t.Annotations
 	}
-	legacy = modern // the same bytes unless the legacy output schema differs
-	if t.LegacyOutputSchema != nil {
-		w.OutputSchema = t.LegacyOutputSchema
-	}
-	if t.Task != "" { // 2025-11-25 only: the extension has no per-tool flag
-		w.Execution = &toolExecution{TaskSupport: string(t.Task)}
-	}
-	if t.LegacyOutputSchema != nil || t.Task != "" {
-		legacy, err = json.Marshal(w)
-		return modern, legacy, false, err
-	}
-	return modern, legacy, true, nil
+	return w
 }
 
 // Tool returns a copy of the registered tool called name, or nil. With

@@ -133,7 +133,7 @@ func TestSchemasChecked(t *testing.T) {
 		s := NewServer(Implementation{Name: "s", Version: "1"}, &Options{Logger: discardLogger()})
 		s.AddTool(checked("beyond", beyond))
 		e := s.tools.Load().Get("beyond")
-		if e.modernJSON != nil || e.argNames != nil {
+		if e.desc.Wired() || e.argNames != nil {
 			t.Error("AddTool serialised a checked tool")
 		}
 		if msg, err := e.checkArgs(json.RawMessage(`{"a":1}`)); err != nil || !strings.Contains(msg, "- /a: type: got 1") || !strings.Contains(msg, "valid arguments: a") {

@@ -11,7 +11,6 @@ import (
 	"runtime/debug"
 	"strconv"
 
-	"github.com/mcpgen/mcpgen/runtime/internal/catalog"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 	"github.com/mcpgen/mcpgen/runtime/internal/toolschema"
 	"github.com/mcpgen/mcpgen/runtime/internal/toolset"
@@ -50,52 +49,19 @@ func (s *Server) listTools(ctx context.Context, c *call) ([]byte, *rpcError) {
 	return b, nil
 }
 
-// toolsPage builds the tools/list result of the page starting at start. A tool
-// serialised here for the first time (a generated one, SchemasChecked) keeps
-// its bytes as a part of the page, so that a server that lists its catalog
-// holds one copy of it, not two.
+// toolsPage builds the tools/list result of the page starting at start
+// (internal/toolset: a tool serialised here for the first time, a generated
+// one, keeps its bytes as a part of the page) and adds the era's members.
 func (s *Server) toolsPage(ctx context.Context, c *call, set *toolset.Set[*toolEntry], start int) ([]byte, *rpcError) {
 	modern := c.info.Modern
-	list := set.List()
-	end := min(start+s.opts.PageSize, len(list))
-	page := list[start:end]
-	fresh := make([]freshTool, len(page)) // the tools not serialised yet
-	var cursor string
-	if end < len(list) {
-		cursor = catalog.EncodeCursor(list[end-1].tool.Name)
+	var listed func(*toolEntry) bool
+	if s.opts.HideUnauthorized {
+		listed = func(e *toolEntry) bool { return s.mayList(ctx, e) }
 	}
-	n := 160 + len(cursor) + len(s.serverInfoMeta)
-	for i, e := range page {
-		d, err := e.descriptionOrNew(modern, &fresh[i])
-		if err != nil {
-			s.logger.Error("tool cannot be listed", "tool", e.tool.Name, "err", err)
-			return nil, errorf(CodeInternalError, "internal error: tool %s cannot be listed", e.tool.Name)
-		}
-		n += len(d) + 1
-	}
-	b := make([]byte, 0, n) // exact: the tools' bytes stay where they are
-	b = append(b, `{"tools":[`...)
-	listed := 0
-	for i, e := range page {
-		if s.opts.HideUnauthorized && !s.mayList(ctx, e) {
-			continue
-		}
-		if listed > 0 {
-			b = append(b, ',')
-		}
-		listed++
-		at := len(b)
-		if f := &fresh[i]; f.modern != nil {
-			b = append(b, f.pick(modern)...)
-			e.adopt(b[at:len(b):len(b)], modern, f)
-		} else {
-			b = append(b, e.description(modern)...)
-		}
-	}
-	b = append(b, ']')
-	if cursor != "" {
-		b = append(b, `,"nextCursor":`...)
-		b = jsonwire.AppendString(b, cursor)
+	b, failed, err := toolset.Page(set, start, s.opts.PageSize, modern, 120+len(s.serverInfoMeta), listed)
+	if err != nil {
+		s.logger.Error("tool cannot be listed", "tool", failed, "err", err)
+		return nil, errorf(CodeInternalError, "internal error: tool %s cannot be listed", failed)
 	}
 	if modern { // as modernResult, in place
 		b = append(b, `,"ttlMs":`...)
@@ -105,58 +71,6 @@ func (s *Server) toolsPage(ctx context.Context, c *call, set *toolset.Set[*toolE
 		b = append(b, s.serverInfoMeta...)
 	}
 	return append(b, '}'), nil
-}
-
-// A freshTool is a tool serialised while its page is built (toolsPage).
-type freshTool struct {
-	modern, legacy []byte
-	same           bool // legacy is modern
-}
-
-// pick returns the bytes of an era.
-func (f *freshTool) pick(modern bool) []byte {
-	if modern {
-		return f.modern
-	}
-	return f.legacy
-}
-
-// descriptionOrNew returns the tool's serialised Tool object for an era; a tool
-// not serialised yet is serialised into f (and adopted by the page, adopt).
-func (e *toolEntry) descriptionOrNew(modern bool, f *freshTool) ([]byte, error) {
-	if e.wired.Load() {
-		return e.description(modern), e.wireErr
-	}
-	var err error
-	if f.modern, f.legacy, f.same, err = encodeTool(e.tool); err != nil {
-		return nil, fmt.Errorf("tool %q: encode: %w", e.tool.Name, err)
-	}
-	return f.pick(modern), nil
-}
-
-// adopt makes part, the copy in a page of the bytes f holds for an era, the
-// tool's serialisation, unless the tool was serialised meanwhile.
-func (e *toolEntry) adopt(part []byte, modern bool, f *freshTool) {
-	e.wireOnce.Do(func() {
-		e.modernJSON, e.legacyJSON = f.modern, f.legacy
-		switch {
-		case f.same:
-			e.modernJSON, e.legacyJSON = part, part
-		case modern:
-			e.modernJSON = part
-		default:
-			e.legacyJSON = part
-		}
-		e.wired.Store(true)
-	})
-}
-
-// description returns the serialised Tool object for an era (after wire).
-func (e *toolEntry) description(modern bool) []byte {
-	if modern {
-		return e.modernJSON
-	}
-	return e.legacyJSON
 }
 
 // callTool answers tools/call: validate the arguments, run the handler, check and

@@ -96,7 +96,7 @@ func TestToolsListPages(t *testing.T) {
 	// that page: one copy. (t3's 2025-11-25 bytes differ, so they are its own.)
 	first := *s.tools.Load().Slot(true, 0, 2).Load()
 	for _, name := range []string{"t0", "t1"} {
-		d := s.tools.Load().Get(name).description(true)
+		d := s.tools.Load().Get(name).desc.Bytes(true)
 		i := bytes.Index(first, d)
 		if i < 0 || &first[i] != &d[0] {
 			t.Errorf("%s: its bytes are not the first page's", name)

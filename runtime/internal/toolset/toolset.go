@@ -1,7 +1,8 @@
 // Package toolset holds a server's registered tools: immutable snapshots in
 // registration order, published atomically so readers never lock, registration
 // in O(1) per tool, lookup by name, the opaque list cursors (internal/catalog's)
-// and, per snapshot, the cached tools/list pages of each era.
+// and, per snapshot, the cached tools/list pages of each era; page.go makes
+// each tool's Tool object and the pages.
 package toolset
 
 import (
