@@ -1,8 +1,7 @@
 package runtime
 
 // registry.go: registering tools: AddTool (its snapshots: internal/toolset), each
-// tool's entry with its schemas compiled
-// on first use, CheckSchema.
+// tool's entry with its schemas compiled on first use, CheckSchema.
 
 import (
 	"encoding/json"
