@@ -91,23 +91,23 @@ func ElicitURL(ctx context.Context, key, message, url string) (Action, error) {
 // content is validated against it; one that does not match is asked again
 // (2026-07-28) or fails with ErrInvalidAnswer (2025-11-25).
 func AskElicitation(key, message string, schema json.RawMessage, dst *ElicitResult) Question {
-	return Question{key: key, method: "elicitation/create", need: clientcaps.ElicitForm,
-		params: func(bool) any {
+	return Question{ask.Question{Key: key, Method: "elicitation/create", Need: clientcaps.ElicitForm,
+		Params: func(bool) any {
 			return ask.ElicitParams{Message: message, RequestedSchema: schema}
 		},
-		accept: func(raw json.RawMessage) error {
+		Accept: func(raw json.RawMessage) error {
 			return acceptElicit(raw, true, func(content json.RawMessage) error { return validateContent(schema, content) }, dst)
 		},
-	}
+	}}
 }
 
 // AskElicitationURL is a URL-mode question. 2025-11-25 requests get a fresh
 // elicitationId; 2026-07-28 ones have none (the round is correlated by requestState).
 func AskElicitationURL(key, message, url string, dst *ElicitResult) Question {
-	return Question{key: key, method: "elicitation/create", need: clientcaps.ElicitURL,
-		params: func(modern bool) any { return ask.URLParams(message, url, modern) },
-		accept: func(raw json.RawMessage) error { return acceptElicit(raw, false, nil, dst) },
-	}
+	return Question{ask.Question{Key: key, Method: "elicitation/create", Need: clientcaps.ElicitURL,
+		Params: func(modern bool) any { return ask.URLParams(message, url, modern) },
+		Accept: func(raw json.RawMessage) error { return acceptElicit(raw, false, nil, dst) },
+	}}
 }
 
 // acceptElicit decodes an answer into dst (internal/ask checks it).
