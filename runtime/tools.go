@@ -1,7 +1,8 @@
 package runtime
 
 // tools.go: the handler adapter of tools/call (arguments validated, the handler run
-// under the call's deadline, the result checked and encoded) and tools/list.
+// under the call's deadline, the result checked and encoded) and tools/list (its
+// pages: internal/toolset).
 
 import (
 	"context"
