@@ -150,7 +150,7 @@ func (s *Server) mayList(ctx context.Context, e *toolEntry) bool {
 // listed: its values are open), sorted: for protected resource metadata's scopes_supported.
 func (s *Server) ScopesSupported() []string {
 	var all []string
-	for _, e := range s.tools.Load().list {
+	for _, e := range s.tools.Load().List() {
 		all = append(all, e.scopeList...)
 	}
 	all = append(all, s.prims.Scopes()...)

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/deadline"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 )
 
@@ -52,11 +53,10 @@ type call struct {
 
 	// ctx is the context handlers see (&c.ctx): it carries the call and its round
 	// as values without a context.WithValue of its own.
-	ctx      callCtx
-	cancel   context.CancelCauseFunc // set by begin; the cause is nil but at the deadline
-	deadline time.Time               // tools/call under Options.CallTimeout; zero otherwise
-	tool     *toolEntry              // tools/call: the called tool
-	framed   bool                    // the method's result starts with the response's frame (startResult)
+	ctx    callCtx
+	cancel context.CancelCauseFunc // set by begin; the cause is nil but at the deadline
+	tool   *toolEntry              // tools/call: the called tool
+	framed bool                    // the method's result starts with the response's frame (startResult)
 
 	// Storage for what most calls need once, allocated with the call.
 	round    round       // the request's input round once openRound opened it (number > 0)
@@ -73,12 +73,12 @@ type call struct {
 	async replier
 	state atomic.Int32 // callRunning, then callReturned, callOverdue or callTimedOut
 
-	// The deadline's watch (deadline.go): the list links, guarded by the
-	// server's deadlineWatch.mu, and the two flags through which the deadline
-	// and the handler's start meet (expire, startHandler).
-	watchPrev, watchNext *call
-	watched              bool
-	expired, invoking    atomic.Bool
+	// The deadline's watch (deadline.go): the call's place in the server's
+	// watch (watch.When: the deadline of a tools/call under
+	// Options.CallTimeout, zero otherwise), and the two flags through which the
+	// deadline and the handler's start meet (expire, startHandler).
+	watch             deadline.Entry[*call]
+	expired, invoking atomic.Bool
 
 	progressToken json.RawMessage // nil when the client did not ask for progress
 	logLevel      int             // modern: from _meta; -1 none
@@ -123,7 +123,7 @@ type callCtx struct {
 
 // Deadline returns the call's deadline, if it has one.
 func (x *callCtx) Deadline() (time.Time, bool) {
-	if d := x.c.deadline; !d.IsZero() {
+	if d := x.c.watch.When; !d.IsZero() {
 		return d, true
 	}
 	return x.Context.Deadline()
@@ -132,7 +132,7 @@ func (x *callCtx) Deadline() (time.Time, bool) {
 // Err reports context.DeadlineExceeded once the call's deadline cancelled it.
 func (x *callCtx) Err() error {
 	err := x.Context.Err()
-	if err != nil && !x.c.deadline.IsZero() && context.Cause(x.Context) == context.DeadlineExceeded {
+	if err != nil && !x.c.watch.When.IsZero() && context.Cause(x.Context) == context.DeadlineExceeded {
 		return context.DeadlineExceeded
 	}
 	return err
@@ -187,7 +187,7 @@ func (c *call) begin(parent context.Context) bool {
 		cancel(nil)
 	}
 	if d := c.srv.opts.CallTimeout; d >= 0 && c.msg.Method == "tools/call" {
-		c.srv.deadlines.add(c, d) // deadline.go
+		c.watchDeadline(d) // deadline.go
 	}
 	return !aborted
 }

@@ -176,8 +176,8 @@ func (s *Server) conclude(c *call, result []byte, rerr *rpcError) Reply {
 	if c.cancel != nil {
 		c.cancel(nil)
 	}
-	if !c.deadline.IsZero() {
-		s.deadlines.remove(c) // deadline.go
+	if !c.watch.When.IsZero() {
+		s.deadlines.Remove(&c.watch) // deadline.go
 	}
 	c.drop()
 	r := concludedReply(c, result, rerr, aborted)

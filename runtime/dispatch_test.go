@@ -169,7 +169,7 @@ func TestInitializeNegotiation(t *testing.T) {
 			if got.Capabilities["tools"] == nil {
 				t.Errorf("capabilities = %v, want tools", got.Capabilities)
 			}
-			var list struct{ Tools []wireTool }
+			var list struct{ Tools []struct{ Name string } }
 			c.call(false, "tools/list", nil).decodeResult(t, &list)
 			if len(list.Tools) != 1 {
 				t.Errorf("legacy tools/list after initialize: %d tools, want 1", len(list.Tools))

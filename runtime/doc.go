@@ -33,10 +33,12 @@
 //     internal/revision for the older revisions), makes its call (context.go) and
 //     routes it by method (lookupMethod).
 //  4. handler adapter: tools.go (likewise prompts.go, resources.go, completion.go
-//     over internal/primitive, and methods.go) validates the arguments (registry.go,
-//     internal/toolschema, internal/schemacheck), checks scopes (authorize.go,
+//     over internal/primitive, and methods.go) finds the tool (registry.go over
+//     internal/toolset, which also builds tools/list), validates the arguments
+//     (internal/toolschema, internal/schemacheck), checks scopes (authorize.go,
 //     internal/scope) and consent (consent.go), runs the generated adapter around
-//     the user's function and encodes its result (content.go, internal/content).
+//     the user's function under the call's deadline (deadline.go over
+//     internal/deadline) and encodes its result (content.go, internal/content).
 //  5. reply: dispatch.go's conclude frames the response; the transport writes it
 //     (internal/lineio on stdio; internal/httpstream: a JSON reply or an SSE stream).
 //

@@ -1,18 +1,17 @@
 package runtime
 
 // elicit.go: elicitation: Elicit, ElicitURL, AddForm and their questions
-// (internal/ask checks the client's answer; the form's schema is validated here).
+// (internal/ask checks the client's answer, internal/toolschema the form's content).
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"strings"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/ask"
 	"github.com/mcpgen/mcpgen/runtime/internal/clientcaps"
-	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
+	"github.com/mcpgen/mcpgen/runtime/internal/toolschema"
 )
 
 // An Action is the user's response to an elicitation.
@@ -92,23 +91,23 @@ func ElicitURL(ctx context.Context, key, message, url string) (Action, error) {
 // content is validated against it; one that does not match is asked again
 // (2026-07-28) or fails with ErrInvalidAnswer (2025-11-25).
 func AskElicitation(key, message string, schema json.RawMessage, dst *ElicitResult) Question {
-	return Question{key: key, method: "elicitation/create", need: clientcaps.ElicitForm,
-		params: func(bool) any {
+	return Question{ask.Question{Key: key, Method: "elicitation/create", Need: clientcaps.ElicitForm,
+		Params: func(bool) any {
 			return ask.ElicitParams{Message: message, RequestedSchema: schema}
 		},
-		accept: func(raw json.RawMessage) error {
+		Accept: func(raw json.RawMessage) error {
 			return acceptElicit(raw, true, func(content json.RawMessage) error { return validateContent(schema, content) }, dst)
 		},
-	}
+	}}
 }
 
 // AskElicitationURL is a URL-mode question. 2025-11-25 requests get a fresh
 // elicitationId; 2026-07-28 ones have none (the round is correlated by requestState).
 func AskElicitationURL(key, message, url string, dst *ElicitResult) Question {
-	return Question{key: key, method: "elicitation/create", need: clientcaps.ElicitURL,
-		params: func(modern bool) any { return ask.URLParams(message, url, modern) },
-		accept: func(raw json.RawMessage) error { return acceptElicit(raw, false, nil, dst) },
-	}
+	return Question{ask.Question{Key: key, Method: "elicitation/create", Need: clientcaps.ElicitURL,
+		Params: func(modern bool) any { return ask.URLParams(message, url, modern) },
+		Accept: func(raw json.RawMessage) error { return acceptElicit(raw, false, nil, dst) },
+	}}
 }
 
 // acceptElicit decodes an answer into dst (internal/ask checks it).
@@ -120,24 +119,8 @@ func acceptElicit(raw json.RawMessage, form bool, validate func(json.RawMessage)
 	return err
 }
 
-// validateContent checks form content against the requested schema.
+// validateContent checks form content against the requested schema
+// (internal/toolschema).
 func validateContent(schema, content json.RawMessage) error {
-	full, err := schemaMode(schema)
-	if err != nil {
-		return fmt.Errorf("requested schema: %w", err)
-	}
-	if !jsonwire.Valid(content) {
-		return fmt.Errorf("%w: content is not JSON", errMalformed)
-	}
-	l := &lazySchema{Name: "elicitation", Raw: schema, Full: full}
-	fails, err := l.Failures(content)
-	if err != nil {
-		return fmt.Errorf("validate answer: %w", err)
-	}
-	if fails != nil {
-		var sb strings.Builder
-		writeFailures(&sb, fails)
-		return fmt.Errorf("%w:%s", ErrInvalidAnswer, sb.String())
-	}
-	return nil
+	return toolschema.CheckForm(schema, content, errMalformed, ErrInvalidAnswer)
 }

@@ -9,6 +9,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/toolschema"
 )
 
 // MetaError is the _meta key of the error object of an isError result the
@@ -52,15 +54,8 @@ func handlerErrorResult(e *toolEntry, err error) *ToolResult {
 // schema: the message explains each failure to the model; details list each
 // JSON Pointer and rule (never the values: they may be secrets).
 func (e *toolEntry) invalidArgumentsError(fails []schemaFailure) *ToolError {
-	list := make([]map[string]string, 0, len(fails))
-	for _, f := range fails {
-		if f.Keyword == "more" {
-			continue
-		}
-		list = append(list, map[string]string{"pointer": f.Pointer, "rule": f.Keyword})
-	}
-	return &ToolError{Code: ErrCodeInvalidArguments, Message: e.describeInvalid(fails), Retryable: true,
-		Details: map[string]any{"errors": list}}
+	return &ToolError{Code: ErrCodeInvalidArguments, Message: toolschema.DescribeInvalid(e.tool.Name, fails, e.names()),
+		Retryable: true, Details: map[string]any{"errors": toolschema.Rules(fails)}}
 }
 
 // panicError is the ToolError of a handler that panicked: a generic message,

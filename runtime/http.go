@@ -121,8 +121,8 @@ func newHTTPHandler(s *Server, o HTTPOptions) *httpHandler {
 		Parse:     parseHTTP,
 		SetModern: func(m *Message) { m.Era = EraModern },
 		ParamHeaders: func(tool string) ([]httpcheck.ParamHeader, bool) {
-			e, ok := s.tools.Load().byName[tool]
-			if !ok {
+			e := s.tools.Load().Get(tool)
+			if e == nil {
 				return nil, false
 			}
 			return e.paramHeaders(), true

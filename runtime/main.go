@@ -97,7 +97,7 @@ func (s *Server) commandName() string {
 // toolNames lists the registered tools in tools/list order.
 func (s *Server) toolNames() []string {
 	var names []string
-	for _, e := range s.tools.Load().list {
+	for _, e := range s.tools.Load().List() {
 		names = append(names, e.tool.Name)
 	}
 	return names

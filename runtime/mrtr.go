@@ -118,22 +118,11 @@ func (s *Server) closeRound(c *call, r *round) (result []byte, rerr *rpcError, h
 // request or a roots listing. Build it with AskElicitation, AskElicitationURL,
 // AskSampling or AskRoots and pass it to Ask.
 type Question struct {
-	key    string
-	method string
-	need   clientcaps.Capability
-	params func(modern bool) any
-	// accept decodes an answer into the question's destination. It returns
-	// errMalformed (a protocol error) or an ErrInvalidAnswer error (ask again).
-	accept func(raw json.RawMessage) error
+	q ask.Question // its Accept returns errMalformed (a protocol error) or an ErrInvalidAnswer error (ask again)
 }
 
 // errMalformed marks an answer that is not even the right kind of result.
 var errMalformed = ask.ErrMalformed
-
-// asked is q for the round.
-func (q *Question) asked() ask.Question {
-	return ask.Question{Key: q.key, Method: q.method, Need: q.need, Params: q.params, Accept: q.accept}
-}
 
 // Ask asks the client every question and stores each answer in its destination. In
 // 2026-07-28 it returns ErrInputRequired if any question is still unanswered (the
@@ -148,8 +137,7 @@ func Ask(ctx context.Context, qs ...Question) error {
 		return ErrNoInput
 	}
 	for i := range qs {
-		q := qs[i].asked()
-		if err := r.Check(&q, c.info.ClientCapabilities); err != nil {
+		if err := r.Check(&qs[i].q, c.info.ClientCapabilities); err != nil {
 			return err
 		}
 	}
@@ -185,7 +173,7 @@ func askModern(r *round, qs []Question) error {
 // asked appends qs, converted for internal/ask, to aq.
 func asked(aq []ask.Question, qs []Question) []ask.Question {
 	for i := range qs {
-		aq = append(aq, qs[i].asked())
+		aq = append(aq, qs[i].q)
 	}
 	return aq
 }

@@ -72,31 +72,18 @@ func (s *Server) PutTool(t *Tool) {
 }
 
 // setTool replaces the tool called name with e, appends e when there is none,
-// or (e nil) removes it, in a fresh toolSet, and announces the change; it
+// or (e nil) removes it, in a fresh snapshot (internal/toolset), and announces the change; it
 // reports whether there was a tool called name.
 func (s *Server) setTool(name string, e *toolEntry) bool {
 	s.mu.Lock()
-	old := s.tools.Load()
-	next := &toolSet{byName: make(map[string]*toolEntry, len(old.list)+1)}
 	found := false
-	for _, x := range old.list {
-		if x.tool.Name == name {
-			x, found = e, true
-		}
-		if x != nil {
-			next.list = append(next.list, x)
-		}
-	}
-	if !found && e != nil {
-		next.list = append(next.list, e)
-	}
-	for _, x := range next.list {
-		next.byName[x.tool.Name] = x
+	if e != nil {
+		found = s.tools.Load().Get(name) != nil
+		s.tools.Put(e)
+	} else {
+		found = s.tools.Remove(name)
 	}
 	changed := found || e != nil
-	if changed {
-		s.tools.Store(next)
-	}
 	s.mu.Unlock()
 	if changed {
 		s.listChanged(kindTools)

@@ -1,78 +1,35 @@
 package runtime
 
-// registry.go: registering tools: AddTool, each tool's entry with its schemas compiled
-// on first use, CheckSchema.
+// registry.go: registering tools: AddTool (its snapshots: internal/toolset), each
+// tool's entry with its schemas compiled on first use, CheckSchema.
 
 import (
 	"encoding/json"
 	"fmt"
 	"sync"
-	"sync/atomic"
 
-	"github.com/mcpgen/mcpgen/runtime/internal/catalog"
 	"github.com/mcpgen/mcpgen/runtime/internal/fullhook"
 	"github.com/mcpgen/mcpgen/runtime/internal/httpcheck"
 	"github.com/mcpgen/mcpgen/runtime/internal/schemacheck"
 	"github.com/mcpgen/mcpgen/runtime/internal/scope"
 	"github.com/mcpgen/mcpgen/runtime/internal/toolschema"
+	"github.com/mcpgen/mcpgen/runtime/internal/toolset"
 )
 
-// A toolSet is an immutable snapshot of the registered tools; AddTool replaces it.
-type toolSet struct {
-	list   []*toolEntry // registration order: the order of tools/list
-	byName map[string]*toolEntry
-	// AddTool leaves byName nil and toolsRef.Load builds it from list the first
-	// time a reader asks (built), so that registering n tools costs O(n), not
-	// a copy of the index per tool (n²/2: most of the start-up of 10,000 tools).
-	built sync.Once
-	// adding is the writer's index of list's names while AddTool appends to
-	// this snapshot: owned by the Server's mu, passed from snapshot to
-	// snapshot, never read by readers.
-	adding map[string]*toolEntry
-
-	// at is the position of each tool in list, built on the first cursor.
-	atOnce sync.Once
-	at     map[string]int
-	// pages holds the tools/list results of this snapshot, per era, built on
-	// first use (listPage in tools.go).
-	pages toolPages
-}
-
-// toolsRef holds the current toolSet; Load returns it with its index built.
-type toolsRef struct{ p atomic.Pointer[toolSet] }
-
-// Load returns the current snapshot, byName ready.
-func (r *toolsRef) Load() *toolSet {
-	ts := r.p.Load()
-	ts.built.Do(func() {
-		if ts.byName == nil {
-			ts.byName = make(map[string]*toolEntry, len(ts.list))
-			for _, e := range ts.list {
-				ts.byName[e.tool.Name] = e
-			}
-		}
-	})
-	return ts
-}
-
-// Store publishes ts.
-func (r *toolsRef) Store(ts *toolSet) { r.p.Store(ts) }
+// toolsRef holds the current snapshot of the registered tools (internal/toolset).
+type toolsRef = toolset.Ref[*toolEntry]
 
 // A toolEntry is a registered tool with its serialised descriptions and its schemas
 // compiled on first use. A tool the generator checked (Tool.SchemasChecked) is
 // also serialised on first use; a hand-written one at AddTool, which reports
 // what is wrong with it.
 type toolEntry struct {
-	tool       *Tool
-	wireOnce   sync.Once
-	wired      atomic.Bool // wireOnce ran: the fields below are set
-	modernJSON []byte      // the Tool object for 2026-07-28 clients
-	legacyJSON []byte      // the Tool object for 2025-11-25 clients
-	wireErr    error
-	namesOnce  sync.Once
-	argNames   []string // the input schema's top-level property names
-	input      lazySchema
-	output     lazySchema
+	tool      *Tool
+	desc      toolset.Desc // the Tool object of each era, made once
+	namesOnce sync.Once
+	argNames  []string // the input schema's top-level property names
+	input     lazySchema
+	output    lazySchema
 
 	fx *toolEffects // nil for a readonly tool (effects.go)
 
@@ -83,6 +40,9 @@ type toolEntry struct {
 	scopeAlts map[string][]string // per template, every scope it can require (enum fields), nil if open
 	scopeList []string            // every concrete scope the tool can require
 }
+
+// Key returns the tool's name, its key in the registry (internal/toolset).
+func (e *toolEntry) Key() string { return e.tool.Name }
 
 // paramHeaders returns the tool's x-mcp-header annotations, read from its input
 // schema on first use.
@@ -117,22 +77,6 @@ func CheckSchema(schema json.RawMessage) error {
 	return schemacheck.Check(schema)
 }
 
-// wireTool is the JSON shape of a Tool in tools/list.
-type wireTool struct {
-	Name         string           `json:"name"`
-	Title        string           `json:"title,omitempty"`
-	Description  string           `json:"description,omitempty"`
-	InputSchema  json.RawMessage  `json:"inputSchema"`
-	OutputSchema json.RawMessage  `json:"outputSchema,omitempty"`
-	Annotations  *ToolAnnotations `json:"annotations,omitempty"`
-	Execution    *toolExecution   `json:"execution,omitempty"`
-}
-
-// toolExecution is a 2025-11-25 tool's execution member.
-type toolExecution struct {
-	TaskSupport string `json:"taskSupport"`
-}
-
 // AddTool registers t. It panics on a programmer error: an empty or duplicate name, a
 // nil handler, an input schema that is not a JSON object with "type":"object" (or an
 // output schema that is not a JSON object), a schema that is not valid JSON Schema,
@@ -147,23 +91,9 @@ func (s *Server) AddTool(t *Tool) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	old := s.tools.p.Load()
-	idx := old.adding
-	if idx == nil { // the first AddTool after NewServer, PutTool or RemoveTool
-		idx = make(map[string]*toolEntry, len(old.list)+1)
-		for _, x := range old.list {
-			idx[x.tool.Name] = x
-		}
-	}
-	if _, dup := idx[t.Name]; dup {
+	if !s.tools.Add(e) {
 		panic(fmt.Sprintf("mcpgen runtime: AddTool: duplicate tool name %q", t.Name))
 	}
-	idx[t.Name] = e
-	old.adding = nil // handed on to the next snapshot
-	// Appending in place is safe: only the latest snapshot is ever appended
-	// to (under mu), and readers of older ones read no further than their own
-	// length. Copying the list instead made registering n tools O(n²).
-	s.tools.Store(&toolSet{list: append(old.list, e), adding: idx})
 	if t.Task != "" {
 		s.tasks.any.Store(true)
 	}
@@ -214,7 +144,7 @@ func checkToolSchemas(t *Tool, e *toolEntry) error {
 			return fmt.Errorf("tool %q: output schema is not a JSON object", t.Name)
 		}
 	}
-	if err := e.wire(); err != nil {
+	if err := e.desc.Wire(e.Wire()); err != nil {
 		return err
 	}
 	var err error
@@ -240,60 +170,24 @@ func (e *toolEntry) names() []string {
 	return e.argNames
 }
 
-// wire serialises the tool's descriptions for both eras, once.
-func (e *toolEntry) wire() error {
-	e.wireOnce.Do(func() {
-		if e.modernJSON, e.legacyJSON, _, e.wireErr = encodeTool(e.tool); e.wireErr != nil {
-			e.wireErr = fmt.Errorf("tool %q: encode: %w", e.tool.Name, e.wireErr)
-		}
-		e.wired.Store(true)
-	})
-	return e.wireErr
-}
+// Desc returns the tool's serialised Tool objects (internal/toolset).
+func (e *toolEntry) Desc() *toolset.Desc { return &e.desc }
 
-// encodeTool serialises t for both eras; same reports that they are the same
-// bytes.
-func encodeTool(t *Tool) (modern, legacy []byte, same bool, err error) {
-	w := wireTool{Name: t.Name, Title: t.Title, Description: t.Description,
-		InputSchema: t.InputSchema, OutputSchema: t.OutputSchema, Annotations: t.Annotations}
-	if modern, err = json.Marshal(w); err != nil {
-		return nil, nil, false, err
+// Wire returns what tools/list says of the tool (internal/toolset encodes it).
+func (e *toolEntry) Wire() toolset.Tool {
+	t := e.tool
+	w := toolset.Tool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: t.InputSchema,
+		OutputSchema: t.OutputSchema, LegacyOutputSchema: t.LegacyOutputSchema, Task: string(t.Task)}
+	if t.Annotations != nil {
+		w.Annotations = t.Annotations
 	}
-	legacy = modern // the same bytes unless the legacy output schema differs
-	if t.LegacyOutputSchema != nil {
-		w.OutputSchema = t.LegacyOutputSchema
-	}
-	if t.Task != "" { // 2025-11-25 only: the extension has no per-tool flag
-		w.Execution = &toolExecution{TaskSupport: string(t.Task)}
-	}
-	if t.LegacyOutputSchema != nil || t.Task != "" {
-		legacy, err = json.Marshal(w)
-		return modern, legacy, false, err
-	}
-	return modern, legacy, true, nil
-}
-
-// pageStart returns the index of the first tool of the page cursor names. Cursors name
-// the last tool already sent, so they stay valid while tools are added.
-func (ts *toolSet) pageStart(cursor string) (int, bool) {
-	name, ok := catalog.DecodeCursor(cursor)
-	if !ok {
-		return 0, false
-	}
-	ts.atOnce.Do(func() {
-		ts.at = make(map[string]int, len(ts.list))
-		for i, e := range ts.list {
-			ts.at[e.tool.Name] = i
-		}
-	})
-	i, ok := ts.at[name]
-	return i + 1, ok
+	return w
 }
 
 // Tool returns a copy of the registered tool called name, or nil. With
 // PutTool, a host can wrap a tool's handler (metrics, a test's run count).
 func (s *Server) Tool(name string) *Tool {
-	e := s.tools.Load().byName[name]
+	e := s.tools.Load().Get(name)
 	if e == nil {
 		return nil
 	}
@@ -304,7 +198,7 @@ func (s *Server) Tool(name string) *Tool {
 // Tools returns copies of the registered tools in registration order (the
 // order of tools/list).
 func (s *Server) Tools() []*Tool {
-	list := s.tools.Load().list
+	list := s.tools.Load().List()
 	out := make([]*Tool, len(list))
 	for i, e := range list {
 		cp := *e.tool

@@ -35,14 +35,14 @@ func TestToolIndexAcrossChanges(t *testing.T) {
 	s.AddTool(named("d"))
 	set := s.tools.Load()
 	var order []string
-	for _, e := range set.list {
+	for _, e := range set.List() {
 		order = append(order, e.tool.Name)
-		if set.byName[e.tool.Name] != e {
+		if set.Get(e.tool.Name) != e {
 			t.Errorf("byName[%s] is not the listed entry", e.tool.Name)
 		}
 	}
-	if got := strings.Join(order, ","); got != "b,c,a,d" || len(set.byName) != 4 {
-		t.Errorf("tools %s (%d indexed), want b,c,a,d", got, len(set.byName))
+	if got := strings.Join(order, ","); got != "b,c,a,d" || set.Len() != 4 {
+		t.Errorf("tools %s (%d indexed), want b,c,a,d", got, set.Len())
 	}
 }
 
@@ -79,7 +79,7 @@ func TestAddToolWhileServing(t *testing.T) {
 	if r := s.HandleRaw(context.Background(), []byte(last), nil, nil); r.Code != 0 {
 		t.Fatalf("call of the last tool: %s", r.Body)
 	}
-	if got := len(s.tools.Load().byName); got != n {
+	if got := s.tools.Load().Len(); got != n {
 		t.Errorf("%d tools indexed, want %d", got, n)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/ask"
 	"github.com/mcpgen/mcpgen/runtime/internal/clientcaps"
 	"github.com/mcpgen/mcpgen/runtime/internal/content"
 )
@@ -54,9 +55,9 @@ func Sample(ctx context.Context, key string, req SamplingRequest) (*SamplingResu
 
 // AskSampling is a sampling/createMessage question.
 func AskSampling(key string, req SamplingRequest, dst *SamplingResult) Question {
-	return Question{key: key, method: "sampling/createMessage", need: clientcaps.Sampling,
-		params: func(bool) any { return req },
-		accept: func(raw json.RawMessage) error {
+	return Question{ask.Question{Key: key, Method: "sampling/createMessage", Need: clientcaps.Sampling,
+		Params: func(bool) any { return req },
+		Accept: func(raw json.RawMessage) error {
 			var res SamplingResult
 			if !isObject(raw) || json.Unmarshal(raw, &res) != nil || res.Role == "" || len(res.Content) == 0 {
 				return fmt.Errorf("%w: not a CreateMessageResult", errMalformed)
@@ -64,7 +65,7 @@ func AskSampling(key string, req SamplingRequest, dst *SamplingResult) Question 
 			*dst = res
 			return nil
 		},
-	}
+	}}
 }
 
 // A Root is a directory or file the client lets the server work on.
@@ -84,9 +85,9 @@ func ListRoots(ctx context.Context, key string) ([]Root, error) {
 
 // AskRoots is a roots/list question.
 func AskRoots(key string, dst *[]Root) Question {
-	return Question{key: key, method: "roots/list", need: clientcaps.Roots,
-		params: func(bool) any { return struct{}{} },
-		accept: func(raw json.RawMessage) error {
+	return Question{ask.Question{Key: key, Method: "roots/list", Need: clientcaps.Roots,
+		Params: func(bool) any { return struct{}{} },
+		Accept: func(raw json.RawMessage) error {
 			var res struct {
 				Roots []Root `json:"roots"`
 			}
@@ -96,5 +97,5 @@ func AskRoots(key string, dst *[]Root) Question {
 			*dst = res.Roots
 			return nil
 		},
-	}
+	}}
 }

@@ -69,11 +69,11 @@ func BenchmarkCheckOutput(b *testing.B) {
 		b.Fatal(err)
 	}
 	sc := json.RawMessage(benchNotesOutput)
-	if err := e.checkOutput(sc, jsonwire.Valid(sc)); err != nil {
+	if err := e.output.CheckOutput(sc, jsonwire.Valid(sc)); err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = e.checkOutput(sc, jsonwire.Valid(sc))
+		_ = e.output.CheckOutput(sc, jsonwire.Valid(sc))
 	}
 }

@@ -45,7 +45,7 @@ func TestAddToolBeyondBuiltin(t *testing.T) {
 	withFullHook(fake, func() {
 		s := NewServer(Implementation{Name: "s", Version: "1"}, nil)
 		s.AddTool(tool)
-		e := s.tools.Load().byName["t"]
+		e := s.tools.Load().Get("t")
 		for inst, want := range map[string]string{
 			`{"a":"x"}`:       "",
 			`{"a":1}`:         "- /a: type: got 1",
@@ -132,8 +132,8 @@ func TestSchemasChecked(t *testing.T) {
 	withFullHook(fake, func() {
 		s := NewServer(Implementation{Name: "s", Version: "1"}, &Options{Logger: discardLogger()})
 		s.AddTool(checked("beyond", beyond))
-		e := s.tools.Load().byName["beyond"]
-		if e.modernJSON != nil || e.argNames != nil {
+		e := s.tools.Load().Get("beyond")
+		if e.desc.Wired() || e.argNames != nil {
 			t.Error("AddTool serialised a checked tool")
 		}
 		if msg, err := e.checkArgs(json.RawMessage(`{"a":1}`)); err != nil || !strings.Contains(msg, "- /a: type: got 1") || !strings.Contains(msg, "valid arguments: a") {

@@ -163,13 +163,13 @@ type Server struct {
 
 // NewServer returns a server that identifies itself as info. opts may be nil.
 func NewServer(info Implementation, opts *Options) *Server {
-	s := &Server{info: info, deadlines: new(deadlineWatch)}
+	s := &Server{info: info, deadlines: newDeadlineWatch()}
 	if opts != nil {
 		s.opts = *opts
 	}
 	s.applyDefaults()
 	s.sealer = seal.New(s.opts.StateKeys, s.opts.StateTTL, s.logger)
-	s.tools.Store(&toolSet{byName: map[string]*toolEntry{}})
+	s.tools.Init()
 	s.serverInfoMeta = mustMarshal(map[string]Implementation{metaServerInfo: info})
 	if opts != nil && opts.Store != nil {
 		s.setFanout(opts.Store) // a store given is shared: changes reach the other replicas (subscriptions.go)

@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/ask"
 	"github.com/mcpgen/mcpgen/runtime/internal/tasks"
 )
 
@@ -261,7 +262,7 @@ func (t *taskRun) askAny(ctx context.Context, qs []Question) error {
 	}
 	asked := make([]tasks.Question, len(qs))
 	for i := range qs {
-		asked[i] = taskQuestion{&qs[i]}
+		asked[i] = ask.InTask{Q: &qs[i].q}
 	}
 	if t.c.info.Modern {
 		return t.Ask(ctx, asked, ErrNoInput)
@@ -273,19 +274,6 @@ func (t *taskRun) askAny(ctx context.Context, qs []Question) error {
 		return t.c.sess.Request(ctx, method, params, nil)
 	})
 }
-
-// A taskQuestion is a Question asked inside a task.
-type taskQuestion struct{ q *Question }
-
-func (a taskQuestion) Key() string { return a.q.key }
-
-func (a taskQuestion) Request() (json.RawMessage, error) {
-	return json.Marshal(map[string]any{"method": a.q.method, "params": a.q.params(true)})
-}
-
-func (a taskQuestion) Legacy() (string, any) { return a.q.method, a.q.params(false) }
-
-func (a taskQuestion) Accept(raw json.RawMessage) error { return a.q.accept(raw) }
 
 // progressed turns a progress report into the task's status message: it
 // reports true inside a task; before, the message is kept for the task's

@@ -1,22 +1,20 @@
 package runtime
 
 // tools.go: the handler adapter of tools/call (arguments validated, the handler run
-// under the call's deadline, the result checked and encoded) and tools/list.
+// under the call's deadline, the result checked and encoded) and tools/list (its
+// pages: internal/toolset).
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime/debug"
 	"strconv"
-	"strings"
-	"sync"
-	"sync/atomic"
 
-	"github.com/mcpgen/mcpgen/runtime/internal/catalog"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
+	"github.com/mcpgen/mcpgen/runtime/internal/toolschema"
+	"github.com/mcpgen/mcpgen/runtime/internal/toolset"
 )
 
 // errPanic marks a handler that panicked; the client sees only a generic text.
@@ -31,7 +29,7 @@ func (s *Server) listTools(ctx context.Context, c *call) ([]byte, *rpcError) {
 	start := 0
 	if cur := c.msg.params.Cursor; cur != nil {
 		var ok bool
-		if start, ok = set.pageStart(*cur); !ok {
+		if start, ok = set.PageStart(*cur); !ok {
 			return nil, errorf(CodeInvalidParams, "invalid cursor")
 		}
 	}
@@ -39,7 +37,7 @@ func (s *Server) listTools(ctx context.Context, c *call) ([]byte, *rpcError) {
 	if s.opts.HideUnauthorized || start%size != 0 {
 		return s.toolsPage(ctx, c, set, start)
 	}
-	slot := set.pages.slot(c.info.Modern, start/size, len(set.list), size)
+	slot := set.Slot(c.info.Modern, start/size, size)
 	if b := slot.Load(); b != nil {
 		return *b, nil
 	}
@@ -52,70 +50,19 @@ func (s *Server) listTools(ctx context.Context, c *call) ([]byte, *rpcError) {
 	return b, nil
 }
 
-// A toolPages holds a snapshot's tools/list results, per era, for the pages
-// that start at a multiple of the page size.
-type toolPages struct {
-	once           sync.Once
-	modern, legacy []atomic.Pointer[[]byte]
-}
-
-// slot returns where page i of a list of n tools is kept for an era.
-func (p *toolPages) slot(modern bool, i, n, size int) *atomic.Pointer[[]byte] {
-	p.once.Do(func() {
-		p.modern = make([]atomic.Pointer[[]byte], n/size+1)
-		p.legacy = make([]atomic.Pointer[[]byte], n/size+1)
-	})
-	if modern {
-		return &p.modern[i]
-	}
-	return &p.legacy[i]
-}
-
-// toolsPage builds the tools/list result of the page starting at start. A tool
-// serialised here for the first time (a generated one, SchemasChecked) keeps
-// its bytes as a part of the page, so that a server that lists its catalog
-// holds one copy of it, not two.
-func (s *Server) toolsPage(ctx context.Context, c *call, set *toolSet, start int) ([]byte, *rpcError) {
+// toolsPage builds the tools/list result of the page starting at start
+// (internal/toolset: a tool serialised here for the first time, a generated
+// one, keeps its bytes as a part of the page) and adds the era's members.
+func (s *Server) toolsPage(ctx context.Context, c *call, set *toolset.Set[*toolEntry], start int) ([]byte, *rpcError) {
 	modern := c.info.Modern
-	end := min(start+s.opts.PageSize, len(set.list))
-	page := set.list[start:end]
-	fresh := make([]freshTool, len(page)) // the tools not serialised yet
-	var cursor string
-	if end < len(set.list) {
-		cursor = catalog.EncodeCursor(set.list[end-1].tool.Name)
+	var listed func(*toolEntry) bool
+	if s.opts.HideUnauthorized {
+		listed = func(e *toolEntry) bool { return s.mayList(ctx, e) }
 	}
-	n := 160 + len(cursor) + len(s.serverInfoMeta)
-	for i, e := range page {
-		d, err := e.descriptionOrNew(modern, &fresh[i])
-		if err != nil {
-			s.logger.Error("tool cannot be listed", "tool", e.tool.Name, "err", err)
-			return nil, errorf(CodeInternalError, "internal error: tool %s cannot be listed", e.tool.Name)
-		}
-		n += len(d) + 1
-	}
-	b := make([]byte, 0, n) // exact: the tools' bytes stay where they are
-	b = append(b, `{"tools":[`...)
-	listed := 0
-	for i, e := range page {
-		if s.opts.HideUnauthorized && !s.mayList(ctx, e) {
-			continue
-		}
-		if listed > 0 {
-			b = append(b, ',')
-		}
-		listed++
-		at := len(b)
-		if f := &fresh[i]; f.modern != nil {
-			b = append(b, f.pick(modern)...)
-			e.adopt(b[at:len(b):len(b)], modern, f)
-		} else {
-			b = append(b, e.description(modern)...)
-		}
-	}
-	b = append(b, ']')
-	if cursor != "" {
-		b = append(b, `,"nextCursor":`...)
-		b = jsonwire.AppendString(b, cursor)
+	b, failed, err := toolset.Page(set, start, s.opts.PageSize, modern, 120+len(s.serverInfoMeta), listed)
+	if err != nil {
+		s.logger.Error("tool cannot be listed", "tool", failed, "err", err)
+		return nil, errorf(CodeInternalError, "internal error: tool %s cannot be listed", failed)
 	}
 	if modern { // as modernResult, in place
 		b = append(b, `,"ttlMs":`...)
@@ -125,58 +72,6 @@ func (s *Server) toolsPage(ctx context.Context, c *call, set *toolSet, start int
 		b = append(b, s.serverInfoMeta...)
 	}
 	return append(b, '}'), nil
-}
-
-// A freshTool is a tool serialised while its page is built (toolsPage).
-type freshTool struct {
-	modern, legacy []byte
-	same           bool // legacy is modern
-}
-
-// pick returns the bytes of an era.
-func (f *freshTool) pick(modern bool) []byte {
-	if modern {
-		return f.modern
-	}
-	return f.legacy
-}
-
-// descriptionOrNew returns the tool's serialised Tool object for an era; a tool
-// not serialised yet is serialised into f (and adopted by the page, adopt).
-func (e *toolEntry) descriptionOrNew(modern bool, f *freshTool) ([]byte, error) {
-	if e.wired.Load() {
-		return e.description(modern), e.wireErr
-	}
-	var err error
-	if f.modern, f.legacy, f.same, err = encodeTool(e.tool); err != nil {
-		return nil, fmt.Errorf("tool %q: encode: %w", e.tool.Name, err)
-	}
-	return f.pick(modern), nil
-}
-
-// adopt makes part, the copy in a page of the bytes f holds for an era, the
-// tool's serialisation, unless the tool was serialised meanwhile.
-func (e *toolEntry) adopt(part []byte, modern bool, f *freshTool) {
-	e.wireOnce.Do(func() {
-		e.modernJSON, e.legacyJSON = f.modern, f.legacy
-		switch {
-		case f.same:
-			e.modernJSON, e.legacyJSON = part, part
-		case modern:
-			e.modernJSON = part
-		default:
-			e.legacyJSON = part
-		}
-		e.wired.Store(true)
-	})
-}
-
-// description returns the serialised Tool object for an era (after wire).
-func (e *toolEntry) description(modern bool) []byte {
-	if modern {
-		return e.modernJSON
-	}
-	return e.legacyJSON
 }
 
 // callTool answers tools/call: validate the arguments, run the handler, check and
@@ -192,7 +87,7 @@ func (s *Server) callTool(ctx context.Context, c *call) ([]byte, *rpcError) {
 	} else if !isObject(args) {
 		return nil, errorf(CodeInvalidParams, "tools/call: arguments must be an object")
 	}
-	e := s.tools.Load().byName[p.Name]
+	e := s.tools.Load().Get(p.Name)
 	if e == nil {
 		return nil, errorf(CodeInvalidParams, "Unknown tool: %s", p.Name)
 	}
@@ -303,7 +198,7 @@ var (
 // consent or authorization wait) does not run.
 func (s *Server) invoke(ctx context.Context, c *call, t *Tool, req *ToolRequest) (*ToolResult, error) {
 	switch {
-	case c.deadline.IsZero():
+	case c.watch.When.IsZero():
 		return s.invokeNow(ctx, t, req)
 	case c.async != nil:
 		return s.invokeInline(ctx, c, t, req)
@@ -460,12 +355,12 @@ func appendContent(b []byte, content []Content, sc json.RawMessage) ([]byte, err
 func (s *Server) structured(c *call, e *toolEntry, sc json.RawMessage) (json.RawMessage, *rpcError) {
 	valid := jsonwire.Valid(sc)
 	if e.tool.OutputSchema != nil {
-		if err := e.checkOutput(sc, valid); err != nil {
+		if err := e.output.CheckOutput(sc, valid); err != nil {
 			s.logger.Error("structured output does not match the output schema", "tool", e.tool.Name, "err", err)
 			return nil, errorf(CodeInternalError, "internal error: tool %s returned output that does not match its outputSchema", e.tool.Name)
 		}
 	}
-	sc, err := compactJSON(sc, valid)
+	sc, err := toolschema.Compact(sc, valid)
 	if err != nil {
 		s.logger.Error("structured output is not JSON", "tool", e.tool.Name, "err", err)
 		return nil, errorf(CodeInternalError, "internal error: tool %s returned invalid JSON", e.tool.Name)
@@ -512,69 +407,10 @@ func (e *toolEntry) checkArgs(args json.RawMessage) (string, error) {
 	if err != nil || fails == nil {
 		return "", err
 	}
-	return e.describeInvalid(fails), nil
+	return toolschema.DescribeInvalid(e.tool.Name, fails, e.names()), nil
 }
 
-// checkOutput validates structured output against the output schema; valid
-// reports whether sc is JSON (validJSON).
-func (e *toolEntry) checkOutput(sc json.RawMessage, valid bool) error {
-	if !valid {
-		return errors.New("structured output is not JSON")
-	}
-	fails, err := e.output.Failures(sc)
-	if err != nil || fails == nil {
-		return err
-	}
-	var sb strings.Builder
-	writeFailures(&sb, fails)
-	return errors.New(sb.String())
-}
-
-// describeInvalid explains a validation failure to the model: one line per failure
-// (the JSON Pointer of the value within the arguments, the rule, what was found and
-// what was expected), then the valid argument names.
-func (e *toolEntry) describeInvalid(fails []schemaFailure) string {
-	var sb strings.Builder
-	fmt.Fprintf(&sb, "invalid arguments for tool %s:", e.tool.Name)
-	writeFailures(&sb, fails)
-	if len(e.names()) == 0 {
-		sb.WriteString("\nthis tool takes no arguments")
-	} else {
-		fmt.Fprintf(&sb, "\nvalid arguments: %s", strings.Join(e.names(), ", "))
-	}
-	return sb.String()
-}
-
-// writeFailures writes one line per failure.
-func writeFailures(sb *strings.Builder, fails []schemaFailure) {
-	for _, f := range fails {
-		loc := f.Pointer
-		if loc == "" {
-			loc = "(root)"
-		}
-		switch f.Keyword {
-		case "more":
-			fmt.Fprintf(sb, "\n- %s", f.Message)
-		case "duplicate", "range":
-			fmt.Fprintf(sb, "\n- %s: %s", loc, f.Message)
-		default:
-			fmt.Fprintf(sb, "\n- %s: %s: %s", loc, f.Keyword, f.Message)
-		}
-	}
-}
-
-// compactJSON returns raw, which is JSON when valid (validJSON), without line
-// breaks (a stdio message is one line). Output of json.Marshal is returned as is.
+// compactJSON returns raw without line breaks (internal/toolschema.Compact).
 func compactJSON(raw json.RawMessage, valid bool) (json.RawMessage, error) {
-	if !bytes.ContainsAny(raw, "\r\n") {
-		if !valid {
-			return nil, errors.New("invalid JSON")
-		}
-		return raw, nil
-	}
-	var buf bytes.Buffer
-	if err := json.Compact(&buf, raw); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return toolschema.Compact(raw, valid)
 }

@@ -87,16 +87,16 @@ func TestToolsListPages(t *testing.T) {
 				t.Errorf("modern %v: page %d changed on a repeat:\n%s\n%s", modern, i, first[i], again[i])
 			}
 		}
-		slot := s.tools.Load().pages.slot(modern, 1, 5, 2)
+		slot := s.tools.Load().Slot(modern, 1, 2)
 		if b := slot.Load(); b == nil || !json.Valid(*b) {
 			t.Errorf("modern %v: the second page is not kept", modern)
 		}
 	}
 	// A generated tool listed first by a 2026-07-28 client keeps its bytes in
 	// that page: one copy. (t3's 2025-11-25 bytes differ, so they are its own.)
-	first := *s.tools.Load().pages.slot(true, 0, 5, 2).Load()
+	first := *s.tools.Load().Slot(true, 0, 2).Load()
 	for _, name := range []string{"t0", "t1"} {
-		d := s.tools.Load().byName[name].description(true)
+		d := s.tools.Load().Get(name).desc.Bytes(true)
 		i := bytes.Index(first, d)
 		if i < 0 || &first[i] != &d[0] {
 			t.Errorf("%s: its bytes are not the first page's", name)

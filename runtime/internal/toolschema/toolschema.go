@@ -3,7 +3,8 @@
 // the built-in validator needs runtime/fullschema), compilation once, on first
 // use, by the built-in validator (internal/schemacheck) or by runtime/fullschema
 // (through internal/fullhook), validation with reasons, and the top-level
-// property names in document order.
+// property names in document order; failures.go says what a failed validation
+// means (for the model, the log, an elicitation answer).
 package toolschema
 
 import (
