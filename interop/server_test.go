@@ -139,7 +139,7 @@ type httpLog struct {
 
 func (l *httpLog) record(dir string, msg []byte) {
 	msg = bytes.TrimSpace(msg)
-	if len(msg) == 0 {
+	if len(msg) == 0 || !json.Valid(msg) { // e.g. the HTTP+SSE endpoint event's URL
 		return
 	}
 	l.mu.Lock()
@@ -171,13 +171,16 @@ func (l *httpLog) RoundTrip(req *http.Request) (*http.Response, error) {
 	if len(body) > 0 {
 		fmt.Fprintf(&b, "\n  > %s", body)
 	}
+	// A message is on the wire once its request goes out, whatever becomes of the
+	// exchange: a call the client cancels while its POST is in flight (the SSE
+	// transport's POST, cancelled on the call's first progress) reached the server.
+	l.record("send", body)
 	resp, err := l.base.RoundTrip(req)
 	if err != nil {
 		fmt.Fprintf(&b, "\n  < error: %v\n", err)
 		l.buf.Write([]byte(b.String()))
 		return nil, err
 	}
-	l.record("send", body)
 	fmt.Fprintf(&b, "\n  < %s", resp.Status)
 	for k, v := range resp.Header {
 		if strings.HasPrefix(strings.ToLower(k), "mcp-") || k == "Content-Type" {
