@@ -18,6 +18,20 @@ func withFullHook(compile func([]byte) (fullhook.Validator, error), f func()) {
 	f()
 }
 
+// fakeFullValidator stands for runtime/fullschema: it records every instance
+// it validates in *seen and rejects {"a":1} at /a.
+func fakeFullValidator(seen *[]string) func([]byte) (fullhook.Validator, error) {
+	return func([]byte) (fullhook.Validator, error) {
+		return func(inst []byte) ([]fullhook.Failure, error) {
+			*seen = append(*seen, string(inst))
+			if string(inst) == `{"a":1}` {
+				return []fullhook.Failure{{Pointer: "/a", Keyword: "type", Message: "got 1"}}, nil
+			}
+			return nil, nil
+		}, nil
+	}
+}
+
 func TestAddToolBeyondBuiltin(t *testing.T) {
 	tool := &Tool{Name: "t", Handler: echoTool().Handler,
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"allOf":[{"type":"string"}]}}}`)}
@@ -33,15 +47,7 @@ func TestAddToolBeyondBuiltin(t *testing.T) {
 		NewServer(Implementation{Name: "s", Version: "1"}, nil).AddTool(tool)
 	})
 	var validated []string
-	fake := func(schema []byte) (fullhook.Validator, error) {
-		return func(inst []byte) ([]fullhook.Failure, error) {
-			validated = append(validated, string(inst))
-			if string(inst) == `{"a":1}` {
-				return []fullhook.Failure{{Pointer: "/a", Keyword: "type", Message: "got 1"}}, nil
-			}
-			return nil, nil
-		}, nil
-	}
+	fake := fakeFullValidator(&validated)
 	withFullHook(fake, func() {
 		s := NewServer(Implementation{Name: "s", Version: "1"}, nil)
 		s.AddTool(tool)
@@ -120,15 +126,7 @@ func TestSchemasChecked(t *testing.T) {
 		}
 	})
 	var validated []string
-	fake := func(schema []byte) (fullhook.Validator, error) {
-		return func(inst []byte) ([]fullhook.Failure, error) {
-			validated = append(validated, string(inst))
-			if string(inst) == `{"a":1}` {
-				return []fullhook.Failure{{Pointer: "/a", Keyword: "type", Message: "got 1"}}, nil
-			}
-			return nil, nil
-		}, nil
-	}
+	fake := fakeFullValidator(&validated)
 	withFullHook(fake, func() {
 		s := NewServer(Implementation{Name: "s", Version: "1"}, &Options{Logger: discardLogger()})
 		s.AddTool(checked("beyond", beyond))
