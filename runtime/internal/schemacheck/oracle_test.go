@@ -207,7 +207,7 @@ var rawSchemaLiteral = regexp.MustCompile("(?s)json\\.RawMessage\\(`(\\{.*?\\})`
 // in a stable order, without repeats.
 var corpusSchemas = sync.OnceValue(func() [][2]string {
 	var files []string
-	for _, glob := range []string{"../../../examples/*/mcp_gen.go", "../testserver/mcp_gen.go", "../../../testdata/golden/*.txtar"} {
+	for _, glob := range []string{"../../../examples/*/mcp_gen.go", "../testserver/register.go", "../../../testdata/golden/*.txtar"} {
 		m, _ := filepath.Glob(glob)
 		files = append(files, m...)
 	}

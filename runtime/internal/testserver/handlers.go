@@ -1,5 +1,5 @@
 // Command testserver is a small MCP server used by the runtime's tests. Its
-// mcp_gen.go is written by hand exactly as mcpgen would generate it, so the tests
+// register.go is written by hand in the shape mcpgen generates, so the tests
 // exercise the runtime through the same API generated code uses.
 package main
 
