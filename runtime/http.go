@@ -50,6 +50,7 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.h.Se
 // streams end at once (so http.Server.Shutdown is not held up by them),
 // 2025-11-25 requests still running after their client left get until ctx is
 // done to finish, and then every session ends (what still runs is cancelled).
+// Task handlers running here get until ctx is done too (Server.DrainTasks).
 // Call it before, or alongside, the http.Server's Shutdown. It returns ctx's
 // error when requests were cut short; calling it again does nothing more.
 func (h *HTTPHandler) Shutdown(ctx context.Context) error { return h.h.Shutdown(ctx) }
@@ -82,6 +83,15 @@ type httpHandler struct {
 	opts HTTPOptions
 	// legacy is the 2024-11-05 HTTP+SSE transport, when opts.LegacySSE.
 	legacy *legacySSE
+}
+
+// Shutdown shuts the transport down (streamable.Handler.Shutdown) while the
+// task handlers running here drain, both until ctx is done.
+func (h *httpHandler) Shutdown(ctx context.Context) error {
+	drained := make(chan error, 1)
+	go func() { drained <- h.srv.DrainTasks(ctx) }()
+	err := h.Handler.Shutdown(ctx)
+	return errors.Join(err, <-drained)
 }
 
 // httpSession is a 2025-11-25 HTTP session (runtime/internal/httpsession).

@@ -10,6 +10,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -73,6 +74,10 @@ type taskRun struct {
 	r      *round
 	res    *ToolResult // set before Run.Returned
 	rerr   *rpcError
+	// stopped is set when the server shut down while the handler ran: a
+	// handler that then fails (an error, or an isError result) ends its task
+	// with the engine's StoppedMessage.
+	stopped atomic.Bool
 }
 
 // The hooks of a run (tasks.Hooks).
@@ -226,6 +231,8 @@ func (t *taskRun) final(rec *tasks.Record) error {
 		rerr = fail
 	}
 	switch {
+	case t.stopped.Load() && (rerr != nil || res == nil || res.IsError):
+		tasks.Fail(rec, CodeInternalError, eng.StoppedMessage(), nil)
 	case rerr != nil:
 		tasks.Fail(rec, rerr.code, rerr.msg, rerr.data)
 	case res != nil && res.toolErr != nil && res.toolErr.Code == ErrCodeInternal:
@@ -280,4 +287,83 @@ func (t *taskRun) askAny(ctx context.Context, qs []Question) error {
 // first status and the report goes out as usual.
 func (t *taskRun) progressed(progress, total float64, message string) bool {
 	return t.Progressed(progress, total, message)
+}
+
+// taskStopGrace is how long DrainTasks waits, after its context is done, for
+// the handlers it cancelled to return before it fails their tasks itself.
+const taskStopGrace = time.Second
+
+// DrainTasks waits until the task handlers running in this process have
+// finished or ctx is done. Those still running then are cancelled, and their
+// tasks fail at once (a JSON-RPC internal error whose message says the server
+// shut down) instead of when their lease lapses; a handler that does not
+// return within a second of its cancellation has its task failed for it.
+// HTTPHandler.Shutdown and ListenAndServe call it; call it yourself on the
+// way out of a server you run another way. It returns ctx's error when
+// handlers were cut short.
+func (s *Server) DrainTasks(ctx context.Context) error {
+	if !s.tasks.any.Load() {
+		return nil
+	}
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		idle := true
+		s.tasks.runs.Range(func(any, any) bool { idle = false; return false })
+		if idle {
+			return nil
+		}
+		select {
+		case <-tick.C:
+		case <-ctx.Done():
+			s.stopTasks()
+			return fmt.Errorf("drain task handlers: %w", ctx.Err())
+		}
+	}
+}
+
+// stopTasks cancels the task handlers running here and fails the tasks of
+// those that do not return within taskStopGrace.
+func (s *Server) stopTasks() {
+	var running []*taskRun
+	s.tasks.runs.Range(func(_, v any) bool {
+		t := v.(*taskRun)
+		t.stopped.Store(true)
+		t.cancel()
+		running = append(running, t)
+		return true
+	})
+	grace := time.NewTimer(taskStopGrace)
+	defer grace.Stop()
+	eng := s.taskEngine()
+	for _, t := range running {
+		select {
+		case <-t.Done():
+			continue
+		case <-grace.C:
+			grace.Reset(0) // the grace is over for the rest too
+		}
+		r := t.Record()
+		if r == nil {
+			continue
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), taskStopGrace)
+		failed := false
+		rec, err := eng.Update(ctx, r.ID, func(rec *tasks.Record) error {
+			if rec.Status.Terminal() {
+				return tasks.ErrNoChange
+			}
+			tasks.Fail(rec, CodeInternalError, eng.StoppedMessage(), nil)
+			eng.Touch(rec)
+			failed = true
+			return nil
+		})
+		cancel()
+		switch {
+		case err != nil:
+			s.logger.Warn("task not failed at shutdown", "task", r.ID, "err", err)
+		case failed:
+			s.taskStatusChanged(rec)
+		}
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -708,5 +709,105 @@ func TestTasksLegacyHTTP(t *testing.T) {
 	}
 	if err := testSpec.validate(revLegacy, "CallToolResult", rawMember(msgs[0], "result")); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestTasksDrainOnShutdown: DrainTasks waits for running task handlers; at
+// its deadline it cancels them and their tasks fail at once with the
+// shutdown message (not when the lease lapses), also for a handler that
+// ignores its cancellation.
+func TestTasksDrainOnShutdown(t *testing.T) {
+	release, cancelled := make(chan struct{}), make(chan error, 4)
+	unblock := make(chan struct{})
+	deaf := &Tool{Name: "deaf", Description: "Ignores its cancellation.", InputSchema: json.RawMessage(`{"type":"object"}`), Task: TaskRequired,
+		Handler: func(context.Context, *ToolRequest) (*ToolResult, error) {
+			<-unblock
+			return nil, errors.New("late")
+		}}
+	quits := &Tool{Name: "quits", Description: "Fails when cancelled.", InputSchema: json.RawMessage(`{"type":"object"}`), Task: TaskRequired,
+		Handler: func(ctx context.Context, _ *ToolRequest) (*ToolResult, error) {
+			<-ctx.Done()
+			return nil, ctx.Err()
+		}}
+	s := newTestServer(t, &Options{}, append(taskTools(release, cancelled), deaf, quits)...)
+	h := &taskHarness{t: t, s: s, ctx: WithPrincipal(context.Background(), &Principal{Subject: "alice"})}
+
+	// Nothing runs: it returns at once, even with a done context.
+	done, stop := context.WithCancel(context.Background())
+	stop()
+	if err := s.DrainTasks(done); err != nil {
+		t.Fatalf("drain with no task running: %v", err)
+	}
+
+	// A handler that finishes within the deadline: the drain waits for it.
+	id := h.start("slow")
+	drained := make(chan error, 1)
+	go func() { drained <- s.DrainTasks(context.Background()) }()
+	select {
+	case err := <-drained:
+		t.Fatalf("drain returned while a task handler ran: %v", err)
+	case <-time.After(50 * time.Millisecond):
+	}
+	close(release)
+	if err := waitFor(t, drained, "the drain"); err != nil {
+		t.Fatalf("drain after the handler finished: %v", err)
+	}
+	if d := h.get(id); d.Status != "completed" {
+		t.Errorf("drained task: %+v", d)
+	}
+
+	// Handlers still running at the deadline are cancelled; the one that
+	// returns an error fails with the shutdown message, and so does the one
+	// that does not return (after the grace), without waiting for its lease.
+	id = h.start("block")
+	quitsID := h.start("quits")
+	deafID := h.start("deaf")
+	slowCtx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	if err := s.DrainTasks(slowCtx); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("drain cut short: %v", err)
+	}
+	if err := waitFor(t, cancelled, "the cancelled handler"); err != context.Canceled {
+		t.Errorf("handler context: %v", err)
+	}
+	// block returns a result when cancelled: its task completes with it.
+	if d := h.until(id, terminal); d.Status != "completed" {
+		t.Errorf("a handler that returned a result at shutdown: %+v", d)
+	}
+	if d := h.until(quitsID, terminal); d.Status != "failed" || d.Error == nil || d.Error.Code != CodeInternalError || !strings.Contains(d.Error.Message, "shut down before it finished") {
+		t.Errorf("a handler that failed at shutdown: %+v", d)
+	}
+	d := h.get(deafID)
+	if d.Status != "failed" || d.Error == nil || d.Error.Code != CodeInternalError || !strings.Contains(d.Error.Message, "shut down before it finished") {
+		t.Errorf("a handler that ignored the shutdown: %+v", d)
+	}
+	close(unblock)
+	time.Sleep(20 * time.Millisecond)
+	if d2 := h.get(deafID); d2.Status != "failed" || d2.Error == nil || d2.Error.Message != d.Error.Message {
+		t.Errorf("the late return changed the failed task: %+v", d2)
+	}
+}
+
+// TestTasksDrainedByListenAndServe: ListenAndServe's graceful shutdown
+// drains the task handlers within ShutdownTimeout and fails what still runs.
+func TestTasksDrainedByListenAndServe(t *testing.T) {
+	h, _, cancelled := newTaskHarness(t, nil)
+	id := h.start("slow")
+	ctx, stop := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() {
+		served <- h.s.ListenAndServe(ctx, "127.0.0.1:0", &HTTPOptions{ShutdownTimeout: 30 * time.Millisecond})
+	}()
+	time.Sleep(20 * time.Millisecond)
+	stop()
+	err := waitFor(t, served, "ListenAndServe")
+	if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "drain task handlers") {
+		t.Errorf("ListenAndServe with a task running past ShutdownTimeout: %v", err)
+	}
+	if err := waitFor(t, cancelled, "the cancelled handler"); err != context.Canceled {
+		t.Errorf("handler context: %v", err)
+	}
+	if d := h.until(id, terminal); d.Status != "failed" || d.Error == nil || !strings.Contains(d.Error.Message, "shut down before it finished") {
+		t.Errorf("task after shutdown: %+v", d)
 	}
 }

@@ -387,6 +387,12 @@ func (e *Engine) forget(id string) {
 	e.mu.Unlock()
 }
 
+// StoppedMessage is the error message of a task whose handler was still
+// running on this instance when the server shut down.
+func (e *Engine) StoppedMessage() string {
+	return fmt.Sprintf("task stopped: the server instance running it (%s) shut down before it finished; the task was not retried", e.runner)
+}
+
 // Abandon marks r failed because its runner stopped renewing its lease.
 func Abandon(r *Record) {
 	lapsed := time.UnixMilli(r.Lease).UTC().Format(time.RFC3339Nano)
