@@ -157,6 +157,9 @@ func (s *Server) runTask(ctx context.Context, c *call, e *toolEntry, args json.R
 func handlerCall(c *call, ctx context.Context) *call {
 	hc := &call{srv: c.srv, msg: c.msg, sess: c.sess, out: c.out, info: c.info, handle: c.handle,
 		tool: c.tool, progressToken: c.progressToken, logLevel: c.logLevel, clientInfo: c.clientInfo}
+	if c.fx != nil { // audited: the task's record counts from the request's admission
+		hc.fx = &callEffects{admitted: c.fx.admitted}
+	}
 	hc.round.Inherit(&c.round)
 	hc.ctx = callCtx{ctx, hc}
 	return hc
@@ -189,6 +192,9 @@ func (s *Server) concludeCallPhase(ctx context.Context, c *call, tr *taskRun, tt
 		return nil, errorf(CodeInternalError, "internal error: %v", err)
 	}
 	s.taskStatusChanged(rec)
+	if s.audit != nil {
+		s.auditTask(tr, rec)
+	}
 	return s.createdResult(c, rec), nil
 }
 
@@ -214,6 +220,9 @@ func (t *taskRun) returnedWith(res *ToolResult, rerr *rpcError) {
 		t.s.logger.Error("task result not stored", "task", t.Record().ID, "err", err)
 	case rec != nil:
 		t.s.taskStatusChanged(rec)
+		if t.s.audit != nil {
+			t.s.auditTask(t, rec)
+		}
 	}
 }
 

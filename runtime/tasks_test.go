@@ -651,8 +651,52 @@ func TestTasksAudited(t *testing.T) {
 	if d := h.until(id, terminal); d.Status != "completed" {
 		t.Fatalf("audited task: %+v", d)
 	}
-	if !strings.Contains(buf.String(), `"tool":"slow"`) {
-		t.Errorf("no audit record of the call that created the task:\n%s", buf.String())
+	crashed := h.start("crash")
+	h.until(crashed, terminal)
+	blocked := h.start("block")
+	h.call("tasks/cancel", map[string]any{"taskId": blocked})
+	h.until(blocked, terminal)
+
+	// Each task has two records under its request's id: the call's, answered
+	// with the task, and the task's own outcome when its handler ended.
+	type record struct {
+		RequestID  string   `json:"request_id"`
+		Tool       string   `json:"tool"`
+		TaskID     string   `json:"task_id"`
+		TaskStatus string   `json:"task_status"`
+		Outcome    string   `json:"outcome"`
+		HandlerMs  *float64 `json:"handler_ms"`
+		TotalMs    float64  `json:"total_ms"`
+	}
+	want := map[string][2]string{id: {"completed", "ok"}, crashed: {"failed", "rpc_error:-32603"}, blocked: {"cancelled", "cancelled"}}
+	deadline := time.Now().Add(waitTimeout)
+	for {
+		seen := map[string]record{}
+		calls := 0
+		for _, line := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
+			var r record
+			if err := json.Unmarshal([]byte(line), &r); err != nil {
+				t.Fatalf("audit line %q: %v", line, err)
+			}
+			switch {
+			case r.TaskID != "":
+				seen[r.TaskID] = r
+			case r.Tool != "":
+				calls++
+			}
+		}
+		ok := calls == 3 && len(seen) == 3
+		for tid, w := range want {
+			r := seen[tid]
+			ok = ok && r.TaskStatus == w[0] && r.Outcome == w[1] && r.HandlerMs != nil && r.TotalMs >= *r.HandlerMs
+		}
+		if ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("task audit records: %d calls, tasks %+v, want %v:\n%s", calls, seen, want, buf.String())
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }
 

@@ -22,13 +22,19 @@ type Record struct {
 	ReceiptID, Idempotency           string
 	Admitted, HandlerFrom            time.Time // HandlerFrom zero: the handler never ran
 	HandlerTook                      time.Duration
+	// TaskID and TaskStatus are set on the record of a task whose handler
+	// ended (the request that created it has its own record, answered then).
+	TaskID, TaskStatus string
 }
 
-// Outcome names how the request ended: ok, tool_error:CODE, rpc_error:CODE, aborted.
+// Outcome names how the request (or its task) ended: ok, tool_error:CODE,
+// rpc_error:CODE, aborted, cancelled (a task).
 func (r *Record) Outcome() string {
 	switch {
 	case r.Aborted:
 		return "aborted"
+	case r.TaskStatus == "cancelled":
+		return "cancelled"
 	case r.RPCCode != 0:
 		return "rpc_error:" + strconv.Itoa(r.RPCCode)
 	case r.ErrCode != "":
@@ -39,7 +45,7 @@ func (r *Record) Outcome() string {
 
 // Log writes the record to l, its total time ending at now.
 func (r *Record) Log(l *slog.Logger, now time.Time) {
-	attrs := make([]slog.Attr, 0, 14)
+	attrs := make([]slog.Attr, 0, 16)
 	attrs = append(attrs,
 		slog.String("request_id", r.RequestID),
 		slog.String("era", r.Era),
@@ -53,6 +59,9 @@ func (r *Record) Log(l *slog.Logger, now time.Time) {
 	}
 	if r.HasPrincipal {
 		attrs = append(attrs, slog.String("principal", r.Principal))
+	}
+	if r.TaskID != "" {
+		attrs = append(attrs, slog.String("task_id", r.TaskID), slog.String("task_status", r.TaskStatus))
 	}
 	attrs = append(attrs, slog.String("outcome", r.Outcome()))
 	if r.ReceiptID != "" && r.ErrCode == "" && r.RPCCode == 0 {
