@@ -85,6 +85,9 @@ func ClientCaps(version string, caps json.RawMessage) json.RawMessage {
 // ShapeResponse reshapes the result of a response to method for an older revision.
 // A response that does not decode is returned unchanged.
 func ShapeResponse(version, method string, id json.RawMessage, body []byte) []byte {
+	if unshaped(version, method) {
+		return body
+	}
 	var env struct {
 		Result json.RawMessage `json:"result"`
 	}
@@ -101,6 +104,18 @@ func ShapeResponse(version, method string, id json.RawMessage, body []byte) []by
 	}
 	shapeResult(version, method, res)
 	return jsonrpc.ResultResponse(id, encodeAny(res))
+}
+
+// unshaped reports whether shapeResult leaves every result of method as it
+// is at version, so it need not be decoded: tools/call, resources/read and
+// prompts/get from 2025-06-18 on (their content blocks and resource contents
+// have every field then; TestUnshapedIsIdentity holds this to shapeResult).
+func unshaped(version, method string) bool {
+	switch method {
+	case "tools/call", "resources/read", "prompts/get":
+		return AtLeast(version, V20250618)
+	}
+	return false
 }
 
 // shapeResult drops or converts, in place, what an older revision's result of

@@ -85,3 +85,45 @@ func TestBatch(t *testing.T) {
 		}
 	}
 }
+
+// TestUnshapedIsIdentity holds ShapeResponse's fast path to shapeResult: for
+// every older revision and every method, a result with every kind of content
+// block, annotation and _meta comes out of shapeResult unchanged exactly
+// when unshaped says it need not be decoded.
+func TestUnshapedIsIdentity(t *testing.T) {
+	block := func(extra string) string {
+		return `{"type":"text","text":"t","annotations":{"audience":["user"],"priority":0.5,"lastModified":"2025-01-12T15:00:58Z"},"_meta":{"k":1}` + extra + `}`
+	}
+	contents := `[{"uri":"file:///a","mimeType":"text/plain","text":"a","_meta":{"k":1}},{"uri":"file:///b","blob":"AAEC"}]`
+	blocks := `[` + block(``) + `,{"type":"image","data":"AAEC","mimeType":"image/png"},{"type":"audio","data":"AAEC","mimeType":"audio/wav"},` +
+		`{"type":"resource_link","uri":"file:///a","name":"a","title":"A","description":"d","mimeType":"text/plain","size":3,"annotations":{"lastModified":"2025-01-12T15:00:58Z"},"_meta":{"k":1}},` +
+		`{"type":"resource","resource":{"uri":"file:///a","text":"a","_meta":{"k":1}},"_meta":{"k":2}}]`
+	results := map[string]string{
+		"tools/call":               `{"content":` + blocks + `,"structuredContent":{"n":1.50},"isError":false,"_meta":{"dev.mcpgen/receipt":{"action_id":"x"}}}`,
+		"resources/read":           `{"contents":` + contents + `}`,
+		"prompts/get":              `{"description":"d","messages":[{"role":"user","content":` + block(``) + `},{"role":"assistant","content":{"type":"audio","data":"AAEC","mimeType":"audio/wav"}}]}`,
+		"tools/list":               `{"tools":[{"name":"n","title":"T","inputSchema":{"type":"object"},"outputSchema":{"type":"object"},"annotations":{"readOnlyHint":true},"icons":[{"src":"https://x/i.png"}],"execution":{"taskSupport":"optional"},"_meta":{"k":1}}]}`,
+		"resources/list":           `{"resources":[{"uri":"file:///a","name":"a","title":"A","icons":[{"src":"https://x/i.png"}],"_meta":{"k":1}}]}`,
+		"resources/templates/list": `{"resourceTemplates":[{"uriTemplate":"file:///{x}","name":"a","title":"A","icons":[{"src":"https://x/i.png"}]}]}`,
+		"prompts/list":             `{"prompts":[{"name":"p","title":"P","arguments":[{"name":"a","title":"A"}],"icons":[{"src":"https://x/i.png"}]}]}`,
+		"initialize":               `{"protocolVersion":"2025-06-18","capabilities":{"tools":{},"completions":{},"tasks":{}},"serverInfo":{"name":"s","version":"1","title":"S","description":"d","icons":[],"websiteUrl":"https://x"}}`,
+	}
+	for _, v := range []string{V20241105, V20250326, V20250618} {
+		for method, result := range results {
+			orig, ok := decodeAny([]byte(result))
+			shaped, ok2 := decodeAny([]byte(result))
+			if !ok || !ok2 {
+				t.Fatalf("%s: bad fixture %s", method, result)
+			}
+			shapeResult(v, method, shaped.(map[string]any))
+			identity := string(encodeAny(orig)) == string(encodeAny(shaped))
+			if unshaped(v, method) != identity {
+				t.Errorf("%s %s: unshaped=%v but shapeResult leaves it unchanged=%v", v, method, unshaped(v, method), identity)
+			}
+			body := []byte(`{"jsonrpc":"2.0","id":1,"result":` + result + `}`)
+			if got := ShapeResponse(v, method, json.RawMessage(`1`), body); unshaped(v, method) && &got[0] != &body[0] {
+				t.Errorf("%s %s: the unshaped response was copied", v, method)
+			}
+		}
+	}
+}
