@@ -272,6 +272,9 @@ func shapeContent(version string, v any) any {
 // ShapeOutgoing shapes a message the server sends on its own during a request
 // (a notification or a server-to-client request) for an older revision.
 func ShapeOutgoing(version string, msg []byte) []byte {
+	if !mayShape(version, msg) {
+		return msg
+	}
 	v, ok := decodeAny(msg)
 	if !ok {
 		return msg
@@ -307,6 +310,17 @@ func ShapeOutgoing(version string, msg []byte) []byte {
 		return msg
 	}
 	return encodeAny(m)
+}
+
+// mayShape reports whether msg may name a method ShapeOutgoing changes at
+// version; the others (log messages, list changes, progress from 2025-03-26
+// on) pass through without a decode. A byte search: the name elsewhere in msg
+// costs only the decode that finds nothing to change.
+func mayShape(version string, msg []byte) bool {
+	if !AtLeast(version, V20250326) && bytes.Contains(msg, []byte(`"notifications/progress"`)) {
+		return true
+	}
+	return bytes.Contains(msg, []byte(`"elicitation/create"`)) || bytes.Contains(msg, []byte(`"sampling/createMessage"`))
 }
 
 // shapeFormField makes one property of an elicitation form a 2025-06-18

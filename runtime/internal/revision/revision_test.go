@@ -3,6 +3,7 @@ package revision
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -60,6 +61,26 @@ func TestShapeOutgoing(t *testing.T) {
 	}
 	if got := string(ShapeOutgoing(V20241105, progress)); got != `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1,"progressToken":1}}` {
 		t.Errorf("2024-11-05 progress: %s", got)
+	}
+	// What no revision changes passes through as it is, without a copy; a
+	// method's name inside a value costs a decode and changes nothing.
+	for _, m := range []string{
+		`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}`,
+		`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1,"message":"m"}}`,
+		`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"elicitation/create"}}`,
+		`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"\"sampling/createMessage\""}}`,
+	} {
+		b := []byte(m)
+		got := ShapeOutgoing(V20250618, b)
+		if string(got) != m {
+			t.Errorf("2025-06-18 %s changed: %s", m, got)
+		}
+		if mayShape(V20250618, b) != (strings.Contains(m, `"elicitation/create"`) || strings.Contains(m, `"sampling/createMessage"`)) {
+			t.Errorf("mayShape(%s) = %v", m, mayShape(V20250618, b))
+		}
+	}
+	if !mayShape(V20241105, progress) || mayShape(V20250326, progress) {
+		t.Errorf("mayShape of a progress notification: 2024-11-05 must decode it, 2025-03-26 must not")
 	}
 }
 
