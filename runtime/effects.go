@@ -76,12 +76,13 @@ type callEffects struct {
 	admitted    time.Time // when the request was admitted (audit)
 	handlerFrom time.Time
 	handlerTook time.Duration
-	argsDigest  string // hex SHA-256 of the canonical arguments
-	externalID  string // ReportExternalID
-	status      string // ReportStatus
-	receiptID   string // the receipt's action id
-	idempotency string // fresh, replayed, conflict, in_progress, outcome_unknown, reconciled
-	errCode     string // the isError result's code ("error" for a plain error)
+	argsDigest  string          // hex SHA-256 of the canonical arguments
+	externalID  string          // ReportExternalID
+	status      string          // ReportStatus
+	receiptID   string          // the receipt's action id
+	receipt     json.RawMessage // the receipt withReceipt added to the result
+	idempotency string          // fresh, replayed, conflict, in_progress, outcome_unknown, reconciled
+	errCode     string          // the isError result's code ("error" for a plain error)
 }
 
 // applyEffectDefaults fills the effect options' zero values.
@@ -182,7 +183,8 @@ func (s *Server) withReceipt(ctx context.Context, c *call, e *toolEntry, res *To
 	for k, v := range res.Meta {
 		out.Meta[k] = v
 	}
-	out.Meta[MetaReceipt] = json.RawMessage(b)
+	fx.receipt = json.RawMessage(b)
+	out.Meta[MetaReceipt] = fx.receipt
 	return &out
 }
 

@@ -317,3 +317,31 @@ func TestAppendReceipt(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendStoredReceiptOnly: a result whose _meta holds only the receipt is
+// stored without walking the map, byte for byte as the general case stores it,
+// and a result with more _meta still takes the general case.
+func TestAppendStoredReceiptOnly(t *testing.T) {
+	receipt := json.RawMessage(`{"action_id":"act_1","tool":"note","arguments_digest":"sha256:00","status":"committed","occurred_at":"2026-12-01T16:00:00Z"}`)
+	for _, meta := range []map[string]any{
+		{MetaReceipt: receipt},
+		{MetaReceipt: receipt, "a<&>": 1, "z": json.RawMessage(`"z"`)},
+	} {
+		res := &ToolResult{Content: []Content{Text("a<b>")}, StructuredContent: json.RawMessage(`{"id":"n-1"}`), Meta: meta}
+		general, err := appendStored(nil, res, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fast, err := appendStored(nil, res, receipt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(fast, general) {
+			t.Fatalf("with the receipt given:\n%s\nwant\n%s", fast, general)
+		}
+		st, err := ledger.ParseStored(fast)
+		if err != nil || len(st.Meta) != len(meta) || string(st.Meta[0].Value) != string(receipt) && len(meta) == 1 {
+			t.Fatalf("ParseStored(%s) = %+v, %v", fast, st, err)
+		}
+	}
+}

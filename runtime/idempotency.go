@@ -103,7 +103,7 @@ func (s *Server) callReconcile(ctx context.Context, e *toolEntry, req *ToolReque
 // failure to record is logged: the effect happened, so the result still goes to
 // the caller; a repeat then finds the claim lapsed (outcome_unknown).
 func (s *Server) recordDone(c *call, e *toolEntry, cl *ledger.Claim, res *ToolResult) *ToolResult {
-	err := cl.Done(func(b []byte) ([]byte, error) { return appendStored(b, res) })
+	err := cl.Done(func(b []byte) ([]byte, error) { return appendStored(b, res, c.fx.receipt) })
 	if err != nil {
 		s.logger.Error("idempotency: result not recorded", "tool", e.tool.Name, "action_id", c.fx.receiptID, "err", err)
 	}
@@ -113,8 +113,10 @@ func (s *Server) recordDone(c *call, e *toolEntry, cl *ledger.Claim, res *ToolRe
 // appendStored appends a successful result as the ledger keeps it (see
 // ledger.Stored). Each piece is encoded as encodeToolResult encodes it (text
 // blocks with jsonwire.AppendString, structured content compacted as is), so that
-// the replay has the first answer's bytes.
-func appendStored(b []byte, res *ToolResult) ([]byte, error) {
+// the replay has the first answer's bytes. receipt is res.Meta[MetaReceipt] when
+// the runtime added it (withReceipt), else nil: a _meta holding only the
+// receipt (the common case) is then written without walking the map.
+func appendStored(b []byte, res *ToolResult, receipt json.RawMessage) ([]byte, error) {
 	b = append(b, `{"content":[`...)
 	for i, block := range res.Content {
 		if i > 0 {
@@ -142,8 +144,12 @@ func appendStored(b []byte, res *ToolResult) ([]byte, error) {
 		}
 		b = append(append(b, `,"structured":`...), sc...)
 	}
-	if len(res.Meta) == 0 {
+	switch {
+	case len(res.Meta) == 0:
 		return append(b, '}'), nil
+	case len(res.Meta) == 1 && receipt != nil: // the receipt alone
+		b = append(b, storedReceiptMeta...)
+		return append(append(b, receipt...), '}', '}'), nil
 	}
 	var one [1]string
 	keys := one[:0]
@@ -169,6 +175,10 @@ func appendStored(b []byte, res *ToolResult) ([]byte, error) {
 	}
 	return append(b, '}', '}'), nil
 }
+
+// storedReceiptMeta opens the stored _meta of a result whose only member is its
+// receipt, as the general case writes it.
+var storedReceiptMeta = string(append(jsonwire.AppendString([]byte(`,"meta":{`), MetaReceipt), ':'))
 
 // storedResult rebuilds a stored result; encoded, it has the bytes of the first.
 func storedResult(st ledger.Stored) *ToolResult {

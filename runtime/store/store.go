@@ -55,8 +55,10 @@ type Owner interface {
 // followed by a 160-bit digest in 40 lowercase hex digits (the idempotency
 // ledger's keys), as the prefix and the digest's 20 bytes: the same entry as
 // the key's string form, without its hex. Every value it is given or returns is
-// a copy, so callers may reuse their buffers. Optional (Memory implements it):
-// callers check for it with a type assertion.
+// a copy, so callers may reuse their buffers. Its methods never block and
+// ignore their context's cancellation (the idempotency ledger passes a call's
+// context, cancelled or not, as is). Optional (Memory implements it): callers
+// check for it with a type assertion.
 type DigestStore interface {
 	PutIfAbsentDigest(ctx context.Context, prefix string, d *[20]byte, val []byte, ttl time.Duration) (bool, error)
 	CompareAndSetDigest(ctx context.Context, prefix string, d *[20]byte, old, val []byte, ttl time.Duration) (bool, error)

@@ -214,7 +214,7 @@ func digestParts(parts ...string) [sha256.Size]byte {
 // the caller gives up).
 func (l *Ledger) Begin(ctx context.Context, subject, tool, key, args, action string, canReconcile bool) Decision {
 	var until time.Time // set when the first wait starts
-	c := l.newClaim(context.WithoutCancel(ctx), digestParts(subject, tool, key), args, action)
+	c := l.newClaim(ctx, digestParts(subject, tool, key), args, action)
 	for pause := time.Millisecond; ; pause = min(2*pause, 50*time.Millisecond) {
 		// The claim's record is written into the claim itself; a record the
 		// store did not take is overwritten by the next try.
@@ -324,10 +324,13 @@ type Claim struct {
 // it keeps: nothing outside the ledger refers to a claim after its end).
 var claims sync.Pool
 
-// newClaim returns a claim on the key whose SHA-256 is sum.
+// newClaim returns a claim on the key whose SHA-256 is sum, for a call under
+// ctx. The store is written under ctx without its cancellation: a DigestStore
+// never blocks and ignores a context's cancellation (store.DigestStore), so it
+// gets ctx as is, without the allocation of a context.WithoutCancel.
 func (l *Ledger) newClaim(ctx context.Context, sum [sha256.Size]byte, args, action string) *Claim {
 	if l.ds == nil {
-		c := &Claim{l: l, ctx: ctx, args: args, action: action}
+		c := &Claim{l: l, ctx: context.WithoutCancel(ctx), args: args, action: action}
 		copy(c.d[:], sum[:])
 		c.key = unsafe.String(&c.buf[0], len(appendKeyOf(c.buf[:0], c.d[:])))
 		return c
@@ -337,11 +340,11 @@ func (l *Ledger) newClaim(ctx context.Context, sum [sha256.Size]byte, args, acti
 		c = new(Claim)
 	}
 	// A lease sweep that listed the claim in its former use may still look at
-	// it (and finds it not held): the fields change under its lock.
-	c.mu.Lock()
+	// it: it reads held under mu (false since stop), and the other fields only
+	// while held, that is after hold, whose lock orders these writes before
+	// its reads. So they change without the lock.
 	c.l, c.ctx, c.args, c.action, c.cur = l, ctx, args, action, nil
 	copy(c.d[:], sum[:])
-	c.mu.Unlock()
 	return c
 }
 
@@ -350,9 +353,7 @@ func (l *Ledger) recycle(c *Claim) {
 	if l.ds == nil {
 		return
 	}
-	c.mu.Lock()
-	c.ctx, c.args, c.action, c.cur = nil, "", "", nil
-	c.mu.Unlock()
+	c.ctx, c.args, c.action, c.cur = nil, "", "", nil // not held: see newClaim
 	claims.Put(c)
 }
 

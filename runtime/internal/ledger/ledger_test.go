@@ -357,3 +357,19 @@ func TestKeyArgument(t *testing.T) {
 		}
 	}
 }
+
+// TestKeyArgumentNoCopy: a key without escapes is read in place (no
+// allocation); one with escapes is decoded.
+func TestKeyArgumentNoCopy(t *testing.T) {
+	args := []byte(`{"note":"hello","k":"key-123"}`)
+	var got string
+	if n := testing.AllocsPerRun(100, func() { got = KeyArgument(args, "k") }); n != 0 || got != "key-123" {
+		t.Fatalf("KeyArgument = %q with %v allocations, want key-123 with none", got, n)
+	}
+	if got := KeyArgument([]byte(`{"k":"a\"b"}`), "k"); got != `a"b` {
+		t.Fatalf("escaped key: %q", got)
+	}
+	if got := KeyArgument([]byte(`{"k":""}`), "k"); got != "" {
+		t.Fatalf("empty key: %q", got)
+	}
+}

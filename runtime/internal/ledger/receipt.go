@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
@@ -43,8 +44,20 @@ func appendMarshalString(b []byte, s string) []byte {
 // input schema accepted (a valid JSON object), "" when absent or not a string:
 // the call's idempotency key, as json.Unmarshal into a map would find it (the
 // last of repeated members), without the map or a second validity scan.
+//
+// A key without escapes (the common case) is not copied: the string shares
+// args's memory, so the caller must not change args while it uses the key (the
+// runtime digests it before the handler runs, and a call's arguments stay as
+// they are for the whole call).
 func KeyArgument(args []byte, name string) string {
-	return stringValue(eachMember(jsonwire.TrimSpace(args), name))
+	raw := eachMember(jsonwire.TrimSpace(args), name)
+	if len(raw) < 2 || raw[0] != '"' {
+		return ""
+	}
+	if inner := raw[1 : len(raw)-1]; len(inner) > 0 && !jsonwire.ContainsByte(inner, '\\') {
+		return unsafe.String(&inner[0], len(inner))
+	}
+	return stringValue(raw)
 }
 
 // stringMember is KeyArgument for any bytes: "" unless obj is a JSON object
