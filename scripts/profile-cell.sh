@@ -53,17 +53,20 @@ esac
 
 # sample PID: the server's context switches (all threads) and syscalls, until it exits.
 sample() {
-	local pid=$1 file=$2 last=""
+	local pid=$1 file=$2 last="" cur io threads
+	set +e
 	while [ -d "/proc/$pid" ]; do
 		cur=$(awk '/^voluntary_ctxt_switches/ {v += $2} /^nonvoluntary_ctxt_switches/ {nv += $2}
 			END {printf "voluntary_ctxt_switches %d nonvoluntary_ctxt_switches %d", v, nv}' \
 			/proc/"$pid"/task/*/status 2>/dev/null || true)
 		io=$(awk '/^sysc[rw]:/ {printf " %s %d", substr($1, 1, length($1)-1), $2}' /proc/"$pid"/io 2>/dev/null || true)
-		threads=$(ls /proc/"$pid"/task 2>/dev/null | wc -l)
-		[ -n "$cur" ] && [ -n "$io" ] && last="$cur$io threads $threads"
+		threads=$( (ls /proc/"$pid"/task 2>/dev/null || true) | wc -l)
+		if [ -n "$cur" ] && [ -n "$io" ]; then
+			last="$cur$io threads $threads"
+			echo "$last" >"$file" # kept at each sample: the process may vanish between two reads
+		fi
 		sleep 0.05
 	done
-	echo "$last" >"$file"
 }
 
 for name in ${SERVERS:-floorserver mcpgen}; do

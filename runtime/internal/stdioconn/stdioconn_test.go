@@ -199,7 +199,7 @@ func TestBurstOneWrite(t *testing.T) {
 	if got := len(out.lines()); got != burst {
 		t.Fatalf("%d replies, want %d: %q", got, burst, out.lines())
 	}
-	// One write, plus one per takeover of a request that ran 500 µs (a loaded
+	// One write, plus one per takeover of a request that ran Takeover (a loaded
 	// machine); one write per reply before the writer was held.
 	if n := out.count(); n > burst/4 {
 		t.Errorf("%d writes for a burst of %d replies, want a few", n, burst)
