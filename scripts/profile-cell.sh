@@ -21,6 +21,7 @@
 #                  counts (/proc/PID/task/*/status, /proc/PID/io), sampled
 #                  every 50 ms until it exits (warm-up included), per call
 # and side-by-side.txt, what it prints: summaries, /proc counts, both tops.
+# It exits 1 if a server's run had errors or wrote no profile.
 # The floor writes its profile through BENCH_CPUPROFILE, mcpgen through
 # MCP_CPUPROFILE (runtime.Main).
 set -euo pipefail
@@ -69,6 +70,7 @@ sample() {
 	done
 }
 
+failed=0
 for name in ${SERVERS:-floorserver mcpgen}; do
 	bin=$BENCH_WORK/bin/$name
 	[ "$name" = mcpgen ] && bin=$BENCH_WORK/bin/mcpgen-bench-server
@@ -87,7 +89,10 @@ for name in ${SERVERS:-floorserver mcpgen}; do
 	done
 	[ -n "$spid" ] && sample "$spid" "$out/$name.proc.raw" &
 	sampler=$!
-	wait "$load" || echo "profile-cell.sh: mcpload for $name failed (see $out/$name.log)" >&2
+	if ! wait "$load" || ! grep -q '"errors":0,' "$out/$name.json"; then
+		echo "profile-cell.sh: mcpload for $name failed (see $out/$name.log, $out/$name.json)" >&2
+		failed=1
+	fi
 	wait "$sampler" || true
 	total=$((n + warmup))
 	awk -v total="$total" '{for (i = 1; i < NF; i += 2) printf "%-28s %10d  %7.3f/call\n", $i, $(i+1), $(i+1)/total}' \
@@ -101,6 +106,8 @@ for name in ${SERVERS:-floorserver mcpgen}; do
 		} >"$out/$name.top.txt"
 	else
 		echo "no profile written" >"$out/$name.top.txt"
+		echo "profile-cell.sh: $name wrote no CPU profile" >&2
+		failed=1
 	fi
 done
 
@@ -121,3 +128,4 @@ done
 	fi
 } | tee "$out/side-by-side.txt"
 echo "profile-cell.sh: results in $out" >&2
+exit "$failed"
