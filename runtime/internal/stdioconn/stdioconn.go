@@ -28,7 +28,7 @@ const QueueFactor = 16
 const maxIdleWorkers = 64
 
 // Takeover is how long a request may run on the reading worker before another
-// worker takes the reading role over (see Conn). The watch's one timer fires at
+// worker takes the reading role over (see Conn), unless Config.Takeover says. The watch's one timer fires at
 // most once per Takeover while requests keep coming: with 500 µs, runs of the
 // harness's add stdio c=1 cell cost up to twice the CPU per call; from 2 ms on
 // they measure as with a hand-off per request.
@@ -44,6 +44,7 @@ type Config[R any] struct {
 	MaxMessageSize int           // the longest line; a longer one is skipped
 	TooLarge       error         // what Line gets as readErr for a skipped line
 	DrainTimeout   time.Duration // how long a cancelled connection waits for requests
+	Takeover       time.Duration // see Conn; 0 means the package's Takeover
 	Logger         *slog.Logger
 
 	// Line handles one line (readErr: TooLarge): inline, returning false, or
@@ -114,6 +115,9 @@ type Conn[R any] struct {
 
 // New returns a connection reading r and writing w; Serve serves it.
 func New[R any](r io.Reader, w io.Writer, cfg Config[R]) *Conn[R] {
+	if cfg.Takeover <= 0 {
+		cfg.Takeover = Takeover
+	}
 	return &Conn[R]{
 		cfg:   cfg,
 		r:     lineio.NewReader(r, cfg.MaxMessageSize, cfg.TooLarge),
@@ -312,7 +316,7 @@ func (c *Conn[R]) runInline(ctx context.Context, req R) bool {
 	c.gen++
 	tok := c.gen
 	c.inline.Store(tok)
-	c.watch.Add(&c.entry, tok, Takeover)
+	c.watch.Add(&c.entry, tok, c.cfg.Takeover)
 	c.cfg.Run(ctx, req)
 	if !c.inline.CompareAndSwap(tok, 0) {
 		return false // the entry is the new reading worker's now
@@ -350,12 +354,13 @@ func (c *Conn[R]) rest() bool {
 // too-long line goes to Line with TooLarge.
 func (c *Conn[R]) readLoop(ctx context.Context, readErr chan<- error) (R, bool) {
 	for {
-		if c.r.HasLine() {
-			c.w.Hold() // more to handle before the replies go out
-		} else {
+		if !c.r.HasLine() {
 			c.w.Release() // about to wait for input: what was held goes out
 		}
 		data, err := c.r.ReadLine()
+		if c.r.HasLine() {
+			c.w.Hold() // more to handle before the replies go out
+		}
 		if err != nil && !errors.Is(err, c.cfg.TooLarge) {
 			readErr <- err
 			var zero R
