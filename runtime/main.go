@@ -5,10 +5,12 @@ package runtime
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"strings"
 	"syscall"
 
@@ -27,6 +29,10 @@ import (
 //	-audit            one JSON audit record per request on stderr (env MCP_AUDIT=1)
 //	-version          print the server's name and version and exit
 //
+// With the environment variable MCP_CPUPROFILE naming a file, Main writes a CPU
+// profile of the whole run there (go tool pprof), as the benchmark harness's
+// BENCH_CPUPROFILE does for its servers (scripts/profile-cell.sh).
+//
 // SIGINT and SIGTERM stop reading, let in-flight requests finish within
 // Options.DrainTimeout, then cancel them; a second signal ends the process at once.
 // -h prints the usage with the names of the tools served.
@@ -41,7 +47,35 @@ func Main(s *Server) int {
 		<-ctx.Done()
 		stop() // a second signal during the drain kills the process at once
 	}()
+	defer startCPUProfile(os.Getenv(CPUProfileEnv), os.Stderr)()
 	return s.main(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+}
+
+// CPUProfileEnv names the environment variable of the file Main writes a CPU
+// profile to; unset, Main does not profile.
+const CPUProfileEnv = "MCP_CPUPROFILE"
+
+// startCPUProfile starts a CPU profile into path (nothing when path is empty)
+// and returns what stops it; a failure is reported on stderr and serving goes on.
+func startCPUProfile(path string, stderr io.Writer) (stop func()) {
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	if err == nil {
+		err = pprof.StartCPUProfile(f)
+		if err != nil {
+			f.Close()
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", CPUProfileEnv, err)
+		return func() {}
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}
 }
 
 // AnonymousScopesEnv names the environment variable whose space-separated scopes

@@ -20,8 +20,11 @@ const MaxMessageSize = 16 << 20
 // os.Stdin), w its output (os.Stdout), which receives nothing but protocol messages.
 // Requests run concurrently, at most Options.MaxConcurrentRequests at a time; up to
 // 16 times as many wait for a slot, and further ones are answered with -32603 "server
-// busy". The reader never waits for handlers, so a handler waiting for the client's
-// answer to a server-to-client request cannot block the connection.
+// busy". A request runs on the goroutine that read it (a pipelined burst is answered
+// without a goroutine switch per request and with one write); one still running after
+// 2 ms hands reading on to another goroutine, so a handler waiting for the client's
+// answer to a server-to-client request, or computing for long, holds the connection
+// up for at most that long.
 //
 // At EOF on r, in-flight requests finish, their responses are written and ServeStdio
 // returns nil. When ctx is cancelled (e.g. on SIGTERM), it stops reading, waits up to
