@@ -10,7 +10,6 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"runtime/pprof"
 	"strings"
 	"syscall"
 
@@ -29,9 +28,10 @@ import (
 //	-audit            one JSON audit record per request on stderr (env MCP_AUDIT=1)
 //	-version          print the server's name and version and exit
 //
-// With the environment variable MCP_CPUPROFILE naming a file, Main writes a CPU
-// profile of the whole run there (go tool pprof), as the benchmark harness's
-// BENCH_CPUPROFILE does for its servers (scripts/profile-cell.sh).
+// With the environment variable MCP_CPUPROFILE naming a file, a server built with
+// -tags mcpgen_pprof writes a CPU profile of the whole run there (go tool pprof),
+// as the benchmark harness's BENCH_CPUPROFILE does for its servers
+// (scripts/profile-cell.sh); without the tag it says so on stderr.
 //
 // SIGINT and SIGTERM stop reading, let in-flight requests finish within
 // Options.DrainTimeout, then cancel them; a second signal ends the process at once.
@@ -55,27 +55,23 @@ func Main(s *Server) int {
 // profile to; unset, Main does not profile.
 const CPUProfileEnv = "MCP_CPUPROFILE"
 
-// startCPUProfile starts a CPU profile into path (nothing when path is empty)
-// and returns what stops it; a failure is reported on stderr and serving goes on.
+// cpuProfiler starts a CPU profile into path and returns what stops it; nil
+// unless the server was built with -tags mcpgen_pprof (cpuprofile.go), so a
+// generated server does not link runtime/pprof (binary size, cold RSS).
+var cpuProfiler func(path string, stderr io.Writer) (stop func())
+
+// startCPUProfile starts the profile MCP_CPUPROFILE asks for (nothing when path
+// is empty); a failure, or a build without the profiler, is reported on stderr
+// and serving goes on.
 func startCPUProfile(path string, stderr io.Writer) (stop func()) {
 	if path == "" {
 		return func() {}
 	}
-	f, err := os.Create(path)
-	if err == nil {
-		err = pprof.StartCPUProfile(f)
-		if err != nil {
-			f.Close()
-		}
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "%s: %v\n", CPUProfileEnv, err)
+	if cpuProfiler == nil {
+		fmt.Fprintf(stderr, "%s: this server was built without the profiler (go build -tags mcpgen_pprof); not profiling\n", CPUProfileEnv)
 		return func() {}
 	}
-	return func() {
-		pprof.StopCPUProfile()
-		f.Close()
-	}
+	return cpuProfiler(path, stderr)
 }
 
 // AnonymousScopesEnv names the environment variable whose space-separated scopes

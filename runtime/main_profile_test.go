@@ -1,3 +1,5 @@
+//go:build mcpgen_pprof
+
 package runtime
 
 import (

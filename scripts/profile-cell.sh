@@ -23,7 +23,7 @@
 # and side-by-side.txt, what it prints: summaries, /proc counts, both tops.
 # It exits 1 if a server's run had errors or wrote no profile.
 # The floor writes its profile through BENCH_CPUPROFILE, mcpgen through
-# MCP_CPUPROFILE (runtime.Main).
+# MCP_CPUPROFILE (runtime.Main; the bench server is built with -tags mcpgen_pprof).
 set -euo pipefail
 if [ $# -lt 4 ]; then
 	sed -n '2,/^set -e/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//' >&2
@@ -50,7 +50,7 @@ search_notes) args='{"keyword":"review","limit":10}' expect='total=20' ;;
 esac
 
 (cd "$harness" && go build -o "$BENCH_WORK/bin/" ./cmd/...)
-(cd "$root" && go build -trimpath -o "$BENCH_WORK/bin/mcpgen-bench-server" ./examples/bench/cmd/bench-server)
+(cd "$root" && go build -trimpath -tags mcpgen_pprof -o "$BENCH_WORK/bin/mcpgen-bench-server" ./examples/bench/cmd/bench-server)
 
 # sample PID: the server's context switches (all threads) and syscalls, until it exits.
 sample() {
