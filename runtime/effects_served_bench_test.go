@@ -178,6 +178,21 @@ func fxArgs(buf []byte, run string, i int) []byte {
 	return append(buf, `"}`...)
 }
 
+// fxRequest appends the tools/call request i of tool in run, with the
+// 2026-07-28 _meta when modern.
+func fxRequest(buf []byte, tool, run string, i int, modern bool) []byte {
+	buf = append(buf, `{"jsonrpc":"2.0","id":`...)
+	buf = strconv.AppendInt(buf, int64(i), 10)
+	buf = append(buf, `,"method":"tools/call","params":{"name":"`...)
+	buf = append(buf, tool...)
+	buf = append(buf, `","arguments":`...)
+	buf = fxArgs(buf, run, i)
+	if modern {
+		buf = append(buf, fxMeta...)
+	}
+	return append(buf, "}}"...)
+}
+
 const fxMeta = `,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
 
 // fxCheck fails unless reply is a tool result with a receipt.
@@ -241,14 +256,7 @@ func (c *fxStdio) calls(tool string, from, n int) error {
 		var buf []byte
 		for i := from; i < from+n; i++ {
 			slots <- struct{}{}
-			buf = append(buf[:0], `{"jsonrpc":"2.0","id":`...)
-			buf = strconv.AppendInt(buf, int64(i), 10)
-			buf = append(buf, `,"method":"tools/call","params":{"name":"`...)
-			buf = append(buf, tool...)
-			buf = append(buf, `","arguments":`...)
-			buf = fxArgs(buf, c.run, i)
-			buf = append(buf, fxMeta...)
-			buf = append(buf, "}}\n"...)
+			buf = append(fxRequest(buf[:0], tool, c.run, i, true), '\n')
 			if _, err := c.in.Write(buf); err != nil {
 				werr <- err
 				return
@@ -353,16 +361,7 @@ func (c *fxHTTP) calls(tool string, from, n int) error {
 			}
 			var buf []byte
 			for i := from + w; i < from+n; i += workers {
-				buf = append(buf[:0], `{"jsonrpc":"2.0","id":`...)
-				buf = strconv.AppendInt(buf, int64(i), 10)
-				buf = append(buf, `,"method":"tools/call","params":{"name":"`...)
-				buf = append(buf, tool...)
-				buf = append(buf, `","arguments":`...)
-				buf = fxArgs(buf, c.run, i)
-				if c.modern {
-					buf = append(buf, fxMeta...)
-				}
-				buf = append(buf, "}}"...)
+				buf = fxRequest(buf[:0], tool, c.run, i, c.modern)
 				_, reply, err := c.post(h, buf)
 				if err == nil {
 					err = fxCheck(reply)

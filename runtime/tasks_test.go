@@ -825,8 +825,16 @@ func TestTasksDrainOnShutdown(t *testing.T) {
 	if d.Status != "failed" || d.Error == nil || d.Error.Code != CodeInternalError || !strings.Contains(d.Error.Message, "shut down before it finished") {
 		t.Errorf("a handler that ignored the shutdown: %+v", d)
 	}
+	// Its late return changes nothing: wait until it is recorded as ended
+	// (its run leaves the server's list), then read the task again.
 	close(unblock)
-	time.Sleep(20 * time.Millisecond)
+	deadline := time.Now().Add(waitTimeout)
+	for _, running := s.tasks.runs.Load(deafID); running; _, running = s.tasks.runs.Load(deafID) {
+		if time.Now().After(deadline) {
+			t.Fatal("the deaf handler's run never ended")
+		}
+		time.Sleep(time.Millisecond)
+	}
 	if d2 := h.get(deafID); d2.Status != "failed" || d2.Error == nil || d2.Error.Message != d.Error.Message {
 		t.Errorf("the late return changed the failed task: %+v", d2)
 	}
