@@ -4,7 +4,10 @@
 //
 // Before the handler runs, a call claims the key with an atomic put-if-absent of
 // a "running" record (the digest of its arguments, its action id, a lease the
-// ledger renews while the handler runs). A successful result replaces the record,
+// ledger renews while the handler runs). On a store that lives in this process
+// (a store.DigestStore: store.Memory) a claim cannot outlive the process that
+// holds it, so it needs no renewal: its record says "held" (lease leaseHeld)
+// until the claim ends, and only Abandon gives it a lease to lapse. A successful result replaces the record,
 // by compare-and-set, with a "done" record holding the result (Claim.Done); a
 // failed call deletes its claim so that the same key can be tried again
 // (Claim.Release); a call whose handler may still act lets its claim lapse
@@ -30,6 +33,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"strconv"
 	"sync"
 	"time"
@@ -339,10 +343,8 @@ func (l *Ledger) newClaim(ctx context.Context, sum [sha256.Size]byte, args, acti
 	if c == nil {
 		c = new(Claim)
 	}
-	// A lease sweep that listed the claim in its former use may still look at
-	// it: it reads held under mu (false since stop), and the other fields only
-	// while held, that is after hold, whose lock orders these writes before
-	// its reads. So they change without the lock.
+	// A DigestStore's claims are never renewed (hold): no lease sweep looks
+	// at a recycled claim, so its fields change without the lock.
 	c.l, c.ctx, c.args, c.action, c.cur = l, ctx, args, action, nil
 	copy(c.d[:], sum[:])
 	return c
@@ -357,20 +359,28 @@ func (l *Ledger) recycle(c *Claim) {
 	claims.Put(c)
 }
 
-// running writes the claim's running record, its lease starting now, into
-// c.buf (after the key, for string keys).
+// running writes the claim's running record into c.buf (after the key, for
+// string keys): its lease starting now, or leaseHeld on a DigestStore.
 func (c *Claim) running() []byte {
-	start := 0
+	start, lease := 0, int64(leaseHeld)
 	if c.key != "" {
 		start = keyLen
 	}
-	b := appendRecordHead(c.buf[:start], stateRunning, c.args, c.action, time.Now().Add(c.l.cfg.Lease).UnixMilli())
+	if c.l.ds == nil {
+		lease = time.Now().Add(c.l.cfg.Lease).UnixMilli()
+	}
+	b := appendRecordHead(c.buf[:start], stateRunning, c.args, c.action, lease)
 	b = append(b, '}')
 	return b[start:len(b):len(b)]
 }
 
 // runningLen is room for a running record (hex digest, action id, lease).
 const runningLen = 192
+
+// leaseHeld is the lease of a claim held on a DigestStore (an in-process
+// store): it lapses only when Abandon gives it a lease, or with the process,
+// which takes the store along.
+const leaseHeld = math.MaxInt64
 
 // Action is the claim's action id.
 func (c *Claim) Action() string { return c.action }
@@ -435,13 +445,25 @@ func (c *Claim) Release() {
 
 // Abandon stops renewing the claim: the handler may still act, so the claim
 // lapses and a repeat learns that the outcome is unknown (or reconciles it).
+// A claim held on a DigestStore, which is never renewed, gets a lease from now.
 func (c *Claim) Abandon() {
-	c.stop()
+	cur := c.stop()
+	if c.l.ds != nil {
+		// Built in Done's buffer: cur lies in c.buf.
+		lapsing := append(appendRecordHead(c.rec[:0], stateRunning, c.args, c.action, time.Now().Add(c.l.cfg.Lease).UnixMilli()), '}')
+		if ok, err := c.l.compareAndSet(c, cur, lapsing, false); err != nil || !ok {
+			c.l.cfg.Logger.Warn("idempotency: abandoned claim not given its lease", "action_id", c.action, "ok", ok, "err", err)
+		}
+		c.rec = lapsing[:0]
+	}
 	c.l.recycle(c)
 }
 
 // stop ends the renewals and returns the claim as the store holds it.
 func (c *Claim) stop() []byte {
+	if c.l.ds != nil { // never renewed (hold)
+		return c.cur
+	}
 	c.l.leases.remove(c)
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -470,8 +492,12 @@ func (c *Claim) renew() {
 }
 
 // hold makes c the claim of its key, whose record mine the store holds,
-// renewed until stopped.
+// renewed until stopped; a DigestStore's claim (lease leaseHeld) is not.
 func (l *Ledger) hold(c *Claim, mine []byte) *Claim {
+	if l.ds != nil {
+		c.cur = mine
+		return c
+	}
 	c.mu.Lock()
 	c.cur, c.held = mine, true
 	c.mu.Unlock()
