@@ -1,0 +1,80 @@
+package store
+
+import (
+	"context"
+	"encoding/binary"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// BenchmarkColdDigest is a keyed call's share of the store as a server makes
+// it: the claim of a fresh digest key (PutIfAbsentDigest) and its done record
+// (CompareAndSetDigest), with 1000 live entries (one expires for each one
+// added), and between two calls the server's other work, modelled as touch
+// bytes of fresh memory written, walking a 64 MiB ring as allocation walks the
+// heap: it evicts the store's lines as a server's calls do. ns/op includes that
+// writing; store-ns/op is the two store calls alone (a clock read on either
+// side included).
+func BenchmarkColdDigest(b *testing.B) {
+	for _, touch := range []int{0, 16 << 10, 64 << 10, 4 << 20} {
+		b.Run("touch="+strconv.Itoa(touch>>10)+"K", func(b *testing.B) { benchColdDigest(b, touch) })
+	}
+}
+
+func benchColdDigest(b *testing.B, touch int) {
+	const live = 1000
+	const ttl = 1000 * time.Second
+	s := NewMemory()
+	now := time.Unix(1000, 0)
+	s.SetClock(func() time.Time { return now })
+	ctx := context.Background()
+	claim, done := []byte(strings.Repeat("r", 150)), []byte(strings.Repeat("d", 480))
+	const prefix = "mcpgen:idem:"
+	var d [20]byte
+	key := func(i uint64) *[20]byte {
+		// splitmix64 of i, twice: a uniform digest, fresh for each i.
+		for j := range 3 {
+			z := i*3 + uint64(j) + 0x9e3779b97f4a7c15
+			z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+			z = (z ^ z>>27) * 0x94d049bb133111eb
+			var w [8]byte
+			binary.LittleEndian.PutUint64(w[:], z^z>>31)
+			copy(d[8*j:], w[:])
+		}
+		return &d
+	}
+	i := uint64(0)
+	call := func() {
+		k := key(i)
+		i++
+		if ok, _ := s.PutIfAbsentDigest(ctx, prefix, k, claim, ttl); !ok {
+			b.Fatal("put", i)
+		}
+		if ok, _ := s.CompareAndSetDigest(ctx, prefix, k, claim, done, ttl); !ok {
+			b.Fatal("CAS", i)
+		}
+		now = now.Add(ttl / live)
+	}
+	for range 4 * live {
+		call()
+	}
+	ring := make([]byte, 64<<20)
+	off := 0
+	var storeNS time.Duration
+	b.ResetTimer()
+	for b.Loop() {
+		t0 := time.Now()
+		call()
+		storeNS += time.Since(t0)
+		if touch > 0 {
+			if off+touch > len(ring) {
+				off = 0
+			}
+			clear(ring[off : off+touch])
+			off += touch
+		}
+	}
+	b.ReportMetric(float64(storeNS)/float64(b.N), "store-ns/op")
+}
