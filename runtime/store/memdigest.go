@@ -349,16 +349,16 @@ func (a *arena) newChunk(size int) uint32 {
 }
 
 // minSpare is how many dropped chunks the arena keeps for reuse, at least; it
-// keeps up to as many as it uses: a sweep drops many at once, and the entries
-// added until the next sweep, as many as the store held after it, fill as many
-// again.
+// keeps up to half as many as it uses: a sweep drops many at once, and the
+// entries added until the next sweep, half as many as the store held after it,
+// fill as many again.
 const minSpare = 32
 
 // drop forgets a chunk without live values, keeping its buffer for reuse.
 func (a *arena) drop(chunk uint32) {
 	b := a.chunks[chunk].buf
 	a.capBytes -= cap(b)
-	if cap(b) == chunkSize && len(a.spare) < max(minSpare, a.capBytes/chunkSize) {
+	if cap(b) == chunkSize && len(a.spare) < max(minSpare, a.capBytes/chunkSize/2) {
 		a.spare = append(a.spare, b[:0])
 	}
 	a.chunks[chunk] = achunk{}

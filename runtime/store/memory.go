@@ -9,12 +9,12 @@ import (
 )
 
 // Memory is the in-memory Store: nothing to start, nothing shared beyond the
-// process. Expired entries are dropped when touched and by a sweep after as many
-// writes that add an entry (a replacement adds none) as the store held entries
-// after the previous sweep (at least 1024): a write's share of the sweeps stays
-// constant however many entries the store holds, and the store holds at most
-// about twice its live entries (a workload of puts alone included). It also
-// implements PubSub within the process.
+// process. Expired entries are dropped when touched and by a sweep after
+// half as many writes that add an entry (a replacement adds none) as the store
+// held entries after the previous sweep (at least 1024): a write's share of the
+// sweeps stays constant however many entries the store holds, and the store
+// holds at most about one and a half times its live entries (a workload of puts
+// alone included). It also implements PubSub within the process.
 //
 // A key made of a prefix ending in ':' and a 160-bit digest in 40 lowercase
 // hex digits (the idempotency ledger's keys) lives in a table of its own,
@@ -148,11 +148,11 @@ func (s *Memory) set(k *memKey, slot memSlot, found bool, val []byte, owned bool
 			}
 		}
 		s.dt.sweep(now)
-		s.sweepAt = len(s.m) + s.dt.n
+		s.sweepAt = (len(s.m) + s.dt.n) / 2
 	}
 }
 
-// minSweep is the fewest writes between two sweeps.
+// minSweep is the fewest entries added between two sweeps.
 const minSweep = 1024
 
 // PutIfAbsent implements Store.
