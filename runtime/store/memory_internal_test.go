@@ -193,7 +193,7 @@ func TestDigestTableModel(t *testing.T) {
 		}
 	}
 	checkDigestTable(t, s)
-	if s.dt.n < 1000 || len(s.m) == 0 || sweeps < 10 {
+	if s.dt.n < 1000 || len(s.m) == 0 || sweeps < 20 {
 		t.Fatalf("the run kept %d digest keys and %d others, swept %d times: it tests little", s.dt.n, len(s.m), sweeps)
 	}
 	// Everything expires: the table shrinks and the chunks go.
