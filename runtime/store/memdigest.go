@@ -54,28 +54,36 @@ var unhex = func() (t [256]byte) {
 	return t
 }()
 
-// A dent is a digest key's entry, a slot of the table: its tag (0 for an empty
-// slot), its key, and where its value lies in the arena. A slot is one cache
-// line: a lookup that misses touches one line, an insert the same one.
-type dent struct {
-	tag     uint64 // digestTable.tag of the key; 0: empty
-	d       [digestLen]byte
-	prefix  uint16 // index in digestTable.prefixes
-	chunk   uint32
-	off, n  uint32
-	expires int64 // Unix nanoseconds; 0: never
-	_       [8]byte
-}
-
-// A digestTable is a linear-probing hash table of dents with backward-shift
-// deletion (no tombstones), and the arena that holds their values.
+// A digestTable is a linear-probing hash table with backward-shift deletion
+// (no tombstones), kept as three parallel arrays, one element per slot: tags,
+// dents and expiries, and the arena that holds the values.
+//
+// A slot's tag (0: empty) is 32 bits of the key's hash, and its home slot is
+// the tag's top bits: a lookup probes the tags alone (4 bytes a slot, 16 to a
+// cache line) and reads a dent only where the tag matches, so that a lookup of
+// an absent key touches only a line of tags, and deletion's backward shift and
+// a resize find each entry's home from its tag without hashing again. The
+// sweep walks tags and expiries (12 bytes a slot), not the dents.
 type digestTable struct {
+	tags     []uint32
 	ents     []dent
+	exps     []int64 // Unix nanoseconds; 0: never
+	shift    uint    // 32 - log2(slots): a tag's top bits are its home
 	n        int
 	prefixes []string
 	last     uint16 // the prefix looked up last
 	seed     maphash.Seed
 	arena    arena
+}
+
+// A dent is a digest key's entry but for its tag and expiry: its key and where
+// its value lies in the arena. 32 bytes: two to a cache line, none across two.
+type dent struct {
+	d      [digestLen]byte
+	prefix uint16 // index in digestTable.prefixes
+	off    uint16 // in the chunk (chunkSize is 1<<16; a chunk of its own: 0)
+	chunk  uint32
+	n      uint32
 }
 
 // prefixID returns the index of prefix, adding it while there is room.
@@ -97,62 +105,67 @@ func (t *digestTable) prefixID(prefix string, add bool) (uint16, bool) {
 	return t.last, true
 }
 
-// tag is the table's hash of (prefix, d); never 0. The digest is hashed again
-// with the table's seed: a digest key need not be a uniform digest (nor chosen
-// to collide).
-func (t *digestTable) tag(prefix uint16, d *[digestLen]byte) uint64 {
-	return (maphash.Bytes(t.seed, d[:]) ^ uint64(prefix)*0x9e3779b97f4a7c15) | 1
+// tag is the table's 32-bit hash of (prefix, d); never 0. The digest is hashed
+// again with the table's seed: a digest key need not be a uniform digest (nor
+// chosen to collide).
+func (t *digestTable) tag(prefix uint16, d *[digestLen]byte) uint32 {
+	if t.seed == (maphash.Seed{}) {
+		t.seed = maphash.MakeSeed()
+	}
+	h := maphash.Bytes(t.seed, d[:]) ^ uint64(prefix)*0x9e3779b97f4a7c15
+	return uint32(h>>32) | 1
 }
 
-// home is the slot where a key of tag h starts probing.
-func (t *digestTable) home(h uint64) int {
-	return int(h>>1) & (len(t.ents) - 1)
+// home is the slot where a key of tag h starts probing: the tag's top bits.
+func (t *digestTable) home(h uint32) int {
+	return int(h >> t.shift)
 }
 
-// find returns the slot of (prefix, d), or -1.
-func (t *digestTable) find(prefix uint16, d *[digestLen]byte) int {
-	if len(t.ents) == 0 {
+// find returns the slot of (prefix, d), whose tag is h, or -1.
+func (t *digestTable) find(h uint32, prefix uint16, d *[digestLen]byte) int {
+	if len(t.tags) == 0 {
 		return -1
 	}
-	h := t.tag(prefix, d)
-	mask := len(t.ents) - 1
+	mask := len(t.tags) - 1
 	for i := t.home(h); ; i = (i + 1) & mask {
-		switch e := &t.ents[i]; e.tag {
+		switch t.tags[i] {
 		case 0:
 			return -1
 		case h:
-			if e.d == *d && e.prefix == prefix {
+			if e := &t.ents[i]; e.d == *d && e.prefix == prefix {
 				return i
 			}
 		}
 	}
 }
 
-// insert adds an entry for a key that is not in the table.
-func (t *digestTable) insert(e dent) {
-	if (t.n+1)*8 > len(t.ents)*5 { // load above 5/8
-		t.resize(max(64, 2*len(t.ents)))
+// insert adds the entry e of tag h, expiring at exp, for a key that is not in
+// the table.
+func (t *digestTable) insert(h uint32, e *dent, exp int64) {
+	if (t.n+1)*8 > len(t.tags)*5 { // load above 5/8
+		t.resize(max(64, 2*len(t.tags)))
 	}
-	e.tag = t.tag(e.prefix, &e.d)
-	mask := len(t.ents) - 1
-	i := t.home(e.tag)
-	for t.ents[i].tag != 0 {
+	mask := len(t.tags) - 1
+	i := t.home(h)
+	for t.tags[i] != 0 {
 		i = (i + 1) & mask
 	}
-	t.ents[i] = e
+	t.tags[i], t.ents[i], t.exps[i] = h, *e, exp
 	t.n++
 }
 
-// resize rehashes the table into size slots (a power of two).
+// resize rehashes the table into size slots (a power of two, at most 1<<32:
+// a home is a tag's top bits), from the tags alone.
 func (t *digestTable) resize(size int) {
-	if len(t.ents) == 0 {
-		t.seed = maphash.MakeSeed()
+	tags, ents, exps := t.tags, t.ents, t.exps
+	t.tags, t.ents, t.exps, t.n = make([]uint32, size), make([]dent, size), make([]int64, size), 0
+	t.shift = 32
+	for s := size; s > 1; s >>= 1 {
+		t.shift--
 	}
-	ents := t.ents
-	t.ents, t.n = make([]dent, size), 0
-	for i := range ents {
-		if ents[i].tag != 0 {
-			t.insert(ents[i])
+	for i, h := range tags {
+		if h != 0 {
+			t.insert(h, &ents[i], exps[i])
 		}
 	}
 }
@@ -162,20 +175,20 @@ func (t *digestTable) resize(size int) {
 // afterwards.
 func (t *digestTable) deleteAt(i int) bool {
 	e := &t.ents[i]
-	t.arena.release(e.chunk, e.off, e.n)
-	mask := len(t.ents) - 1
+	t.arena.release(e.chunk, uint32(e.off), e.n)
+	mask := len(t.tags) - 1
 	hole := i
-	for j := (i + 1) & mask; t.ents[j].tag != 0; j = (j + 1) & mask {
-		h := t.home(t.ents[j].tag)
+	for j := (i + 1) & mask; t.tags[j] != 0; j = (j + 1) & mask {
+		h := t.home(t.tags[j])
 		// The entry at j may move to the hole unless its home lies cyclically
 		// in (hole, j].
 		if (hole < j && hole < h && h <= j) || (j < hole && (hole < h || h <= j)) {
 			continue
 		}
-		t.ents[hole] = t.ents[j]
+		t.tags[hole], t.ents[hole], t.exps[hole] = t.tags[j], t.ents[j], t.exps[j]
 		hole = j
 	}
-	t.ents[hole] = dent{}
+	t.tags[hole] = 0 // an empty slot's dent and expiry are never read
 	t.n--
 	return hole != i
 }
@@ -183,25 +196,26 @@ func (t *digestTable) deleteAt(i int) bool {
 // value returns the value of the entry in slot i, sharing the arena's memory.
 func (t *digestTable) value(i int) []byte {
 	e := &t.ents[i]
-	return t.arena.get(e.chunk, e.off, e.n)
+	return t.arena.get(e.chunk, uint32(e.off), e.n)
 }
 
-// setValue writes val into the arena as the value of slot i (which held a
-// value already when had).
-func (t *digestTable) setValue(i int, val []byte, expires int64, had bool) {
+// setValue writes val into the arena as the value of slot i, replacing its
+// value, and sets its expiry.
+func (t *digestTable) setValue(i int, val []byte, expires int64) {
 	e := &t.ents[i]
-	if had {
-		t.arena.release(e.chunk, e.off, e.n)
-	}
-	e.chunk, e.off = t.arena.put(val)
-	e.n, e.expires = uint32(len(val)), expires
+	t.arena.release(e.chunk, uint32(e.off), e.n)
+	chunk, off := t.arena.put(val)
+	e.chunk, e.off, e.n = chunk, uint16(off), uint32(len(val))
+	t.exps[i] = expires
 }
 
-// sweep deletes the entries expired at now, then moves the values out of
-// chunks mostly dead, and shrinks the table when it is mostly empty.
+// sweep deletes the entries expired at now (reading tags and expiries only),
+// then moves the values out of chunks mostly dead, and shrinks the table when
+// it is mostly empty.
 func (t *digestTable) sweep(now int64) {
-	for i := 0; i < len(t.ents); {
-		if e := &t.ents[i]; e.tag != 0 && e.expires != 0 && now >= e.expires {
+	tags, exps := t.tags, t.exps[:len(t.tags)]
+	for i := 0; i < len(tags); {
+		if x := exps[i]; x != 0 && now >= x && tags[i] != 0 {
 			if t.deleteAt(i) {
 				continue // an entry moved into slot i: look at it
 			}
@@ -209,20 +223,20 @@ func (t *digestTable) sweep(now int64) {
 		i++
 	}
 	if a := &t.arena; a.sparse() {
-		for i := range t.ents {
-			e := &t.ents[i]
-			if e.tag == 0 {
+		for i, h := range tags {
+			if h == 0 {
 				continue
 			}
+			e := &t.ents[i]
 			if c := &a.chunks[e.chunk]; e.chunk != a.cur && c.live*4 < cap(c.buf) {
-				v := a.get(e.chunk, e.off, e.n)
+				v := a.get(e.chunk, uint32(e.off), e.n)
 				chunk, off := a.put(v)
-				a.release(e.chunk, e.off, e.n)
-				e.chunk, e.off = chunk, off
+				a.release(e.chunk, uint32(e.off), e.n)
+				e.chunk, e.off = chunk, uint16(off)
 			}
 		}
 	}
-	if len(t.ents) > 64 && t.n*8 < len(t.ents) { // load below 1/8: shrink to 1/4 or less
+	if len(tags) > 64 && t.n*8 < len(tags) { // load below 1/8: shrink to 1/4 or less
 		size := 64
 		for size < 4*t.n {
 			size *= 2
@@ -232,8 +246,10 @@ func (t *digestTable) sweep(now int64) {
 }
 
 // chunkSize is the size of an arena chunk; a value larger than a quarter of it
-// gets a chunk of its own.
+// gets a chunk of its own. A value's offset in a chunk fits a dent's 16 bits.
 const chunkSize = 64 << 10
+
+var _ [1<<16 - chunkSize]struct{} // chunkSize <= 1<<16
 
 // An arena holds values in chunks; achunk.live counts the bytes of live values
 // (a chunk with none is dropped, unless values are still being added to it).
@@ -251,8 +267,13 @@ type achunk struct {
 	live int
 }
 
-// put copies val into the arena and returns where it lies.
+// put copies val into the arena and returns where it lies: off is below
+// chunkSize. An empty value lies nowhere: it holds no chunk (a chunk is dropped
+// when its live bytes are gone, an empty value's too).
 func (a *arena) put(val []byte) (chunk, off uint32) {
+	if len(val) == 0 {
+		return 0, 0
+	}
 	if len(a.chunks) == 0 {
 		a.cur = a.newChunk(chunkSize)
 	}
@@ -281,6 +302,9 @@ func (a *arena) put(val []byte) (chunk, off uint32) {
 
 // get returns the n bytes at off in chunk, capped so that an append copies.
 func (a *arena) get(chunk, off, n uint32) []byte {
+	if n == 0 {
+		return []byte{}
+	}
 	return a.chunks[chunk].buf[off : off+n : off+n]
 }
 
@@ -288,6 +312,9 @@ func (a *arena) get(chunk, off, n uint32) []byte {
 // none is left. No slice of a value outlives the store's lock (reads copy), so
 // the room of the value last written can be taken back at once.
 func (a *arena) release(chunk, off, n uint32) {
+	if n == 0 {
+		return
+	}
 	c := &a.chunks[chunk]
 	c.live -= int(n)
 	a.live -= int(n)
@@ -322,8 +349,9 @@ func (a *arena) newChunk(size int) uint32 {
 }
 
 // minSpare is how many dropped chunks the arena keeps for reuse, at least; it
-// keeps up to half as many as it uses (a sweep drops many at once, and the
-// writes until the next sweep fill as many again).
+// keeps up to half as many as it uses: a sweep drops many at once, and the
+// entries added until the next sweep, half as many as the store held after it,
+// fill as many again.
 const minSpare = 32
 
 // drop forgets a chunk without live values, keeping its buffer for reuse.

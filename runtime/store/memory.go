@@ -9,11 +9,12 @@ import (
 )
 
 // Memory is the in-memory Store: nothing to start, nothing shared beyond the
-// process. Expired entries are dropped when touched and by a sweep after as many
-// writes as the store held entries after the previous sweep (at least 1024): a
-// write's share of the sweeps stays constant however many entries the store
-// holds, and the store holds at most about twice its live entries (a workload of
-// puts alone included). It also implements PubSub within the process.
+// process. Expired entries are dropped when touched and by a sweep after
+// half as many writes that add an entry (a replacement adds none) as the store
+// held entries after the previous sweep (at least 1024): a write's share of the
+// sweeps stays constant however many entries the store holds, and the store
+// holds at most about one and a half times its live entries (a workload of puts
+// alone included). It also implements PubSub within the process.
 //
 // A key made of a prefix ending in ':' and a 160-bit digest in 40 lowercase
 // hex digits (the idempotency ledger's keys) lives in a table of its own,
@@ -24,8 +25,9 @@ type Memory struct {
 	mu      sync.Mutex
 	m       map[string]memEntry
 	dt      digestTable
-	writes  int // since the last sweep
-	sweepAt int // writes that start the next sweep
+	writes  int // entries added since the last sweep
+	sweepAt int // entries added that start the next sweep
+	sweeps  int // sweeps so far (tests)
 	subs    map[string]map[chan []byte]struct{}
 	now     func() time.Time // tests move the clock; nil: start and its monotonic clock
 	start   time.Time
@@ -53,6 +55,7 @@ type memKey struct {
 	key    string
 	dt     bool
 	prefix uint16
+	tag    uint32 // the digest table's tag, set by lookup
 	d      [digestLen]byte
 }
 
@@ -89,11 +92,12 @@ type memSlot struct {
 // lookup returns the unexpired entry under k; the caller holds mu.
 func (s *Memory) lookup(k *memKey, now int64) (memSlot, bool) {
 	if k.dt {
-		i := s.dt.find(k.prefix, &k.d)
+		k.tag = s.dt.tag(k.prefix, &k.d)
+		i := s.dt.find(k.tag, k.prefix, &k.d)
 		if i < 0 {
 			return memSlot{}, false
 		}
-		if e := &s.dt.ents[i]; e.expires != 0 && now >= e.expires {
+		if x := s.dt.exps[i]; x != 0 && now >= x {
 			s.dt.deleteAt(i)
 			return memSlot{}, false
 		}
@@ -108,8 +112,8 @@ func (s *Memory) lookup(k *memKey, now int64) (memSlot, bool) {
 }
 
 // set stores val under k, replacing the entry in slot when found; owned says
-// val may be kept as is (the map keeps it; the digest table always copies). The
-// caller holds mu.
+// val may be kept as is (the map keeps it; the digest table always copies). k
+// went through lookup (which set its tag). The caller holds mu.
 func (s *Memory) set(k *memKey, slot memSlot, found bool, val []byte, owned bool, ttl time.Duration, now int64) {
 	var expires int64
 	if ttl > 0 {
@@ -117,31 +121,38 @@ func (s *Memory) set(k *memKey, slot memSlot, found bool, val []byte, owned bool
 	}
 	switch {
 	case k.dt && found:
-		s.dt.setValue(slot.i, val, expires, true)
+		s.dt.setValue(slot.i, val, expires)
+		return
 	case k.dt:
-		var e dent
-		e.d, e.prefix, e.expires, e.n = k.d, k.prefix, expires, uint32(len(val))
-		e.chunk, e.off = s.dt.arena.put(val)
-		s.dt.insert(e)
+		e := dent{d: k.d, prefix: k.prefix, n: uint32(len(val))}
+		chunk, off := s.dt.arena.put(val)
+		e.chunk, e.off = chunk, uint16(off)
+		s.dt.insert(k.tag, &e, expires)
 	default:
 		if !owned {
 			val = bytes.Clone(val)
 		}
 		s.m[k.key] = memEntry{val: val, expires: expires}
+		if found {
+			return
+		}
 	}
+	// An entry was added: it counts toward the next sweep (a replacement
+	// leaves the entries as many).
 	if s.writes++; s.writes >= max(s.sweepAt, minSweep) {
 		s.writes = 0
+		s.sweeps++
 		for k, e := range s.m {
 			if e.expires != 0 && now >= e.expires {
 				delete(s.m, k)
 			}
 		}
 		s.dt.sweep(now)
-		s.sweepAt = len(s.m) + s.dt.n
+		s.sweepAt = (len(s.m) + s.dt.n) / 2
 	}
 }
 
-// minSweep is the fewest writes between two sweeps.
+// minSweep is the fewest entries added between two sweeps.
 const minSweep = 1024
 
 // PutIfAbsent implements Store.
@@ -273,7 +284,7 @@ func (s *Memory) Delete(_ context.Context, key string) error {
 // delete removes k; the caller holds mu.
 func (s *Memory) delete(k memKey) {
 	if k.dt {
-		if i := s.dt.find(k.prefix, &k.d); i >= 0 {
+		if i := s.dt.find(s.dt.tag(k.prefix, &k.d), k.prefix, &k.d); i >= 0 {
 			s.dt.deleteAt(i)
 		}
 		return

@@ -5,6 +5,7 @@ import (
 	"crypto/sha1"
 	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	goruntime "runtime"
 	"strconv"
@@ -14,30 +15,82 @@ import (
 	"unsafe"
 )
 
-// TestMemorySweepBound: with puts alone (no reads, no compare-and-set), entries
-// that expired are swept, so the store holds at most about twice its live
-// entries. (A sweep that waited for as many writes as the store holds never ran:
-// each put added an entry as it counted a write.)
+// TestMemorySweepBound: with puts alone (no reads), or each put followed by
+// compare-and-sets of its entry (the ledger's claim, then its result), entries
+// that expired are swept, so the store holds at most about one and a half times
+// its live entries, in the map (string keys) as in the digest table. (A sweep that
+// waited for as many writes as the store holds never ran: each put added an
+// entry as it counted a write.)
 func TestMemorySweepBound(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		key  func(int) string
+		cas  int // compare-and-sets after each put
+	}{
+		{"map", func(i int) string { return "k" + strconv.Itoa(i) }, 0},
+		{"map+cas", func(i int) string { return "k" + strconv.Itoa(i) }, 2},
+		{"digest", func(i int) string { return fmt.Sprintf("d:%x", sha1.Sum([]byte(strconv.Itoa(i)))) }, 0},
+		{"digest+cas", func(i int) string { return fmt.Sprintf("d:%x", sha1.Sum([]byte(strconv.Itoa(i)))) }, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := NewMemory()
+			now := time.Unix(1000, 0)
+			s.SetClock(func() time.Time { return now })
+			ctx := context.Background()
+			const live = 5000 // entries alive at any time: each lives live steps
+			peak := 0
+			for i := range 30 * live {
+				k := tc.key(i)
+				if ok, err := s.PutIfAbsent(ctx, k, []byte("v0"), live*time.Second); !ok || err != nil {
+					t.Fatalf("put %d: %v %v", i, ok, err)
+				}
+				for j := range tc.cas {
+					if ok, err := s.CompareAndSet(ctx, k, []byte("v"+strconv.Itoa(j)), []byte("v"+strconv.Itoa(j+1)), live*time.Second); !ok || err != nil {
+						t.Fatalf("CAS %d/%d: %v %v", i, j, ok, err)
+					}
+				}
+				now = now.Add(time.Second)
+				s.mu.Lock()
+				peak = max(peak, len(s.m)+s.dt.n)
+				s.mu.Unlock()
+			}
+			if peak > live+live/2+minSweep/2 {
+				t.Fatalf("the store held %d entries for %d live ones", peak, live)
+			}
+			if peak < live {
+				t.Fatalf("peak %d below the live entries %d: the test measures nothing", peak, live)
+			}
+		})
+	}
+}
+
+// TestReplacementsScheduleNoSweep: a compare-and-set replaces an entry and
+// adds none: it does not count toward the next sweep, which comes after as
+// many entries added as half the entries the store held (at least minSweep).
+func TestReplacementsScheduleNoSweep(t *testing.T) {
 	s := NewMemory()
-	now := time.Unix(1000, 0)
-	s.SetClock(func() time.Time { return now })
-	const live = 5000 // entries alive at any time: each lives live steps
-	peak := 0
-	for i := range 50 * live {
-		if ok, err := s.PutIfAbsent(context.Background(), "k"+strconv.Itoa(i), []byte("v"), live*time.Second); !ok || err != nil {
-			t.Fatalf("put %d: %v %v", i, ok, err)
+	ctx := context.Background()
+	keys := []string{"short", fmt.Sprintf("d:%x", sha1.Sum([]byte("x")))}
+	for _, k := range keys {
+		if ok, _ := s.PutIfAbsent(ctx, k, []byte("0"), time.Hour); !ok {
+			t.Fatal("put", k)
 		}
-		now = now.Add(time.Second)
-		s.mu.Lock()
-		peak = max(peak, len(s.m))
-		s.mu.Unlock()
 	}
-	if peak > 2*live+minSweep {
-		t.Fatalf("the store held %d entries for %d live ones", peak, live)
+	for i := range 3 * minSweep {
+		for _, k := range keys {
+			if ok, _ := s.CompareAndSet(ctx, k, []byte(strconv.Itoa(i)), []byte(strconv.Itoa(i+1)), time.Hour); !ok {
+				t.Fatal("CAS", k, i)
+			}
+		}
 	}
-	if peak < live {
-		t.Fatalf("peak %d below the live entries %d: the test measures nothing", peak, live)
+	if s.writes != 2 || s.sweeps != 0 {
+		t.Fatalf("after 2 puts and %d compare-and-sets: %d writes counted, %d sweeps", 6*minSweep, s.writes, s.sweeps)
+	}
+	for i := range minSweep - 2 {
+		s.PutIfAbsent(ctx, fmt.Sprintf("d:%x", sha1.Sum([]byte(strconv.Itoa(i)))), []byte("v"), time.Hour)
+	}
+	if s.writes != 0 || s.sweeps != 1 {
+		t.Fatalf("after %d puts: %d writes counted, %d sweeps", minSweep, s.writes, s.sweeps)
 	}
 }
 
@@ -57,6 +110,7 @@ func TestDigestTableModel(t *testing.T) {
 		expires time.Time
 	}
 	model := map[string]mval{}
+	sweeps := 0
 	rng := rand.New(rand.NewPCG(1, 2))
 	key := func() string {
 		i := rng.IntN(3000)
@@ -70,8 +124,11 @@ func TestDigestTableModel(t *testing.T) {
 	}
 	val := func() string {
 		n := rng.IntN(600)
-		if rng.IntN(500) == 0 {
+		switch rng.IntN(500) {
+		case 0:
 			n = chunkSize/4 + rng.IntN(chunkSize) // a chunk of its own
+		case 1:
+			return "" // an empty value
 		}
 		return strings.Repeat(string(rune('a'+rng.IntN(26))), n) + strconv.Itoa(rng.IntN(1000))
 	}
@@ -83,7 +140,6 @@ func TestDigestTableModel(t *testing.T) {
 		}
 		return m.val, ok
 	}
-	sweeps := 0
 	for step := range 200_000 {
 		k := key()
 		ttl := time.Duration(1+rng.IntN(4000)) * time.Second
@@ -126,10 +182,10 @@ func TestDigestTableModel(t *testing.T) {
 		}
 		now = now.Add(100 * time.Millisecond)
 		s.mu.Lock()
-		swept := s.writes == 0
+		swept := s.sweeps != sweeps
+		sweeps = s.sweeps
 		s.mu.Unlock()
 		if swept {
-			sweeps++
 			checkDigestTable(t, s)
 			if a := &s.dt.arena; a.capBytes > 4*a.live+4*chunkSize {
 				t.Fatalf("step %d, after a sweep: %d bytes of chunks for %d live bytes", step, a.capBytes, a.live)
@@ -160,19 +216,21 @@ func checkDigestTable(t *testing.T, s *Memory) {
 	dt := &s.dt
 	n, live := 0, 0
 	perChunk := map[uint32]int{}
-	for i := range dt.ents {
-		e := &dt.ents[i]
-		h := e.tag
+	for i, h := range dt.tags {
 		if h == 0 {
 			continue
 		}
+		e := &dt.ents[i]
 		n++
 		live += int(e.n)
 		perChunk[e.chunk] += int(e.n)
+		if dt.shift+uint(bits.Len(uint(len(dt.tags)-1))) != 32 {
+			t.Fatalf("%d slots, shift %d", len(dt.tags), dt.shift)
+		}
 		if h != dt.tag(e.prefix, &e.d) {
 			t.Fatalf("slot %d: tag %x, entry's %x", i, h, dt.tag(e.prefix, &e.d))
 		}
-		if j := dt.find(e.prefix, &e.d); j != i {
+		if j := dt.find(h, e.prefix, &e.d); j != i {
 			t.Fatalf("slot %d: its key is found at %d", i, j)
 		}
 	}
@@ -209,17 +267,16 @@ func TestDigestTableWrap(t *testing.T) {
 	for range 20_000 {
 		i := rng.IntN(36)
 		d := digest(i)
-		slot := dt.find(0, &d)
+		slot := dt.find(dt.tag(0, &d), 0, &d)
 		if (slot >= 0) != model[i] {
 			t.Fatalf("key %d: slot %d, model has it: %v", i, slot, model[i])
 		}
 		switch {
 		case slot < 0 && dt.n < 36:
-			var e dent
-			e.d = d
-			e.chunk, e.off = dt.arena.put([]byte{byte(i)})
-			e.n = 1
-			dt.insert(e)
+			e := dent{d: d, n: 1}
+			chunk, off := dt.arena.put([]byte{byte(i)})
+			e.chunk, e.off = chunk, uint16(off)
+			dt.insert(dt.tag(0, &d), &e, 0)
 			model[i] = true
 		case slot >= 0 && rng.IntN(2) == 0:
 			if slot < 8 {
@@ -228,8 +285,8 @@ func TestDigestTableWrap(t *testing.T) {
 			dt.deleteAt(slot)
 			delete(model, i)
 		}
-		if len(dt.ents) != 64 {
-			t.Fatalf("the table grew to %d slots", len(dt.ents))
+		if len(dt.tags) != 64 {
+			t.Fatalf("the table grew to %d slots", len(dt.tags))
 		}
 	}
 	if wrapped < 100 {
@@ -273,9 +330,9 @@ func TestDigestTableSequentialKeys(t *testing.T) {
 	}
 	dt := &s.dt
 	longest := 0
-	for i := range dt.ents {
-		if h := dt.ents[i].tag; h != 0 {
-			longest = max(longest, (i-dt.home(h))&(len(dt.ents)-1))
+	for i, h := range dt.tags {
+		if h != 0 {
+			longest = max(longest, (i-dt.home(h))&(len(dt.tags)-1))
 		}
 	}
 	if dt.n != 50_000 || longest > 100 {
@@ -324,11 +381,45 @@ func TestDigestKeysSteadyAllocs(t *testing.T) {
 	}
 }
 
-// TestDentIsACacheLine: a table slot is 64 bytes, so that the slots of a
-// table (page-aligned) each fill one cache line.
-func TestDentIsACacheLine(t *testing.T) {
-	if n := unsafe.Sizeof(dent{}); n != 64 {
+// TestDentIsHalfACacheLine: a dent is 32 bytes, so that the dents of a table
+// (page-aligned) lie two to a cache line, none across two.
+func TestDentIsHalfACacheLine(t *testing.T) {
+	if n := unsafe.Sizeof(dent{}); n != 32 {
 		t.Fatalf("a dent is %d bytes", n)
+	}
+}
+
+// TestArenaOffsetsFit: a value's offset in a chunk fits a dent's 16 bits, a
+// value's after a chunk filled exactly included; an empty value holds no
+// chunk, so that its chunk's drop leaves it readable.
+func TestArenaOffsetsFit(t *testing.T) {
+	var a arena
+	quarter := make([]byte, chunkSize/4) // the largest value that shares a chunk
+	var offs []uint32
+	for range 4 {
+		_, off := a.put(quarter)
+		offs = append(offs, off)
+	}
+	if c := &a.chunks[a.cur]; len(c.buf) != chunkSize || offs[3] != 3*chunkSize/4 {
+		t.Fatalf("a chunk of %d bytes after four quarters at %v", len(c.buf), offs)
+	}
+	full := a.cur
+	if chunk, off := a.put([]byte{1}); off != 0 || chunk == full {
+		t.Fatalf("a byte after a full chunk: offset %d of chunk %d (%d full)", off, chunk, full)
+	}
+	ec, eo := a.put(nil)
+	for i := range 4 {
+		a.release(full, offs[i], chunkSize/4)
+	}
+	if a.chunks[full].buf != nil {
+		t.Fatal("the chunk of the released quarters was kept")
+	}
+	if v := a.get(ec, eo, 0); v == nil || len(v) != 0 {
+		t.Fatalf("the empty value reads %v", v)
+	}
+	a.release(ec, eo, 0)
+	if len(a.free) != 1 {
+		t.Fatalf("%d chunks free after one drop", len(a.free))
 	}
 }
 

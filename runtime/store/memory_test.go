@@ -1,9 +1,12 @@
 package store_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"testing"
+	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/store"
 	"github.com/mcpgen/mcpgen/runtime/store/storetest"
@@ -23,5 +26,48 @@ func TestOpen(t *testing.T) {
 	}
 	if _, err := store.Open(context.Background(), "nosuch://x"); !errors.Is(err, store.ErrUnknownScheme) {
 		t.Fatalf("unknown scheme: got %v", err)
+	}
+}
+
+// TestEmptyDigestValueOutlivesItsChunk: an empty value under a digest key stays
+// readable after the chunk it was written into is dropped (its other values
+// gone). It used to keep an offset into the dropped chunk, and reading it
+// panicked.
+func TestEmptyDigestValueOutlivesItsChunk(t *testing.T) {
+	s := store.NewMemory()
+	ctx := context.Background()
+	key := func(i int) string { return fmt.Sprintf("t:%040x", i) }
+	put := func(i, n int) {
+		t.Helper()
+		if ok, err := s.PutIfAbsent(ctx, key(i), bytes.Repeat([]byte{'v'}, n), time.Hour); !ok || err != nil {
+			t.Fatal("put", i, ok, err)
+		}
+	}
+	del := func(is ...int) {
+		for _, i := range is {
+			if err := s.Delete(ctx, key(i)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	const quarter = 16 << 10 // the largest value that shares a 64 KiB chunk
+	put(0, 100)
+	put(1, 0) // the empty value, after the first
+	put(2, quarter)
+	put(3, quarter)
+	put(4, quarter)
+	del(0, 2, 3, 4)
+	put(5, quarter)
+	put(6, quarter) // no room left: a new chunk
+	del(5)          // the first chunk has no value left: dropped
+	for i := range 10 {
+		if v, ok, err := s.Get(ctx, key(1)); err != nil || !ok || len(v) != 0 {
+			t.Fatalf("the empty value: %q %v %v", v, ok, err)
+		}
+		put(10+i, quarter) // new chunks, the dropped one's reused
+	}
+	v, ok, err := s.Get(ctx, key(6))
+	if err != nil || !ok || len(v) != quarter {
+		t.Fatalf("the value of the second chunk: %d bytes, %v %v", len(v), ok, err)
 	}
 }
