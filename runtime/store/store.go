@@ -57,8 +57,10 @@ type Owner interface {
 // the key's string form, without its hex. Every value it is given or returns is
 // a copy, so callers may reuse their buffers. Its methods never block and
 // ignore their context's cancellation (the idempotency ledger passes a call's
-// context, cancelled or not, as is). Optional (Memory implements it): callers
-// check for it with a type assertion.
+// context, cancelled or not, as is). Its entries live in this process and end
+// with it: the ledger holds a claim on it without a lease to renew, since no
+// other process can find the claim of one that died. Optional (Memory
+// implements it): callers check for it with a type assertion.
 type DigestStore interface {
 	PutIfAbsentDigest(ctx context.Context, prefix string, d *[20]byte, val []byte, ttl time.Duration) (bool, error)
 	CompareAndSetDigest(ctx context.Context, prefix string, d *[20]byte, old, val []byte, ttl time.Duration) (bool, error)
