@@ -12,7 +12,7 @@ import (
 // BenchmarkColdDigest is a keyed call's share of the store as a server makes
 // it: the claim of a fresh digest key (PutIfAbsentDigest) and its done record
 // (CompareAndSetDigest), with 1000 live entries (one expires for each one
-// added), and the server's other work, modelled as touch bytes of memory read,
+// added; the live=100000 cases: 100000), and the server's other work, modelled as touch bytes of memory read,
 // a load a line, walking a 64 MiB ring as allocation walks the heap: half
 // before the claim (the request), half between the claim and its done record
 // (the handler). It evicts the store's lines as a server's calls do. (Read, not
@@ -22,12 +22,14 @@ import (
 // included).
 func BenchmarkColdDigest(b *testing.B) {
 	for _, touch := range []int{0, 16 << 10, 64 << 10, 4 << 20} {
-		b.Run("touch="+strconv.Itoa(touch>>10)+"K", func(b *testing.B) { benchColdDigest(b, touch) })
+		b.Run("touch="+strconv.Itoa(touch>>10)+"K", func(b *testing.B) { benchColdDigest(b, 1000, touch) })
+	}
+	for _, touch := range []int{0, 64 << 10} {
+		b.Run("live=100000/touch="+strconv.Itoa(touch>>10)+"K", func(b *testing.B) { benchColdDigest(b, 100_000, touch) })
 	}
 }
 
-func benchColdDigest(b *testing.B, touch int) {
-	const live = 1000
+func benchColdDigest(b *testing.B, live, touch int) {
 	const ttl = 1000 * time.Second
 	s := NewMemory()
 	now := time.Unix(1000, 0)
@@ -59,7 +61,7 @@ func benchColdDigest(b *testing.B, touch int) {
 		if ok, _ := s.CompareAndSetDigest(ctx, prefix, k, claim, done, ttl); !ok {
 			b.Fatal("CAS", i)
 		}
-		now = now.Add(ttl / live)
+		now = now.Add(ttl / time.Duration(live))
 	}
 	for range 4 * live {
 		call(func() {})
