@@ -55,7 +55,8 @@ var unhex = func() (t [256]byte) {
 }()
 
 // A digestTable is a linear-probing hash table with backward-shift deletion
-// (no tombstones), kept as three parallel arrays, one element per slot: tags,
+// (no tombstones; the sweep deletes the expired entries in one pass), kept as
+// three parallel arrays, one element per slot: tags,
 // dents and expiries, and the arena that holds the values.
 //
 // A slot's tag (0: empty) is 32 bits of the key's hash, and its home slot is
