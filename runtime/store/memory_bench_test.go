@@ -21,7 +21,7 @@ import (
 // store-ns/op is the two store calls alone (clock reads on either side
 // included); sweep-ns/op the share of it of the calls that swept the store (run
 // the live=100000 cases for a few hundred thousand ops: a sweep comes every
-// ~75000).
+// ~50000 entries added at 100000 live).
 func BenchmarkColdDigest(b *testing.B) {
 	for _, touch := range []int{0, 16 << 10, 64 << 10, 4 << 20} {
 		b.Run("touch="+strconv.Itoa(touch>>10)+"K", func(b *testing.B) { benchColdDigest(b, 1000, touch) })
