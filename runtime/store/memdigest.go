@@ -55,7 +55,8 @@ var unhex = func() (t [256]byte) {
 }()
 
 // A digestTable is a linear-probing hash table with backward-shift deletion
-// (no tombstones), kept as three parallel arrays, one element per slot: tags,
+// (no tombstones; the sweep deletes the expired entries in one pass), kept as
+// three parallel arrays, one element per slot: tags,
 // dents and expiries, and the arena that holds the values.
 //
 // A slot's tag (0: empty) is 32 bits of the key's hash, and its home slot is
@@ -209,18 +210,50 @@ func (t *digestTable) setValue(i int, val []byte, expires int64) {
 	t.exps[i] = expires
 }
 
-// sweep deletes the entries expired at now (reading tags and expiries only),
-// then moves the values out of chunks mostly dead, and shrinks the table when
-// it is mostly empty.
+// sweep deletes the entries expired at now, then moves the values out of
+// chunks mostly dead, and shrinks the table when it is mostly empty.
+//
+// The deletions are one pass over the slots, from an empty one round to it:
+// an expired entry's slot is emptied (its dent read only for where its value
+// lies), and an entry kept moves back to the first empty slot from its home,
+// if there is one before its own. No cluster runs across the empty slot the
+// pass starts after; within a cluster each entry is placed after the entries
+// before it, at the first empty slot from its home, and a slot once filled is
+// not emptied again in the pass: every entry stays reachable from its home
+// without an empty slot on the way, as a backward shift keeps it. An entry
+// moves at most once, and an expired one not at all (a deletion's backward
+// shift moved the entries after it, expired ones among them, once for each
+// deletion before them in the cluster).
 func (t *digestTable) sweep(now int64) {
 	tags, exps := t.tags, t.exps[:len(t.tags)]
-	for i := 0; i < len(tags); {
-		if x := exps[i]; x != 0 && now >= x && tags[i] != 0 {
-			if t.deleteAt(i) {
-				continue // an entry moved into slot i: look at it
+	if t.n > 0 {
+		mask := len(tags) - 1
+		start := 0
+		for tags[start] != 0 { // the load is at most 5/8: there is an empty slot
+			start++
+		}
+		for k := 1; k < len(tags); k++ {
+			i := (start + k) & mask
+			h := tags[i]
+			if h == 0 {
+				continue
+			}
+			if x := exps[i]; x != 0 && now >= x {
+				e := &t.ents[i]
+				t.arena.release(e.chunk, uint32(e.off), e.n)
+				tags[i] = 0
+				t.n--
+				continue
+			}
+			j := t.home(h)
+			for j != i && tags[j] != 0 {
+				j = (j + 1) & mask
+			}
+			if j != i {
+				tags[j], t.ents[j], exps[j] = h, t.ents[i], exps[i]
+				tags[i] = 0
 			}
 		}
-		i++
 	}
 	if a := &t.arena; a.sparse() {
 		for i, h := range tags {

@@ -12,22 +12,26 @@ import (
 // BenchmarkColdDigest is a keyed call's share of the store as a server makes
 // it: the claim of a fresh digest key (PutIfAbsentDigest) and its done record
 // (CompareAndSetDigest), with 1000 live entries (one expires for each one
-// added), and the server's other work, modelled as touch bytes of memory read,
+// added; the live=100000 cases: 100000), and the server's other work, modelled as touch bytes of memory read,
 // a load a line, walking a 64 MiB ring as allocation walks the heap: half
 // before the claim (the request), half between the claim and its done record
 // (the handler). It evicts the store's lines as a server's calls do. (Read, not
 // written: the stores of a write would still be draining when the store's next
 // call starts, and be measured as its.) ns/op includes that reading;
 // store-ns/op is the two store calls alone (clock reads on either side
-// included).
+// included); sweep-ns/op the share of it of the calls that swept the store (run
+// the live=100000 cases for a few hundred thousand ops: a sweep comes every
+// ~50000 entries added at 100000 live).
 func BenchmarkColdDigest(b *testing.B) {
 	for _, touch := range []int{0, 16 << 10, 64 << 10, 4 << 20} {
-		b.Run("touch="+strconv.Itoa(touch>>10)+"K", func(b *testing.B) { benchColdDigest(b, touch) })
+		b.Run("touch="+strconv.Itoa(touch>>10)+"K", func(b *testing.B) { benchColdDigest(b, 1000, touch) })
+	}
+	for _, touch := range []int{0, 64 << 10} {
+		b.Run("live=100000/touch="+strconv.Itoa(touch>>10)+"K", func(b *testing.B) { benchColdDigest(b, 100_000, touch) })
 	}
 }
 
-func benchColdDigest(b *testing.B, touch int) {
-	const live = 1000
+func benchColdDigest(b *testing.B, live, touch int) {
 	const ttl = 1000 * time.Second
 	s := NewMemory()
 	now := time.Unix(1000, 0)
@@ -59,7 +63,7 @@ func benchColdDigest(b *testing.B, touch int) {
 		if ok, _ := s.CompareAndSetDigest(ctx, prefix, k, claim, done, ttl); !ok {
 			b.Fatal("CAS", i)
 		}
-		now = now.Add(ttl / live)
+		now = now.Add(ttl / time.Duration(live))
 	}
 	for range 4 * live {
 		call(func() {})
@@ -78,7 +82,8 @@ func benchColdDigest(b *testing.B, touch int) {
 		}
 		off += touch / 2
 	}
-	var storeNS time.Duration
+	var storeNS, sweepNS time.Duration
+	sweeps := s.sweeps
 	b.ResetTimer()
 	for b.Loop() {
 		walk()
@@ -89,9 +94,15 @@ func benchColdDigest(b *testing.B, touch int) {
 			walk()
 			t2 = time.Now()
 		})
-		storeNS += time.Since(t0) - t2.Sub(t1)
+		ns := time.Since(t0) - t2.Sub(t1)
+		storeNS += ns
+		if s.sweeps != sweeps {
+			sweeps = s.sweeps
+			sweepNS += ns
+		}
 	}
 	b.ReportMetric(float64(storeNS)/float64(b.N), "store-ns/op")
+	b.ReportMetric(float64(sweepNS)/float64(b.N), "sweep-ns/op")
 	benchSink = sum
 }
 

@@ -246,7 +246,8 @@ func checkDigestTable(t *testing.T, s *Memory) {
 
 // TestDigestTableWrap crowds a 64-slot table's keys into homes at its end, so
 // that probes and backward shifts wrap around to its start, and checks the
-// answers against a map through random puts, deletes and reads.
+// answers against a map through random puts, deletes, reads and sweeps (some
+// entries expire).
 func TestDigestTableWrap(t *testing.T) {
 	var dt digestTable
 	dt.resize(64)
@@ -263,8 +264,32 @@ func TestDigestTableWrap(t *testing.T) {
 	}
 	digest := func(i int) [digestLen]byte { return keys[i] }
 	model := map[int]bool{}
-	wrapped := 0
+	exps := map[int]int64{}
+	wrapped, sweptWrapped := 0, 0
+	now := int64(0)
 	for range 20_000 {
+		now++
+		if rng.IntN(20) == 0 {
+			for i := range model {
+				if x := exps[i]; x != 0 && now >= x {
+					d := digest(i)
+					if dt.find(dt.tag(0, &d), 0, &d) < 8 {
+						sweptWrapped++
+					}
+					delete(model, i)
+				}
+			}
+			dt.sweep(now)
+			for i := range 36 {
+				d := digest(i)
+				if slot := dt.find(dt.tag(0, &d), 0, &d); (slot >= 0) != model[i] {
+					t.Fatalf("after a sweep, key %d: slot %d, model has it: %v", i, slot, model[i])
+				}
+			}
+			if dt.n != len(model) {
+				t.Fatalf("after a sweep: %d entries, model %d", dt.n, len(model))
+			}
+		}
 		i := rng.IntN(36)
 		d := digest(i)
 		slot := dt.find(dt.tag(0, &d), 0, &d)
@@ -276,8 +301,12 @@ func TestDigestTableWrap(t *testing.T) {
 			e := dent{d: d, n: 1}
 			chunk, off := dt.arena.put([]byte{byte(i)})
 			e.chunk, e.off = chunk, uint16(off)
-			dt.insert(dt.tag(0, &d), &e, 0)
-			model[i] = true
+			exp := int64(0) // never
+			if rng.IntN(4) != 0 {
+				exp = now + 1 + rng.Int64N(200)
+			}
+			dt.insert(dt.tag(0, &d), &e, exp)
+			model[i], exps[i] = true, exp
 		case slot >= 0 && rng.IntN(2) == 0:
 			if slot < 8 {
 				wrapped++
@@ -289,8 +318,8 @@ func TestDigestTableWrap(t *testing.T) {
 			t.Fatalf("the table grew to %d slots", len(dt.tags))
 		}
 	}
-	if wrapped < 100 {
-		t.Fatalf("%d deletes of wrapped entries: the test tests little", wrapped)
+	if wrapped < 100 || sweptWrapped < 200 {
+		t.Fatalf("%d deletes and %d sweeps' deletions of wrapped entries: the test tests little", wrapped, sweptWrapped)
 	}
 }
 
