@@ -7,8 +7,9 @@
 // ledger renews while the handler runs). On a store that lives in this process
 // (a store.DigestStore: store.Memory) a claim cannot outlive the process that
 // holds it, so it needs no renewal: its record says "held" (lease leaseHeld)
-// until the claim ends, and only Abandon gives it a lease to lapse. A successful result replaces the record,
-// by compare-and-set, with a "done" record holding the result (Claim.Done); a
+// until the claim ends, and only Abandon gives it a lease to lapse. A
+// successful result replaces the record, by compare-and-set, with a "done"
+// record holding the result (Claim.Done); a
 // failed call deletes its claim so that the same key can be tried again
 // (Claim.Release); a call whose handler may still act lets its claim lapse
 // (Claim.Abandon). A repeat of the key (Ledger.Begin):
