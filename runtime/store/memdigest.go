@@ -2,11 +2,11 @@ package store
 
 // memdigest.go: Memory's table for digest keys. A key made of a prefix ending
 // in ':' and 40 lowercase hex digits (a 160-bit digest, as the idempotency
-// ledger's keys are) is kept in an open-addressing table of its own, indexed by
-// the digest itself (no hashing), its value copied into an arena of large
+// ledger's keys are) is kept in an open-addressing table of its own, one
+// 32-byte slot per entry, its digest and value copied into an arena of large
 // chunks. Neither the table nor the arena holds a pointer per entry: the
 // garbage collector scans neither, and a write allocates nothing but, now and
-// then, a new chunk. A chunk whose values are all gone is reused: values never
+// then, a new chunk. A chunk whose records are all gone is reused: values never
 // leave the store's lock uncopied (GetShared copies them too).
 
 import "hash/maphash"
@@ -55,46 +55,57 @@ var unhex = func() (t [256]byte) {
 }()
 
 // A digestTable is a linear-probing hash table with backward-shift deletion
-// (no tombstones; the sweep deletes the expired entries in one pass), kept as
-// three parallel arrays, one element per slot: tags,
-// dents and expiries, and the arena that holds the values.
+// (no tombstones; the sweep deletes the expired entries in one pass): one array
+// of 32-byte slots, two to a cache line and none across two, and the arena that
+// holds each entry's record, its key's digest followed by its value.
 //
-// A slot's tag (0: empty) is 32 bits of the key's hash, and its home slot is
-// the tag's top bits: a lookup probes the tags alone (4 bytes a slot, 16 to a
-// cache line) and reads a dent only where the tag matches, so that a lookup of
-// an absent key touches only a line of tags, and deletion's backward shift and
-// a resize find each entry's home from its tag without hashing again. The
-// sweep walks tags and expiries (12 bytes a slot), not the dents.
+// A slot holds all of its entry but the digest: its tag, expiry, prefix and
+// where its record lies. A slot's tag (0: empty) is 32 bits of the key's hash,
+// and its home slot is the tag's top bits: a lookup probes the slots' tags and
+// compares the digest in the arena only where a tag matches, so that the claim
+// of a fresh key touches one line of slots (the table's part of a probe, at its
+// load of at most 5/8, rarely runs into the next line) and writes its entry in
+// that line, and its record at the arena's tail; the done record that follows
+// finds the same lines warm. Deletion's backward shift, a resize and the sweep
+// find each entry's home from its tag, and the sweep releases an expired
+// entry's record from its slot alone: none of them reads the arena (but for
+// the compaction of a sparse arena, which moves records).
 type digestTable struct {
-	tags     []uint32
-	ents     []dent
-	exps     []int64 // Unix nanoseconds; 0: never
-	shift    uint    // 32 - log2(slots): a tag's top bits are its home
+	slots    []slot
+	shift    uint // 32 - log2(len(slots)): a tag's top bits are its home
 	n        int
 	prefixes []string
-	last     uint16 // the prefix looked up last
+	last     uint8 // the prefix looked up last
 	seed     maphash.Seed
 	arena    arena
 }
 
-// A dent is a digest key's entry but for its tag and expiry: its key and where
-// its value lies in the arena. 32 bytes: two to a cache line, none across two.
-type dent struct {
-	d      [digestLen]byte
-	prefix uint16 // index in digestTable.prefixes
-	off    uint16 // in the chunk (chunkSize is 1<<16; a chunk of its own: 0)
+// A slot is a digest key's entry in the table: 32 bytes. Its record in the
+// arena (digestLen bytes of digest, then the n bytes of its value) starts at
+// off in chunk.
+type slot struct {
+	tag    uint32 // 0: an empty slot, whose other fields are never read
+	n      uint32 // the value's length
+	exp    int64  // Unix nanoseconds; 0: never
 	chunk  uint32
-	n      uint32
+	off    uint16 // in the chunk (chunkSize is 1<<16; a chunk of its own: 0)
+	prefix uint8  // index in digestTable.prefixes (maxPrefixes fits)
+	_      [9]byte
 }
 
+var _ [256 - maxPrefixes]struct{} // maxPrefixes <= 256: a prefix fits a slot's byte
+
+// recLen is the length of the record of a slot's entry.
+func (e *slot) recLen() uint32 { return digestLen + e.n }
+
 // prefixID returns the index of prefix, adding it while there is room.
-func (t *digestTable) prefixID(prefix string, add bool) (uint16, bool) {
+func (t *digestTable) prefixID(prefix string, add bool) (uint8, bool) {
 	if int(t.last) < len(t.prefixes) && t.prefixes[t.last] == prefix {
 		return t.last, true
 	}
 	for i, p := range t.prefixes {
 		if p == prefix {
-			t.last = uint16(i)
+			t.last = uint8(i)
 			return t.last, true
 		}
 	}
@@ -102,14 +113,14 @@ func (t *digestTable) prefixID(prefix string, add bool) (uint16, bool) {
 		return 0, false
 	}
 	t.prefixes = append(t.prefixes, prefix)
-	t.last = uint16(len(t.prefixes) - 1)
+	t.last = uint8(len(t.prefixes) - 1)
 	return t.last, true
 }
 
 // tag is the table's 32-bit hash of (prefix, d); never 0. The digest is hashed
 // again with the table's seed: a digest key need not be a uniform digest (nor
 // chosen to collide).
-func (t *digestTable) tag(prefix uint16, d *[digestLen]byte) uint32 {
+func (t *digestTable) tag(prefix uint8, d *[digestLen]byte) uint32 {
 	if t.seed == (maphash.Seed{}) {
 		t.seed = maphash.MakeSeed()
 	}
@@ -123,153 +134,154 @@ func (t *digestTable) home(h uint32) int {
 }
 
 // find returns the slot of (prefix, d), whose tag is h, or -1.
-func (t *digestTable) find(h uint32, prefix uint16, d *[digestLen]byte) int {
-	if len(t.tags) == 0 {
+func (t *digestTable) find(h uint32, prefix uint8, d *[digestLen]byte) int {
+	if len(t.slots) == 0 {
 		return -1
 	}
-	mask := len(t.tags) - 1
+	mask := len(t.slots) - 1
 	for i := t.home(h); ; i = (i + 1) & mask {
-		switch t.tags[i] {
+		e := &t.slots[i]
+		switch e.tag {
 		case 0:
 			return -1
 		case h:
-			if e := &t.ents[i]; e.d == *d && e.prefix == prefix {
+			if e.prefix == prefix && *t.arena.digest(e.chunk, uint32(e.off)) == *d {
 				return i
 			}
 		}
 	}
 }
 
-// insert adds the entry e of tag h, expiring at exp, for a key that is not in
-// the table.
-func (t *digestTable) insert(h uint32, e *dent, exp int64) {
-	if (t.n+1)*8 > len(t.tags)*5 { // load above 5/8
-		t.resize(max(64, 2*len(t.tags)))
+// insert adds the entry e, whose record is in the arena, for a key that is not
+// in the table.
+func (t *digestTable) insert(e *slot) {
+	if (t.n+1)*8 > len(t.slots)*5 { // load above 5/8
+		t.resize(max(64, 2*len(t.slots)))
 	}
-	mask := len(t.tags) - 1
-	i := t.home(h)
-	for t.tags[i] != 0 {
+	mask := len(t.slots) - 1
+	i := t.home(e.tag)
+	for t.slots[i].tag != 0 {
 		i = (i + 1) & mask
 	}
-	t.tags[i], t.ents[i], t.exps[i] = h, *e, exp
+	t.slots[i] = *e
 	t.n++
 }
 
 // resize rehashes the table into size slots (a power of two, at most 1<<32:
-// a home is a tag's top bits), from the tags alone.
+// a home is a tag's top bits), from the slots alone.
 func (t *digestTable) resize(size int) {
-	tags, ents, exps := t.tags, t.ents, t.exps
-	t.tags, t.ents, t.exps, t.n = make([]uint32, size), make([]dent, size), make([]int64, size), 0
+	slots := t.slots
+	t.slots, t.n = make([]slot, size), 0
 	t.shift = 32
 	for s := size; s > 1; s >>= 1 {
 		t.shift--
 	}
-	for i, h := range tags {
-		if h != 0 {
-			t.insert(h, &ents[i], exps[i])
+	for i := range slots {
+		if slots[i].tag != 0 {
+			t.insert(&slots[i])
 		}
 	}
 }
 
-// deleteAt empties slot i, releasing its value, and shifts back the entries
+// deleteAt empties slot i, releasing its record, and shifts back the entries
 // after it that probed past it. It reports whether slot i holds another entry
 // afterwards.
 func (t *digestTable) deleteAt(i int) bool {
-	e := &t.ents[i]
-	t.arena.release(e.chunk, uint32(e.off), e.n)
-	mask := len(t.tags) - 1
+	e := &t.slots[i]
+	t.arena.release(e.chunk, uint32(e.off), e.recLen())
+	mask := len(t.slots) - 1
 	hole := i
-	for j := (i + 1) & mask; t.tags[j] != 0; j = (j + 1) & mask {
-		h := t.home(t.tags[j])
+	for j := (i + 1) & mask; t.slots[j].tag != 0; j = (j + 1) & mask {
+		h := t.home(t.slots[j].tag)
 		// The entry at j may move to the hole unless its home lies cyclically
 		// in (hole, j].
 		if (hole < j && hole < h && h <= j) || (j < hole && (hole < h || h <= j)) {
 			continue
 		}
-		t.tags[hole], t.ents[hole], t.exps[hole] = t.tags[j], t.ents[j], t.exps[j]
+		t.slots[hole] = t.slots[j]
 		hole = j
 	}
-	t.tags[hole] = 0 // an empty slot's dent and expiry are never read
+	t.slots[hole].tag = 0
 	t.n--
 	return hole != i
 }
 
 // value returns the value of the entry in slot i, sharing the arena's memory.
 func (t *digestTable) value(i int) []byte {
-	e := &t.ents[i]
-	return t.arena.get(e.chunk, uint32(e.off), e.n)
+	e := &t.slots[i]
+	return t.arena.get(e.chunk, uint32(e.off)+digestLen, e.n)
 }
 
-// setValue writes val into the arena as the value of slot i, replacing its
-// value, and sets its expiry.
-func (t *digestTable) setValue(i int, val []byte, expires int64) {
-	e := &t.ents[i]
-	t.arena.release(e.chunk, uint32(e.off), e.n)
-	chunk, off := t.arena.put(val)
+// setValue writes a new record of d (slot i's key's digest) and val into the
+// arena for slot i, releasing its old one, and sets its expiry.
+func (t *digestTable) setValue(i int, d *[digestLen]byte, val []byte, expires int64) {
+	e := &t.slots[i]
+	t.arena.release(e.chunk, uint32(e.off), e.recLen())
+	chunk, off := t.arena.put(d[:], val)
 	e.chunk, e.off, e.n = chunk, uint16(off), uint32(len(val))
-	t.exps[i] = expires
+	e.exp = expires
 }
 
-// sweep deletes the entries expired at now, then moves the values out of
+// sweep deletes the entries expired at now, then moves the records out of
 // chunks mostly dead, and shrinks the table when it is mostly empty.
 //
 // The deletions are one pass over the slots, from an empty one round to it:
-// an expired entry's slot is emptied (its dent read only for where its value
-// lies), and an entry kept moves back to the first empty slot from its home,
-// if there is one before its own. No cluster runs across the empty slot the
-// pass starts after; within a cluster each entry is placed after the entries
-// before it, at the first empty slot from its home, and a slot once filled is
-// not emptied again in the pass: every entry stays reachable from its home
-// without an empty slot on the way, as a backward shift keeps it. An entry
+// an expired entry's slot is emptied (its record released from the slot's
+// fields, unread), and an entry kept moves back to the first empty slot from
+// its home, if there is one before its own. No cluster runs across the empty
+// slot the pass starts after; within a cluster each entry is placed after the
+// entries before it, at the first empty slot from its home, and a slot once
+// filled is not emptied again in the pass: every entry stays reachable from its
+// home without an empty slot on the way, as a backward shift keeps it. An entry
 // moves at most once, and an expired one not at all (a deletion's backward
 // shift moved the entries after it, expired ones among them, once for each
 // deletion before them in the cluster).
 func (t *digestTable) sweep(now int64) {
-	tags, exps := t.tags, t.exps[:len(t.tags)]
+	slots := t.slots
 	if t.n > 0 {
-		mask := len(tags) - 1
+		mask := len(slots) - 1
 		start := 0
-		for tags[start] != 0 { // the load is at most 5/8: there is an empty slot
+		for slots[start].tag != 0 { // the load is at most 5/8: there is an empty slot
 			start++
 		}
-		for k := 1; k < len(tags); k++ {
+		for k := 1; k < len(slots); k++ {
 			i := (start + k) & mask
-			h := tags[i]
+			e := &slots[i]
+			h := e.tag
 			if h == 0 {
 				continue
 			}
-			if x := exps[i]; x != 0 && now >= x {
-				e := &t.ents[i]
-				t.arena.release(e.chunk, uint32(e.off), e.n)
-				tags[i] = 0
+			if x := e.exp; x != 0 && now >= x {
+				t.arena.release(e.chunk, uint32(e.off), e.recLen())
+				e.tag = 0
 				t.n--
 				continue
 			}
 			j := t.home(h)
-			for j != i && tags[j] != 0 {
+			for j != i && slots[j].tag != 0 {
 				j = (j + 1) & mask
 			}
 			if j != i {
-				tags[j], t.ents[j], exps[j] = h, t.ents[i], exps[i]
-				tags[i] = 0
+				slots[j] = *e
+				e.tag = 0
 			}
 		}
 	}
 	if a := &t.arena; a.sparse() {
-		for i, h := range tags {
-			if h == 0 {
+		for i := range slots {
+			e := &slots[i]
+			if e.tag == 0 {
 				continue
 			}
-			e := &t.ents[i]
 			if c := &a.chunks[e.chunk]; e.chunk != a.cur && c.live*4 < cap(c.buf) {
-				v := a.get(e.chunk, uint32(e.off), e.n)
-				chunk, off := a.put(v)
-				a.release(e.chunk, uint32(e.off), e.n)
+				rec := a.get(e.chunk, uint32(e.off), e.recLen())
+				chunk, off := a.put(rec[:digestLen], rec[digestLen:])
+				a.release(e.chunk, uint32(e.off), e.recLen())
 				e.chunk, e.off = chunk, uint16(off)
 			}
 		}
 	}
-	if len(tags) > 64 && t.n*8 < len(tags) { // load below 1/8: shrink to 1/4 or less
+	if len(slots) > 64 && t.n*8 < len(slots) { // load below 1/8: shrink to 1/4 or less
 		size := 64
 		for size < 4*t.n {
 			size *= 2
@@ -278,21 +290,23 @@ func (t *digestTable) sweep(now int64) {
 	}
 }
 
-// chunkSize is the size of an arena chunk; a value larger than a quarter of it
-// gets a chunk of its own. A value's offset in a chunk fits a dent's 16 bits.
+// chunkSize is the size of an arena chunk; a record larger than a quarter of
+// it gets a chunk of its own. A record's offset in a chunk fits a slot's 16
+// bits.
 const chunkSize = 64 << 10
 
 var _ [1<<16 - chunkSize]struct{} // chunkSize <= 1<<16
 
-// An arena holds values in chunks; achunk.live counts the bytes of live values
-// (a chunk with none is dropped, unless values are still being added to it).
+// An arena holds records (a digest, then a value) in chunks, each written
+// once; achunk.live counts the bytes of live records (a chunk with none is
+// dropped, unless records are still being added to it).
 type arena struct {
 	chunks   []achunk
 	free     []uint32 // indexes of dropped chunks
 	spare    [][]byte // dropped chunks' buffers, for reuse
-	cur      uint32   // the chunk values are added to
+	cur      uint32   // the chunk records are added to
 	capBytes int      // the chunks' capacity
-	live     int      // bytes of live values
+	live     int      // bytes of live records
 }
 
 type achunk struct {
@@ -300,26 +314,24 @@ type achunk struct {
 	live int
 }
 
-// put copies val into the arena and returns where it lies: off is below
-// chunkSize. An empty value lies nowhere: it holds no chunk (a chunk is dropped
-// when its live bytes are gone, an empty value's too).
-func (a *arena) put(val []byte) (chunk, off uint32) {
-	if len(val) == 0 {
-		return 0, 0
-	}
+// put copies the record head+val (a digest and a value) into the arena and
+// returns where it lies: off is below chunkSize. A record is never empty: a
+// chunk is dropped only when its records are gone.
+func (a *arena) put(head, val []byte) (chunk, off uint32) {
+	n := len(head) + len(val)
 	if len(a.chunks) == 0 {
 		a.cur = a.newChunk(chunkSize)
 	}
-	a.live += len(val)
-	if len(val) > chunkSize/4 {
-		chunk = a.newChunk(len(val))
+	a.live += n
+	if n > chunkSize/4 {
+		chunk = a.newChunk(n)
 		c := &a.chunks[chunk]
-		c.buf = append(c.buf, val...)
-		c.live = len(val)
+		c.buf = append(append(c.buf, head...), val...)
+		c.live = n
 		return chunk, 0
 	}
 	c := &a.chunks[a.cur]
-	if cap(c.buf)-len(c.buf) < len(val) {
+	if cap(c.buf)-len(c.buf) < n {
 		old := a.cur
 		a.cur = a.newChunk(chunkSize)
 		if a.chunks[old].live == 0 {
@@ -328,31 +340,31 @@ func (a *arena) put(val []byte) (chunk, off uint32) {
 		c = &a.chunks[a.cur]
 	}
 	off = uint32(len(c.buf))
-	c.buf = append(c.buf, val...)
-	c.live += len(val)
+	c.buf = append(append(c.buf, head...), val...)
+	c.live += n
 	return a.cur, off
 }
 
 // get returns the n bytes at off in chunk, capped so that an append copies.
 func (a *arena) get(chunk, off, n uint32) []byte {
-	if n == 0 {
-		return []byte{}
-	}
 	return a.chunks[chunk].buf[off : off+n : off+n]
 }
 
-// release marks the n bytes at off in chunk dead, dropping the chunk when
-// none is left. No slice of a value outlives the store's lock (reads copy), so
-// the room of the value last written can be taken back at once.
+// digest returns the digest that starts the record at off in chunk.
+func (a *arena) digest(chunk, off uint32) *[digestLen]byte {
+	return (*[digestLen]byte)(a.chunks[chunk].buf[off : off+digestLen])
+}
+
+// release marks the record of n bytes at off in chunk dead, dropping the
+// chunk when none is left. No slice of a value outlives the store's lock
+// (reads copy), so the room of the record last written can be taken back at
+// once.
 func (a *arena) release(chunk, off, n uint32) {
-	if n == 0 {
-		return
-	}
 	c := &a.chunks[chunk]
 	c.live -= int(n)
 	a.live -= int(n)
 	if chunk == a.cur && int(off+n) == len(c.buf) {
-		// The last value written: its room is written again by the next. A
+		// The last record written: its room is written again by the next. A
 		// claim's record, replaced by its result soon after, costs no room,
 		// and the result is written where the claim's lines are still cached.
 		c.buf = c.buf[:off]
@@ -387,7 +399,7 @@ func (a *arena) newChunk(size int) uint32 {
 // fill as many again.
 const minSpare = 32
 
-// drop forgets a chunk without live values, keeping its buffer for reuse.
+// drop forgets a chunk without live records, keeping its buffer for reuse.
 func (a *arena) drop(chunk uint32) {
 	b := a.chunks[chunk].buf
 	a.capBytes -= cap(b)
@@ -398,7 +410,7 @@ func (a *arena) drop(chunk uint32) {
 	a.free = append(a.free, chunk)
 }
 
-// sparse reports whether the chunks hold more than twice the live values (and
+// sparse reports whether the chunks hold more than twice the live records (and
 // a few chunks' worth): a sweep then compacts them.
 func (a *arena) sparse() bool {
 	return a.capBytes > 2*a.live+4*chunkSize

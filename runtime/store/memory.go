@@ -54,7 +54,7 @@ var _ interface {
 type memKey struct {
 	key    string
 	dt     bool
-	prefix uint16
+	prefix uint8
 	tag    uint32 // the digest table's tag, set by lookup
 	d      [digestLen]byte
 }
@@ -97,7 +97,7 @@ func (s *Memory) lookup(k *memKey, now int64) (memSlot, bool) {
 		if i < 0 {
 			return memSlot{}, false
 		}
-		if x := s.dt.exps[i]; x != 0 && now >= x {
+		if x := s.dt.slots[i].exp; x != 0 && now >= x {
 			s.dt.deleteAt(i)
 			return memSlot{}, false
 		}
@@ -111,23 +111,21 @@ func (s *Memory) lookup(k *memKey, now int64) (memSlot, bool) {
 	return memSlot{i: -1, val: e.val}, ok
 }
 
-// set stores val under k, replacing the entry in slot when found; owned says
+// set stores val under k, replacing the entry at when found; owned says
 // val may be kept as is (the map keeps it; the digest table always copies). k
 // went through lookup (which set its tag). The caller holds mu.
-func (s *Memory) set(k *memKey, slot memSlot, found bool, val []byte, owned bool, ttl time.Duration, now int64) {
+func (s *Memory) set(k *memKey, at memSlot, found bool, val []byte, owned bool, ttl time.Duration, now int64) {
 	var expires int64
 	if ttl > 0 {
 		expires = now + int64(ttl)
 	}
 	switch {
 	case k.dt && found:
-		s.dt.setValue(slot.i, val, expires)
+		s.dt.setValue(at.i, &k.d, val, expires)
 		return
 	case k.dt:
-		e := dent{d: k.d, prefix: k.prefix, n: uint32(len(val))}
-		chunk, off := s.dt.arena.put(val)
-		e.chunk, e.off = chunk, uint16(off)
-		s.dt.insert(k.tag, &e, expires)
+		chunk, off := s.dt.arena.put(k.d[:], val)
+		s.dt.insert(&slot{tag: k.tag, n: uint32(len(val)), exp: expires, chunk: chunk, off: uint16(off), prefix: k.prefix})
 	default:
 		if !owned {
 			val = bytes.Clone(val)

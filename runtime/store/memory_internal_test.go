@@ -203,8 +203,8 @@ func TestDigestTableModel(t *testing.T) {
 		now = now.Add(time.Second)
 	}
 	checkDigestTable(t, s)
-	if s.dt.n > 2*minSweep || len(s.dt.ents) > 8*2*minSweep || s.dt.arena.capBytes > 8*chunkSize {
-		t.Fatalf("after expiry: %d entries in %d slots, %d bytes of chunks", s.dt.n, len(s.dt.ents), s.dt.arena.capBytes)
+	if s.dt.n > 2*minSweep || len(s.dt.slots) > 8*2*minSweep || s.dt.arena.capBytes > 8*chunkSize {
+		t.Fatalf("after expiry: %d entries in %d slots, %d bytes of chunks", s.dt.n, len(s.dt.slots), s.dt.arena.capBytes)
 	}
 }
 
@@ -216,21 +216,32 @@ func checkDigestTable(t *testing.T, s *Memory) {
 	dt := &s.dt
 	n, live := 0, 0
 	perChunk := map[uint32]int{}
-	for i, h := range dt.tags {
+	type rec struct{ chunk, off uint32 }
+	starts := map[rec]int{}
+	for i := range dt.slots {
+		e := &dt.slots[i]
+		h := e.tag
 		if h == 0 {
 			continue
 		}
-		e := &dt.ents[i]
 		n++
-		live += int(e.n)
-		perChunk[e.chunk] += int(e.n)
-		if dt.shift+uint(bits.Len(uint(len(dt.tags)-1))) != 32 {
-			t.Fatalf("%d slots, shift %d", len(dt.tags), dt.shift)
+		live += int(e.recLen())
+		perChunk[e.chunk] += int(e.recLen())
+		if dt.shift+uint(bits.Len(uint(len(dt.slots)-1))) != 32 {
+			t.Fatalf("%d slots, shift %d", len(dt.slots), dt.shift)
 		}
-		if h != dt.tag(e.prefix, &e.d) {
-			t.Fatalf("slot %d: tag %x, entry's %x", i, h, dt.tag(e.prefix, &e.d))
+		if buf := dt.arena.chunks[e.chunk].buf; int(e.off)+int(e.recLen()) > len(buf) {
+			t.Fatalf("slot %d: a record of %d bytes at %d in a chunk of %d written bytes", i, e.recLen(), e.off, len(buf))
 		}
-		if j := dt.find(h, e.prefix, &e.d); j != i {
+		if j, dup := starts[rec{e.chunk, uint32(e.off)}]; dup {
+			t.Fatalf("slots %d and %d: one record at %d in chunk %d", j, i, e.off, e.chunk)
+		}
+		starts[rec{e.chunk, uint32(e.off)}] = i
+		d := dt.arena.digest(e.chunk, uint32(e.off))
+		if h != dt.tag(e.prefix, d) {
+			t.Fatalf("slot %d: tag %x, its record's digest's %x", i, h, dt.tag(e.prefix, d))
+		}
+		if j := dt.find(h, e.prefix, d); j != i {
 			t.Fatalf("slot %d: its key is found at %d", i, j)
 		}
 	}
@@ -292,30 +303,28 @@ func TestDigestTableWrap(t *testing.T) {
 		}
 		i := rng.IntN(36)
 		d := digest(i)
-		slot := dt.find(dt.tag(0, &d), 0, &d)
-		if (slot >= 0) != model[i] {
-			t.Fatalf("key %d: slot %d, model has it: %v", i, slot, model[i])
+		at := dt.find(dt.tag(0, &d), 0, &d)
+		if (at >= 0) != model[i] {
+			t.Fatalf("key %d: slot %d, model has it: %v", i, at, model[i])
 		}
 		switch {
-		case slot < 0 && dt.n < 36:
-			e := dent{d: d, n: 1}
-			chunk, off := dt.arena.put([]byte{byte(i)})
-			e.chunk, e.off = chunk, uint16(off)
+		case at < 0 && dt.n < 36:
+			chunk, off := dt.arena.put(d[:], []byte{byte(i)})
 			exp := int64(0) // never
 			if rng.IntN(4) != 0 {
 				exp = now + 1 + rng.Int64N(200)
 			}
-			dt.insert(dt.tag(0, &d), &e, exp)
+			dt.insert(&slot{tag: dt.tag(0, &d), n: 1, exp: exp, chunk: chunk, off: uint16(off)})
 			model[i], exps[i] = true, exp
-		case slot >= 0 && rng.IntN(2) == 0:
-			if slot < 8 {
+		case at >= 0 && rng.IntN(2) == 0:
+			if at < 8 {
 				wrapped++
 			}
-			dt.deleteAt(slot)
+			dt.deleteAt(at)
 			delete(model, i)
 		}
-		if len(dt.tags) != 64 {
-			t.Fatalf("the table grew to %d slots", len(dt.tags))
+		if len(dt.slots) != 64 {
+			t.Fatalf("the table grew to %d slots", len(dt.slots))
 		}
 	}
 	if wrapped < 100 || sweptWrapped < 200 {
@@ -359,9 +368,9 @@ func TestDigestTableSequentialKeys(t *testing.T) {
 	}
 	dt := &s.dt
 	longest := 0
-	for i, h := range dt.tags {
-		if h != 0 {
-			longest = max(longest, (i-dt.home(h))&(len(dt.tags)-1))
+	for i, e := range dt.slots {
+		if e.tag != 0 {
+			longest = max(longest, (i-dt.home(e.tag))&(len(dt.slots)-1))
 		}
 	}
 	if dt.n != 50_000 || longest > 100 {
@@ -410,43 +419,62 @@ func TestDigestKeysSteadyAllocs(t *testing.T) {
 	}
 }
 
-// TestDentIsHalfACacheLine: a dent is 32 bytes, so that the dents of a table
-// (page-aligned) lie two to a cache line, none across two.
-func TestDentIsHalfACacheLine(t *testing.T) {
-	if n := unsafe.Sizeof(dent{}); n != 32 {
-		t.Fatalf("a dent is %d bytes", n)
+// TestSlotIsHalfACacheLine: a slot is 32 bytes, so that the slots of a table
+// (aligned to 64 bytes at least: its size class's, or a page) lie two to a
+// cache line, none across two.
+func TestSlotIsHalfACacheLine(t *testing.T) {
+	if n := unsafe.Sizeof(slot{}); n != 32 {
+		t.Fatalf("a slot is %d bytes", n)
+	}
+	var dt digestTable
+	for _, size := range []int{64, 1 << 10, 1 << 16} {
+		dt.resize(size)
+		if p := uintptr(unsafe.Pointer(&dt.slots[0])); p%64 != 0 {
+			t.Fatalf("a table of %d slots at %#x", size, p)
+		}
 	}
 }
 
-// TestArenaOffsetsFit: a value's offset in a chunk fits a dent's 16 bits, a
-// value's after a chunk filled exactly included; an empty value holds no
-// chunk, so that its chunk's drop leaves it readable.
+// TestArenaOffsetsFit: a record's offset in a chunk fits a slot's 16 bits, a
+// record's after a chunk filled exactly included; a record larger than a
+// quarter of a chunk gets one of its own; the record of an empty value (its
+// digest alone) holds its chunk, so that it stays readable while the chunk it
+// was written after is dropped.
 func TestArenaOffsetsFit(t *testing.T) {
 	var a arena
-	quarter := make([]byte, chunkSize/4) // the largest value that shares a chunk
+	var d [digestLen]byte
+	for i := range d {
+		d[i] = byte(i + 1)
+	}
+	quarter := make([]byte, chunkSize/4-digestLen) // the largest value whose record shares a chunk
 	var offs []uint32
 	for range 4 {
-		_, off := a.put(quarter)
+		_, off := a.put(d[:], quarter)
 		offs = append(offs, off)
 	}
 	if c := &a.chunks[a.cur]; len(c.buf) != chunkSize || offs[3] != 3*chunkSize/4 {
 		t.Fatalf("a chunk of %d bytes after four quarters at %v", len(c.buf), offs)
 	}
 	full := a.cur
-	if chunk, off := a.put([]byte{1}); off != 0 || chunk == full {
-		t.Fatalf("a byte after a full chunk: offset %d of chunk %d (%d full)", off, chunk, full)
+	ec, eo := a.put(d[:], nil)
+	if eo != 0 || ec == full {
+		t.Fatalf("a record after a full chunk: offset %d of chunk %d (%d full)", eo, ec, full)
 	}
-	ec, eo := a.put(nil)
+	if big, off := a.put(d[:], append(quarter, 1)); big == ec || off != 0 || cap(a.chunks[big].buf) != chunkSize/4+1 {
+		t.Fatalf("a record of a quarter and a byte: at %d in chunk %d of %d bytes (current %d)", off, big, cap(a.chunks[big].buf), ec)
+	}
 	for i := range 4 {
 		a.release(full, offs[i], chunkSize/4)
 	}
 	if a.chunks[full].buf != nil {
 		t.Fatal("the chunk of the released quarters was kept")
 	}
-	if v := a.get(ec, eo, 0); v == nil || len(v) != 0 {
-		t.Fatalf("the empty value reads %v", v)
+	if v := a.get(ec, eo+digestLen, 0); v == nil || len(v) != 0 || *a.digest(ec, eo) != d {
+		t.Fatalf("the empty value reads %v, its digest %x", v, *a.digest(ec, eo))
 	}
-	a.release(ec, eo, 0)
+	if a.chunks[ec].live != digestLen {
+		t.Fatalf("the chunk of the empty value's record has %d live bytes", a.chunks[ec].live)
+	}
 	if len(a.free) != 1 {
 		t.Fatalf("%d chunks free after one drop", len(a.free))
 	}
@@ -471,7 +499,7 @@ func TestClaimRoomTakenBack(t *testing.T) {
 	for _, c := range s.dt.arena.chunks {
 		written += len(c.buf)
 	}
-	if live := s.dt.arena.live; live != 1000*len(done) || written != live {
+	if live := s.dt.arena.live; live != 1000*(digestLen+len(done)) || written != live {
 		t.Fatalf("%d bytes written in the chunks for %d live bytes", written, live)
 	}
 }
