@@ -503,3 +503,83 @@ func TestClaimRoomTakenBack(t *testing.T) {
 		t.Fatalf("%d bytes written in the chunks for %d live bytes", written, live)
 	}
 }
+
+// TestDigestTagCollision: two digest keys of one tag (found among random
+// digests: a tag has 31 bits of hash) are told apart by their digests, which
+// the table compares in the arena: each key reads its own value, the second
+// is absent until put, and deleting either leaves the other.
+func TestDigestTagCollision(t *testing.T) {
+	s := NewMemory()
+	ctx := context.Background()
+	const prefix = "mcpgen:idem:"
+	key := func(d *[digestLen]byte) string { return fmt.Sprintf("%s%x", prefix, d[:]) }
+	var first [digestLen]byte
+	if ok, _ := s.PutIfAbsent(ctx, key(&first), []byte("first"), time.Hour); !ok {
+		t.Fatal("put")
+	}
+	id, ok := s.dt.prefixID(prefix, false)
+	if !ok {
+		t.Fatal("no prefix id")
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	seen := map[uint32][digestLen]byte{}
+	var a, b [digestLen]byte
+	for i := 0; ; i++ {
+		if i == 1_000_000 {
+			t.Fatal("no two digests of one tag among a million")
+		}
+		var d [digestLen]byte
+		binary.LittleEndian.PutUint64(d[:], rng.Uint64())
+		binary.LittleEndian.PutUint64(d[8:], rng.Uint64())
+		binary.LittleEndian.PutUint32(d[16:], rng.Uint32())
+		h := s.dt.tag(id, &d)
+		if o, ok := seen[h]; ok && o != d {
+			a, b = o, d
+			break
+		}
+		seen[h] = d
+	}
+	get := func(d *[digestLen]byte) string {
+		t.Helper()
+		v, ok, err := s.Get(ctx, key(d))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ok {
+			return "<absent>"
+		}
+		return string(v)
+	}
+	if ok, _ := s.PutIfAbsent(ctx, key(&a), []byte("a"), time.Hour); !ok {
+		t.Fatal("put a")
+	}
+	if v := get(&b); v != "<absent>" {
+		t.Fatalf("b before its put reads %q", v)
+	}
+	if ok, _ := s.CompareAndSet(ctx, key(&b), []byte("a"), []byte("b?"), time.Hour); ok {
+		t.Fatal("a compare-and-set of b matched a's value")
+	}
+	if ok, _ := s.PutIfAbsent(ctx, key(&b), []byte("b"), time.Hour); !ok {
+		t.Fatal("put b: refused, as if present")
+	}
+	if va, vb := get(&a), get(&b); va != "a" || vb != "b" {
+		t.Fatalf("a reads %q, b %q", va, vb)
+	}
+	checkDigestTable(t, s)
+	if err := s.Delete(ctx, key(&a)); err != nil {
+		t.Fatal(err)
+	}
+	if va, vb := get(&a), get(&b); va != "<absent>" || vb != "b" {
+		t.Fatalf("after a's delete: a reads %q, b %q", va, vb)
+	}
+	if ok, _ := s.PutIfAbsent(ctx, key(&a), []byte("a2"), time.Hour); !ok {
+		t.Fatal("put a again")
+	}
+	if err := s.Delete(ctx, key(&b)); err != nil {
+		t.Fatal(err)
+	}
+	if va, vb := get(&a), get(&b); va != "a2" || vb != "<absent>" {
+		t.Fatalf("after b's delete: a reads %q, b %q", va, vb)
+	}
+	checkDigestTable(t, s)
+}
