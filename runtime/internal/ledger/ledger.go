@@ -204,10 +204,22 @@ func digestParts(parts ...string) [sha256.Size]byte {
 	var buf [256]byte
 	b := buf[:0]
 	for _, part := range parts {
-		b = append(strconv.AppendInt(b, int64(len(part)), 10), ':')
+		b = append(appendLen(b, len(part)), ':')
 		b = append(b, part...)
 	}
 	return sha256.Sum256(b)
+}
+
+// appendLen appends n in decimal, as strconv.AppendInt does, the common short
+// lengths without its general path.
+func appendLen(b []byte, n int) []byte {
+	switch {
+	case n < 10:
+		return append(b, byte('0'+n))
+	case n < 100:
+		return append(b, byte('0'+n/10), byte('0'+n%10))
+	}
+	return strconv.AppendInt(b, int64(n), 10)
 }
 
 // Begin looks up the key of (subject, tool, key) (Key) for a call whose
@@ -382,6 +394,9 @@ const runningLen = 192
 // store): it lapses only when Abandon gives it a lease, or with the process,
 // which takes the store along.
 const leaseHeld = math.MaxInt64
+
+// leaseHeldMember is a held claim's lease member, as appendRecordHead writes it.
+var leaseHeldMember = `,"lease":` + strconv.FormatInt(leaseHeld, 10)
 
 // Action is the claim's action id.
 func (c *Claim) Action() string { return c.action }
@@ -662,7 +677,11 @@ func appendRecordHead(b []byte, state, args, action string, lease int64) []byte 
 	b = append(b, `","action":"`...)
 	b = append(b, action...)
 	b = append(b, '"')
-	if lease != 0 {
+	switch lease {
+	case 0:
+	case leaseHeld: // every claim on a DigestStore: its digits once
+		b = append(b, leaseHeldMember...)
+	default:
 		b = strconv.AppendInt(append(b, `,"lease":`...), lease, 10)
 	}
 	return b

@@ -254,7 +254,9 @@ func TestDigests(t *testing.T) {
 		return prefix + hex.EncodeToString(h.Sum(nil)[:n])
 	}
 	long := strings.Repeat("é", 300)
-	for _, p := range [][4]string{{"note", "", "abc", ""}, {"t", "alice", strings.Repeat("0", 64), "key-1"}, {long, long, "", long}} {
+	at := func(n int) string { return strings.Repeat("k", n) } // lengths where the decimal form gains a digit
+	for _, p := range [][4]string{{"note", "", "abc", ""}, {"t", "alice", strings.Repeat("0", 64), "key-1"}, {long, long, "", long},
+		{at(9), at(10), at(99), at(100)}, {at(999), at(1000), at(10), at(9)}} {
 		if got, want := ActionID(p[0], p[1], p[2], p[3]), old("act_", 16, p[0], p[1], p[2], p[3]); got != want {
 			t.Errorf("ActionID%q = %s, want %s", p, got, want)
 		}
