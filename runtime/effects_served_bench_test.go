@@ -421,6 +421,30 @@ func TestFxServer(t *testing.T) {
 		t.Errorf("the oldest prefilled key should have expired (a fresh call), got %s", r)
 	}
 
+	// The control: "keyed" runs without the ledger (a repeat runs again, a
+	// prefilled key with other arguments is no conflict), and the prefill
+	// still fills it (through "fill", which conflicts).
+	ctl := startFxStdio(t, bin, []string{"FXSERVER_LEDGER=" + strconv.Itoa(n), "FXSERVER_CONTROL=1"})
+	ctlCall := func(tool, args string) []byte {
+		t.Helper()
+		reply, err := ctl.roundTrip(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"` + tool + `","arguments":` + args + fxMeta + `}}`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return reply
+	}
+	k1 := ctlCall("keyed", `{"note":"once","key":"k"}`)
+	time.Sleep(2 * time.Millisecond)
+	if k2 := ctlCall("keyed", `{"note":"once","key":"k"}`); fxCheck(k1) != nil || fxCheck(k2) != nil || bytes.Equal(k1, k2) {
+		t.Errorf("control: keyed calls should run twice, with receipts:\n%s\n%s", k1, k2)
+	}
+	if r := ctlCall("keyed", `{"note":"other","key":"prefill-0"}`); fxCheck(r) != nil {
+		t.Errorf("control: keyed with a prefilled key and other arguments should run, got %s", r)
+	}
+	if r := ctlCall("fill", `{"note":"other","key":"prefill-0"}`); !bytes.Contains(r, []byte(ErrCodeIdempotencyKeyReused)) {
+		t.Errorf("control: the prefill's key with other arguments: want %s, got %s", ErrCodeIdempotencyKeyReused, r)
+	}
+
 	for _, rev := range []string{"2026-07-28", "2025-11-25"} {
 		h := startFxHTTP(t, bin, nil, rev)
 		if err := h.calls("keyed", 0, 8); err != nil {

@@ -18,6 +18,9 @@
 # Knobs (environment): RUNS (default 8), PAIRS (default 100), CASES, a regexp of
 # the benchmark's sub-benchmarks (default: stdio, both ledger sizes), OUT (default
 # keyed-figure/<UTC time>): raw.txt holds every benchmark line, summary.md the table.
+# CONTROL=1 also runs every case as its control (runtime/internal/fxserver's
+# FXSERVER_CONTROL: "keyed" without its key, the same work as "plain"), rows
+# "REV+control": how far apart the method reads identical work.
 # RUNS=2 PAIRS=4 is CI's bounded check that it runs and summarizes.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -29,6 +32,9 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 tmp=$(mktemp -d)
 trap 'for w in "$tmp"/wt-*; do [ -d "$w" ] && git -C "$root" worktree remove --force "$w"; done; rm -rf "$tmp"' EXIT
+# The runtime's tests read ../shared (the spec) next to the repository root: a
+# revision's worktree in $tmp finds it through a link.
+[ -d "$root/../shared" ] && ln -s "$(cd "$root/../shared" && pwd)" "$tmp/shared"
 
 revs=("$@")
 [ ${#revs[@]} -gt 0 ] || revs=(.)
@@ -50,10 +56,20 @@ done
 
 echo "keyed-figure: ${#revs[@]} revision(s) (${names[*]}), $runs runs of $pairs pairs, cases $cases, load $(cut -d' ' -f1-3 /proc/loadavg)" | tee "$out/env.txt"
 : >"$out/raw.txt"
+modes=(measure)
+[ -z "${CONTROL:-}" ] || modes+=(control)
 for r in $(seq "$runs"); do
 	for i in "${!revs[@]}"; do
-		lines=$(cd "$(cat "$tmp/dir-$i")" && "$tmp/bench-$i.test" -test.run '^$' -test.bench "KeyedWriteServed/$cases" -test.benchtime "${pairs}x" 2>&1) || { echo "$lines"; exit 1; }
-		echo "$lines" | grep -E '^BenchmarkKeyedWriteServed/.* keyed/plain' | sed -E "s/^/${names[$i]} run=$r /" | tee -a "$out/raw.txt"
+		for mode in "${modes[@]}"; do
+			label=${names[$i]}
+			ctl=
+			if [ "$mode" = control ]; then
+				label+=+control
+				ctl=1
+			fi
+			lines=$(cd "$(cat "$tmp/dir-$i")" && FXSERVER_CONTROL=$ctl "$tmp/bench-$i.test" -test.run '^$' -test.bench "KeyedWriteServed/$cases" -test.benchtime "${pairs}x" 2>&1) || { echo "$lines"; exit 1; }
+			echo "$lines" | grep -E '^BenchmarkKeyedWriteServed/.* keyed/plain' | sed -E "s/^/$label run=$r /" | tee -a "$out/raw.txt"
+		done
 	done
 done
 

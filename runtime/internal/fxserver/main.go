@@ -13,6 +13,12 @@
 //     N entries, as in BenchmarkKeyedWriteRatio. On Redis the clock is Redis's.
 //     The prefill calls as the served caller: stdio's default principal, or
 //     none over HTTP.
+//   - FXSERVER_CONTROL=1: the control of the benchmark's method. "keyed" is a
+//     write without an idempotency key, like "plain" (it reads the key member
+//     and ignores it), and the store's clock stands still; the prefill goes
+//     through a third tool, "fill", which has the key. Keyed/plain then measures
+//     the method's noise and bias alone: the same work on both sides, with the
+//     same ledger in memory.
 package main
 
 import (
@@ -73,7 +79,14 @@ func run() int {
 	}
 	s := mcpruntime.NewServer(mcpruntime.Implementation{Name: "fxserver", Version: "dev"}, &mcpruntime.Options{Store: st})
 	s.AddTool(note("plain", "", nil))
-	s.AddTool(note("keyed", "key", func() { clock.Add(step) }))
+	fill := "keyed"
+	if os.Getenv("FXSERVER_CONTROL") != "" {
+		fill = "fill"
+		s.AddTool(note("fill", "key", nil))
+		s.AddTool(note("keyed", "", nil))
+	} else {
+		s.AddTool(note("keyed", "key", func() { clock.Add(step) }))
+	}
 	const meta = `,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
 	// The prefill calls as the transport's caller will: stdio's default
 	// principal, or none over HTTP (no authorization configured).
@@ -82,7 +95,7 @@ func run() int {
 		pctx = mcpruntime.WithPrincipal(ctx, mcpruntime.UnrestrictedPrincipal("stdio"))
 	}
 	for i := range n {
-		msg := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"keyed","arguments":{"note":"hello","key":"prefill-` + strconv.Itoa(i) + `"}` + meta
+		msg := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + fill + `","arguments":{"note":"hello","key":"prefill-` + strconv.Itoa(i) + `"}` + meta
 		if body := s.HandleRaw(pctx, []byte(msg), nil, nil).Body; !strings.Contains(string(body), mcpruntime.MetaReceipt) {
 			fmt.Fprintf(os.Stderr, "fxserver: prefill call %d: %s\n", i, body)
 			return 1
