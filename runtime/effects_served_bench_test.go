@@ -389,15 +389,18 @@ func (c *fxHTTP) calls(tool string, from, n int) error {
 func TestFxServer(t *testing.T) {
 	bin := testproc.Build(t, "./internal/fxserver")
 	const n = 100
-	c := startFxStdio(t, bin, []string{"FXSERVER_LEDGER=" + strconv.Itoa(n)})
-	call := func(tool, args string) []byte {
-		t.Helper()
-		reply, err := c.roundTrip(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"` + tool + `","arguments":` + args + fxMeta + `}}`)
-		if err != nil {
-			t.Fatal(err)
+	// caller returns a function calling a tool of the server c with args.
+	caller := func(c *fxStdio) func(tool, args string) []byte {
+		return func(tool, args string) []byte {
+			t.Helper()
+			reply, err := c.roundTrip(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"` + tool + `","arguments":` + args + fxMeta + `}}`)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return reply
 		}
-		return reply
 	}
+	call := caller(startFxStdio(t, bin, []string{"FXSERVER_LEDGER=" + strconv.Itoa(n)}))
 	// Five fresh keyed calls: the store's clock passes the five oldest prefilled records' expiry.
 	for i := range 5 {
 		if r := call("keyed", `{"note":"hello","key":"fresh-`+strconv.Itoa(i)+`"}`); fxCheck(r) != nil {
@@ -424,15 +427,7 @@ func TestFxServer(t *testing.T) {
 	// The control: "keyed" runs without the ledger (a repeat runs again, a
 	// prefilled key with other arguments is no conflict), and the prefill
 	// still fills it (through "fill", which conflicts).
-	ctl := startFxStdio(t, bin, []string{"FXSERVER_LEDGER=" + strconv.Itoa(n), "FXSERVER_CONTROL=1"})
-	ctlCall := func(tool, args string) []byte {
-		t.Helper()
-		reply, err := ctl.roundTrip(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"` + tool + `","arguments":` + args + fxMeta + `}}`)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return reply
-	}
+	ctlCall := caller(startFxStdio(t, bin, []string{"FXSERVER_LEDGER=" + strconv.Itoa(n), "FXSERVER_CONTROL=1"}))
 	k1 := ctlCall("keyed", `{"note":"once","key":"k"}`)
 	time.Sleep(2 * time.Millisecond)
 	if k2 := ctlCall("keyed", `{"note":"once","key":"k"}`); fxCheck(k1) != nil || fxCheck(k2) != nil || bytes.Equal(k1, k2) {
