@@ -111,7 +111,7 @@ func (s *Memory) lookup(k *memKey, now int64) (memSlot, bool) {
 	return memSlot{i: -1, val: e.val}, ok
 }
 
-// set stores val under k, replacing the entry at when found; owned says
+// set stores val under k, replacing the entry lookup found (at, when found); owned says
 // val may be kept as is (the map keeps it; the digest table always copies). k
 // went through lookup (which set its tag). The caller holds mu.
 func (s *Memory) set(k *memKey, at memSlot, found bool, val []byte, owned bool, ttl time.Duration, now int64) {
