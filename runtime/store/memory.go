@@ -18,7 +18,7 @@ import (
 //
 // A key made of a prefix ending in ':' and a 160-bit digest in 40 lowercase
 // hex digits (the idempotency ledger's keys) lives in a table of its own,
-// indexed by the digest, its value copied into large chunks that are reused: no
+// indexed by a seeded hash of the digest, its value copied into large chunks that are reused: no
 // pointer per entry for the garbage collector to follow, no allocation per
 // write in a steady state (memdigest.go). Other keys live in a map.
 type Memory struct {
