@@ -172,6 +172,7 @@ func (t *digestTable) insert(e *slot) {
 func (t *digestTable) resize(size int) {
 	slots := t.slots
 	t.slots, t.n = make([]slot, size), 0
+	adviseHuge(t.slots)
 	t.shift = 32
 	for s := size; s > 1; s >>= 1 {
 		t.shift--
