@@ -81,6 +81,8 @@ type callEffects struct {
 	status      string          // ReportStatus
 	receiptID   string          // the receipt's action id
 	receipt     json.RawMessage // the receipt withReceipt added to the result
+	receiptExt  string          // its external id
+	receiptAt   time.Time       // its occurred_at
 	idempotency string          // fresh, replayed, conflict, in_progress, outcome_unknown, reconciled
 	errCode     string          // the isError result's code ("error" for a plain error)
 }
@@ -173,11 +175,9 @@ func (s *Server) withReceipt(ctx context.Context, c *call, e *toolEntry, res *To
 	if externalID == "" && e.fx.externalID != "" {
 		externalID = ledger.IDMember(res.StructuredContent, e.fx.externalID)
 	}
-	status := fx.status
-	if status == "" {
-		status = ReceiptCommitted
-	}
-	b := ledger.AppendReceipt(make([]byte, 0, 256), fx.receiptID, e.tool.Name, fx.argsDigest, externalID, status, time.Now().UTC())
+	status := receiptStatus(fx)
+	fx.receiptExt, fx.receiptAt = externalID, time.Now().UTC()
+	b := ledger.AppendReceipt(make([]byte, 0, 256), fx.receiptID, e.tool.Name, fx.argsDigest, externalID, status, fx.receiptAt)
 	out := *res
 	out.Meta = make(map[string]any, len(res.Meta)+1)
 	for k, v := range res.Meta {
@@ -186,6 +186,15 @@ func (s *Server) withReceipt(ctx context.Context, c *call, e *toolEntry, res *To
 	fx.receipt = json.RawMessage(b)
 	out.Meta[MetaReceipt] = fx.receipt
 	return &out
+}
+
+// receiptStatus is the status the receipt of the call whose effects are fx
+// says: the handler's (ReportStatus), else committed.
+func receiptStatus(fx *callEffects) string {
+	if fx.status == "" {
+		return ReceiptCommitted
+	}
+	return fx.status
 }
 
 // principalSubject is the subject of the call's principal, "" when anonymous.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"strings"
@@ -328,11 +329,11 @@ func TestAppendStoredReceiptOnly(t *testing.T) {
 		{MetaReceipt: receipt, "a<&>": 1, "z": json.RawMessage(`"z"`)},
 	} {
 		res := &ToolResult{Content: []Content{Text("a<b>")}, StructuredContent: json.RawMessage(`{"id":"n-1"}`), Meta: meta}
-		general, err := appendStored(nil, res, nil)
+		general, err := appendStored(nil, res, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		fast, err := appendStored(nil, res, receipt)
+		fast, err := appendStored(nil, res, receipt, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -343,5 +344,63 @@ func TestAppendStoredReceiptOnly(t *testing.T) {
 		if err != nil || len(st.Meta) != len(meta) || string(st.Meta[0].Value) != string(receipt) && len(meta) == 1 {
 			t.Fatalf("ParseStored(%s) = %+v, %v", fast, st, err)
 		}
+	}
+}
+
+// TestAppendStoredShort: on an in-process store a result keeps a text block
+// that repeats its structured content, and a _meta holding only its receipt, in
+// the short forms of ledger.Stored, and replays byte for byte as its full form
+// does; a result without them keeps the full form.
+func TestAppendStoredShort(t *testing.T) {
+	at := time.Date(2026, 12, 2, 6, 0, 0, 123456789, time.UTC)
+	fx := &callEffects{receiptID: "act_1", argsDigest: "00ff", receiptExt: "n-1\"<\u2028", status: "accepted", receiptAt: at}
+	receipt := json.RawMessage(ledger.AppendReceipt(nil, fx.receiptID, "note", fx.argsDigest, fx.receiptExt, fx.status, at))
+	for i, tc := range []struct {
+		res       *ToolResult
+		shortened bool
+	}{
+		{&ToolResult{Content: []Content{Text(`{"id":"n-1"}`), Text("a<b>")}, StructuredContent: json.RawMessage(`{"id": "n-1"}`), Meta: map[string]any{MetaReceipt: receipt}}, true},
+		{&ToolResult{Content: []Content{Text(`{"id":"n-2"}`)}, StructuredContent: json.RawMessage(`{"id":"n-1"}`), Meta: map[string]any{MetaReceipt: receipt, "z": 1}}, false},
+		{&ToolResult{Content: []Content{Text("x")}}, false},
+	} {
+		full, err := appendStored(nil, tc.res, receipt, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		short, err := appendStored(nil, tc.res, receipt, fx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := len(short) < len(full); got != tc.shortened {
+			t.Fatalf("case %d: short form %s, full %s", i, short, full)
+		}
+		var replays [2]*ToolResult
+		for k, rec := range [][]byte{full, short} {
+			st, err := ledger.ParseStored(rec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if replays[k], err = storedResult(st, fx, "note"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		f, s := replays[0], replays[1]
+		if len(f.Content) != len(tc.res.Content) || len(s.Content) != len(f.Content) || string(s.StructuredContent) != string(f.StructuredContent) || len(s.Meta) != len(f.Meta) {
+			t.Fatalf("case %d: replays differ:\n%+v\n%+v", i, f, s)
+		}
+		for j := range f.Content {
+			if string(s.Content[j].raw) != string(f.Content[j].raw) {
+				t.Fatalf("case %d block %d: %s, want %s", i, j, s.Content[j].raw, f.Content[j].raw)
+			}
+		}
+		for k, v := range f.Meta {
+			if fmt.Sprint(s.Meta[k]) != fmt.Sprint(v) {
+				t.Fatalf("case %d: _meta %s = %s, want %s", i, k, s.Meta[k], v)
+			}
+		}
+	}
+	// A short receipt that is not [external id, status, time] is an error.
+	if _, err := storedResult(ledger.Stored{Receipt: []byte(`["x"]`)}, fx, "note"); err == nil {
+		t.Fatal("a bad short receipt was expanded")
 	}
 }

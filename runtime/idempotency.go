@@ -29,7 +29,7 @@ func (s *Server) invokeIdempotent(ctx context.Context, c *call, e *toolEntry, re
 	case ledger.Reconcile:
 		return s.reconcile(ctx, c, e, req, key, d.Claim)
 	case ledger.Replayed:
-		return storedResult(d.Result), nil
+		return storedResult(d.Result, fx, e.tool.Name)
 	case ledger.Conflict:
 		return nil, &ToolError{Code: ErrCodeIdempotencyKeyReused, Message: fmt.Sprintf(
 			"the idempotency key was already used with other arguments for %s; use a new key for a new action", e.tool.Name)}
@@ -103,7 +103,12 @@ func (s *Server) callReconcile(ctx context.Context, e *toolEntry, req *ToolReque
 // failure to record is logged: the effect happened, so the result still goes to
 // the caller; a repeat then finds the claim lapsed (outcome_unknown).
 func (s *Server) recordDone(c *call, e *toolEntry, cl *ledger.Claim, res *ToolResult) *ToolResult {
-	err := cl.Done(func(b []byte) ([]byte, error) { return appendStored(b, res, c.fx.receipt) })
+	err := cl.Done(func(b []byte) ([]byte, error) {
+		if !cl.Private() {
+			return appendStored(b, res, c.fx.receipt, nil)
+		}
+		return appendStored(b, res, c.fx.receipt, c.fx)
+	})
 	if err != nil {
 		s.logger.Error("idempotency: result not recorded", "tool", e.tool.Name, "action_id", c.fx.receiptID, "err", err)
 	}
@@ -115,8 +120,17 @@ func (s *Server) recordDone(c *call, e *toolEntry, cl *ledger.Claim, res *ToolRe
 // blocks with jsonwire.AppendString, structured content compacted as is), so that
 // the replay has the first answer's bytes. receipt is res.Meta[MetaReceipt] when
 // the runtime added it (withReceipt), else nil: a _meta holding only the
-// receipt (the common case) is then written without walking the map.
-func appendStored(b []byte, res *ToolResult, receipt json.RawMessage) ([]byte, error) {
+// receipt (the common case) is then written without walking the map. short,
+// for a record on an in-process store (ledger.Claim.Private), is the call's
+// effects: the pieces ledger.Stored allows shorter there are kept short.
+func appendStored(b []byte, res *ToolResult, receipt json.RawMessage, short *callEffects) ([]byte, error) {
+	var sc json.RawMessage
+	if res.StructuredContent != nil {
+		var err error
+		if sc, err = compactJSON(res.StructuredContent, jsonwire.Valid(res.StructuredContent)); err != nil {
+			return nil, err
+		}
+	}
 	b = append(b, `{"content":[`...)
 	for i, block := range res.Content {
 		if i > 0 {
@@ -126,6 +140,10 @@ func appendStored(b []byte, res *ToolResult, receipt json.RawMessage) ([]byte, e
 		case block.raw != nil:
 			b = append(b, block.raw...)
 		case block.Type == contentText && block.Meta == nil:
+			if short != nil && sc != nil && block.Text == string(sc) {
+				b = append(b, ledger.StructuredText...)
+				continue
+			}
 			b = append(b, `{"type":"text","text":`...)
 			b = append(jsonwire.AppendString(b, block.Text), '}')
 		default:
@@ -137,15 +155,14 @@ func appendStored(b []byte, res *ToolResult, receipt json.RawMessage) ([]byte, e
 		}
 	}
 	b = append(b, ']')
-	if res.StructuredContent != nil {
-		sc, err := compactJSON(res.StructuredContent, jsonwire.Valid(res.StructuredContent))
-		if err != nil {
-			return nil, err
-		}
+	if sc != nil {
 		b = append(append(b, `,"structured":`...), sc...)
 	}
 	switch {
 	case len(res.Meta) == 0:
+		return append(b, '}'), nil
+	case len(res.Meta) == 1 && receipt != nil && short != nil: // the receipt alone, kept short
+		b = ledger.AppendShortReceipt(append(b, `,"receipt":`...), short.receiptExt, receiptStatus(short), short.receiptAt)
 		return append(b, '}'), nil
 	case len(res.Meta) == 1 && receipt != nil: // the receipt alone
 		b = append(b, storedReceiptMeta...)
@@ -180,20 +197,33 @@ func appendStored(b []byte, res *ToolResult, receipt json.RawMessage) ([]byte, e
 // receipt, as the general case writes it.
 var storedReceiptMeta = string(append(jsonwire.AppendString([]byte(`,"meta":{`), MetaReceipt), ':'))
 
-// storedResult rebuilds a stored result; encoded, it has the bytes of the first.
-func storedResult(st ledger.Stored) *ToolResult {
+// storedResult rebuilds a stored result for a replay of the call whose
+// effects are fx, of tool; encoded, it has the bytes of the first answer. The
+// short forms of an in-process record (ledger.Stored) are expanded from the
+// replay's own action id and arguments' digest, the first call's as well.
+func storedResult(st ledger.Stored, fx *callEffects, tool string) (*ToolResult, error) {
 	res := &ToolResult{StructuredContent: st.Structured}
 	if len(st.Content) > 0 {
 		res.Content = make([]Content, len(st.Content))
 		for i, b := range st.Content {
+			if string(b) == ledger.StructuredText && st.Structured != nil {
+				b = append(jsonwire.AppendString([]byte(`{"type":"text","text":`), string(st.Structured)), '}')
+			}
 			res.Content[i].raw = b
 		}
 	}
-	if st.Meta != nil {
+	switch {
+	case st.Receipt != nil:
+		receipt, err := ledger.ExpandReceipt(nil, st.Receipt, fx.receiptID, tool, fx.argsDigest)
+		if err != nil {
+			return nil, err
+		}
+		res.Meta = map[string]any{MetaReceipt: json.RawMessage(receipt)}
+	case st.Meta != nil:
 		res.Meta = make(map[string]any, len(st.Meta))
 		for _, m := range st.Meta {
 			res.Meta[m.Key] = json.RawMessage(m.Value)
 		}
 	}
-	return res
+	return res, nil
 }

@@ -398,6 +398,12 @@ const leaseHeld = math.MaxInt64
 // leaseHeldMember is a held claim's lease member, as appendRecordHead writes it.
 var leaseHeldMember = `,"lease":` + strconv.FormatInt(leaseHeld, 10)
 
+// Private reports whether the claim's store lives in this process (a
+// DigestStore, store.Memory): no other process, nor another version of the
+// runtime, reads its done record, which may then keep a result in the short
+// forms Stored describes.
+func (c *Claim) Private() bool { return c.l.ds != nil }
+
 // Action is the claim's action id.
 func (c *Claim) Action() string { return c.action }
 

@@ -2,6 +2,8 @@ package ledger
 
 import (
 	"encoding/json"
+	"errors"
+	"strconv"
 	"strings"
 	"time"
 	"unsafe"
@@ -110,4 +112,29 @@ func eachMember(obj []byte, name string) []byte {
 		}
 	})
 	return found
+}
+
+// AppendShortReceipt appends the short form of a receipt, what a done record
+// on an in-process store (Claim.Private) keeps of it: [external id, status,
+// occurred_at in Unix nanoseconds]. The rest of a receipt is the action id, the
+// tool and the arguments' digest, which a replay has (its own, equal to the
+// first call's): ExpandReceipt rebuilds the receipt from them.
+func AppendShortReceipt(b []byte, externalID, status string, at time.Time) []byte {
+	b = append(jsonwire.AppendString(append(b, '['), externalID), ',')
+	b = append(jsonwire.AppendString(b, status), ',')
+	return append(strconv.AppendInt(b, at.UnixNano(), 10), ']')
+}
+
+// ExpandReceipt appends the receipt whose short form (AppendShortReceipt) is
+// short, of the action id, tool and arguments' digest given: byte for byte the
+// receipt AppendReceipt wrote for the first call.
+func ExpandReceipt(b, short []byte, action, tool, argsDigest string) ([]byte, error) {
+	var parts []json.RawMessage
+	var ext, status string
+	var at int64
+	if err := json.Unmarshal(short, &parts); err != nil || len(parts) != 3 ||
+		json.Unmarshal(parts[0], &ext) != nil || json.Unmarshal(parts[1], &status) != nil || json.Unmarshal(parts[2], &at) != nil {
+		return nil, errors.New("idempotency: stored receipt is not [external id, status, time]")
+	}
+	return AppendReceipt(b, action, tool, argsDigest, ext, status, time.Unix(0, at).UTC()), nil
 }

@@ -10,11 +10,22 @@ import (
 // encoded (the runtime encodes it so that a replay has the first answer's
 // bytes): {"content":[BLOCK,...],"structured":VALUE,"meta":{KEY:VALUE,...}}.
 // The pieces are sub-slices of the stored record: read them, never change them.
+//
+// On an in-process store (Claim.Private), which no other process or version
+// reads, the runtime may keep two pieces shorter: a text block whose text is
+// the structured content as is, as the block StructuredText, and a _meta
+// holding only the runtime's receipt, as "receipt": its short form
+// (AppendShortReceipt).
 type Stored struct {
 	Content    [][]byte
 	Structured []byte // nil: none
 	Meta       []Member
+	Receipt    []byte // the receipt's short form; nil: none (Meta holds the _meta)
 }
+
+// StructuredText is a stored content block that stands for a text block whose
+// text is the stored structured content.
+const StructuredText = "0"
 
 // A Member is one _meta member of a stored result.
 type Member struct {
@@ -46,6 +57,8 @@ func ParseStored(raw []byte) (Stored, error) {
 			}
 		case "structured":
 			st.Structured = val
+		case "receipt":
+			st.Receipt = val
 		case "meta":
 			if val[0] != '{' {
 				bad = true
