@@ -20,9 +20,10 @@ const madvCollapse = 25
 // dearer in a virtual machine). The slots stay on the Go heap (counted by the
 // collector and GOMEMLIMIT; no pointers to scan). MADV_HUGEPAGE makes the range
 // eligible (THP is often "madvise" only, and the Go runtime advises none of its
-// heap); MADV_COLLAPSE turns the pages make already zeroed into huge pages now
-// rather than whenever khugepaged gets there. Both are advice: an error (an
-// older kernel, THP off, no huge page free) leaves small pages.
+// heap): its pages not yet touched fault in as huge pages; MADV_COLLAPSE turns
+// those make already zeroed (memory the heap reused) into huge pages now rather
+// than whenever khugepaged gets there. Both are advice: an error (an older
+// kernel, THP off, no huge page free) leaves small pages.
 func adviseHuge(slots []slot) {
 	size := len(slots) * int(unsafe.Sizeof(slot{}))
 	if size < 2*hugePage {
