@@ -65,7 +65,7 @@ func TestLargeTableOnHugePages(t *testing.T) {
 		t.Skip("this kernel has no transparent huge pages")
 	}
 	var dt digestTable
-	dt.resize(1 << 17) // 4 MiB
+	dt.resize(1 << 17)        // 4 MiB
 	for i := range dt.slots { // fault the pages in, as a table in use does
 		dt.slots[i].n = uint32(i)
 	}
