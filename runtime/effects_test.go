@@ -347,10 +347,9 @@ func TestAppendStoredReceiptOnly(t *testing.T) {
 	}
 }
 
-// TestAppendStoredShort: on an in-process store a result keeps a text block
-// that repeats its structured content, and a _meta holding only its receipt, in
-// the short forms of ledger.Stored, and replays byte for byte as its full form
-// does; a result without them keeps the full form.
+// TestAppendStoredShort: on an in-process store a result whose _meta holds only
+// its receipt keeps it in its short form (ledger.Stored) and replays byte for
+// byte as its full form does; a result with more _meta keeps the full form.
 func TestAppendStoredShort(t *testing.T) {
 	at := time.Date(2026, 12, 2, 6, 0, 0, 123456789, time.UTC)
 	fx := &callEffects{receiptID: "act_1", argsDigest: "00ff", receiptExt: "n-1\"<\u2028", status: "accepted", receiptAt: at}
@@ -360,6 +359,7 @@ func TestAppendStoredShort(t *testing.T) {
 		shortened bool
 	}{
 		{&ToolResult{Content: []Content{Text(`{"id":"n-1"}`), Text("a<b>")}, StructuredContent: json.RawMessage(`{"id": "n-1"}`), Meta: map[string]any{MetaReceipt: receipt}}, true},
+		{&ToolResult{StructuredContent: json.RawMessage(`{"id":"n-1"}`), Meta: map[string]any{MetaReceipt: receipt}}, true},
 		{&ToolResult{Content: []Content{Text(`{"id":"n-2"}`)}, StructuredContent: json.RawMessage(`{"id":"n-1"}`), Meta: map[string]any{MetaReceipt: receipt, "z": 1}}, false},
 		{&ToolResult{Content: []Content{Text("x")}}, false},
 	} {

@@ -116,46 +116,24 @@ func (s *Server) recordDone(c *call, e *toolEntry, cl *ledger.Claim, res *ToolRe
 }
 
 // appendStored appends a successful result as the ledger keeps it (see
-// ledger.Stored). Each piece is encoded as encodeToolResult encodes it (text
-// blocks with jsonwire.AppendString, structured content compacted as is), so that
+// ledger.Stored). Each piece is encoded as encodeToolResult encodes it (the
+// content as appendContent writes it, structured content compacted as is), so that
 // the replay has the first answer's bytes. receipt is res.Meta[MetaReceipt] when
 // the runtime added it (withReceipt), else nil: a _meta holding only the
 // receipt (the common case) is then written without walking the map. short,
 // for a record on an in-process store (ledger.Claim.Private), is the call's
-// effects: the pieces ledger.Stored allows shorter there are kept short.
+// effects: such a receipt is then kept in its short form (ledger.Stored).
 func appendStored(b []byte, res *ToolResult, receipt json.RawMessage, short *callEffects) ([]byte, error) {
-	var sc json.RawMessage
-	if res.StructuredContent != nil {
-		var err error
-		if sc, err = compactJSON(res.StructuredContent, jsonwire.Valid(res.StructuredContent)); err != nil {
-			return nil, err
-		}
-	}
-	b = append(b, `{"content":[`...)
-	for i, block := range res.Content {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		switch {
-		case block.raw != nil:
-			b = append(b, block.raw...)
-		case block.Type == contentText && block.Meta == nil:
-			if short != nil && sc != nil && block.Text == string(sc) {
-				b = append(b, ledger.StructuredText...)
-				continue
-			}
-			b = append(b, `{"type":"text","text":`...)
-			b = append(jsonwire.AppendString(b, block.Text), '}')
-		default:
-			enc, err := json.Marshal(block)
-			if err != nil {
-				return nil, err
-			}
-			b = append(b, enc...)
-		}
+	b, err := appendContent(append(b, `{"content":[`...), res.Content, nil)
+	if err != nil {
+		return nil, err
 	}
 	b = append(b, ']')
-	if sc != nil {
+	if res.StructuredContent != nil {
+		sc, err := compactJSON(res.StructuredContent, jsonwire.Valid(res.StructuredContent))
+		if err != nil {
+			return nil, err
+		}
 		b = append(append(b, `,"structured":`...), sc...)
 	}
 	switch {
@@ -199,16 +177,13 @@ var storedReceiptMeta = string(append(jsonwire.AppendString([]byte(`,"meta":{`),
 
 // storedResult rebuilds a stored result for a replay of the call whose
 // effects are fx, of tool; encoded, it has the bytes of the first answer. The
-// short forms of an in-process record (ledger.Stored) are expanded from the
-// replay's own action id and arguments' digest, the first call's as well.
+// short form of a receipt (ledger.Stored) is expanded from the replay's own
+// action id and arguments' digest, the first call's as well.
 func storedResult(st ledger.Stored, fx *callEffects, tool string) (*ToolResult, error) {
 	res := &ToolResult{StructuredContent: st.Structured}
 	if len(st.Content) > 0 {
 		res.Content = make([]Content, len(st.Content))
 		for i, b := range st.Content {
-			if string(b) == ledger.StructuredText && st.Structured != nil {
-				b = append(jsonwire.AppendString([]byte(`{"type":"text","text":`), string(st.Structured)), '}')
-			}
 			res.Content[i].raw = b
 		}
 	}

@@ -69,7 +69,9 @@ var unhex = func() (t [256]byte) {
 // follows finds the same lines warm. Deletion's backward shift, a resize and the sweep
 // find each entry's home from its tag, and the sweep releases an expired
 // entry's record from its slot alone: none of them reads the arena (but for
-// the compaction of a sparse arena, which moves records).
+// the compaction of a sparse arena, which moves records). A table of 4 MiB or
+// more asks for transparent huge pages (adviseHuge, memhuge_linux.go): its
+// random lines then cost fewer TLB misses.
 type digestTable struct {
 	slots    []slot
 	shift    uint // 32 - log2(len(slots)): a tag's top bits are its home

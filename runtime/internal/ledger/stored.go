@@ -12,10 +12,8 @@ import (
 // The pieces are sub-slices of the stored record: read them, never change them.
 //
 // On an in-process store (Claim.Private), which no other process or version
-// reads, the runtime may keep two pieces shorter: a text block whose text is
-// the structured content as is, as the block StructuredText, and a _meta
-// holding only the runtime's receipt, as "receipt": its short form
-// (AppendShortReceipt).
+// reads, the runtime may keep a _meta holding only its receipt as "receipt":
+// the receipt's short form (AppendShortReceipt), a fifth of its length.
 type Stored struct {
 	Content    [][]byte
 	Structured []byte // nil: none
@@ -23,9 +21,6 @@ type Stored struct {
 	Receipt    []byte // the receipt's short form; nil: none (Meta holds the _meta)
 }
 
-// StructuredText is a stored content block that stands for a text block whose
-// text is the stored structured content.
-const StructuredText = "0"
 
 // A Member is one _meta member of a stored result.
 type Member struct {
