@@ -21,7 +21,6 @@ type Stored struct {
 	Receipt    []byte // the receipt's short form; nil: none (Meta holds the _meta)
 }
 
-
 // A Member is one _meta member of a stored result.
 type Member struct {
 	Key   string
