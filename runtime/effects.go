@@ -77,11 +77,10 @@ type callEffects struct {
 	handlerFrom time.Time
 	handlerTook time.Duration
 	argsDigest  string          // hex SHA-256 of the canonical arguments
-	externalID  string          // ReportExternalID
+	externalID  string          // ReportExternalID; after withReceipt, the receipt's
 	status      string          // ReportStatus
 	receiptID   string          // the receipt's action id
 	receipt     json.RawMessage // the receipt withReceipt added to the result
-	receiptExt  string          // its external id
 	receiptAt   time.Time       // its occurred_at
 	idempotency string          // fresh, replayed, conflict, in_progress, outcome_unknown, reconciled
 	errCode     string          // the isError result's code ("error" for a plain error)
@@ -171,13 +170,11 @@ func (s *Server) withReceipt(ctx context.Context, c *call, e *toolEntry, res *To
 	if fx.receiptID == "" { // invokeIdempotent computed it already
 		fx.receiptID = ledger.ActionID(e.tool.Name, principalSubject(ctx), fx.argsDigest, key)
 	}
-	externalID := fx.externalID
-	if externalID == "" && e.fx.externalID != "" {
-		externalID = ledger.IDMember(res.StructuredContent, e.fx.externalID)
+	if fx.externalID == "" && e.fx.externalID != "" {
+		fx.externalID = ledger.IDMember(res.StructuredContent, e.fx.externalID)
 	}
-	status := receiptStatus(fx)
-	fx.receiptExt, fx.receiptAt = externalID, time.Now().UTC()
-	b := ledger.AppendReceipt(make([]byte, 0, 256), fx.receiptID, e.tool.Name, fx.argsDigest, externalID, status, fx.receiptAt)
+	fx.receiptAt = time.Now().UTC()
+	b := ledger.AppendReceipt(make([]byte, 0, 256), fx.receiptID, e.tool.Name, fx.argsDigest, fx.externalID, receiptStatus(fx), fx.receiptAt)
 	out := *res
 	out.Meta = make(map[string]any, len(res.Meta)+1)
 	for k, v := range res.Meta {

@@ -352,8 +352,8 @@ func TestAppendStoredReceiptOnly(t *testing.T) {
 // byte as its full form does; a result with more _meta keeps the full form.
 func TestAppendStoredShort(t *testing.T) {
 	at := time.Date(2026, 12, 2, 6, 0, 0, 123456789, time.UTC)
-	fx := &callEffects{receiptID: "act_1", argsDigest: "00ff", receiptExt: "n-1\"<\u2028", status: "accepted", receiptAt: at}
-	receipt := json.RawMessage(ledger.AppendReceipt(nil, fx.receiptID, "note", fx.argsDigest, fx.receiptExt, fx.status, at))
+	fx := &callEffects{receiptID: "act_1", argsDigest: "00ff", externalID: "n-1\"<\u2028", status: "accepted", receiptAt: at}
+	receipt := json.RawMessage(ledger.AppendReceipt(nil, fx.receiptID, "note", fx.argsDigest, fx.externalID, fx.status, at))
 	for i, tc := range []struct {
 		res       *ToolResult
 		shortened bool

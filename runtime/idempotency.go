@@ -103,12 +103,11 @@ func (s *Server) callReconcile(ctx context.Context, e *toolEntry, req *ToolReque
 // failure to record is logged: the effect happened, so the result still goes to
 // the caller; a repeat then finds the claim lapsed (outcome_unknown).
 func (s *Server) recordDone(c *call, e *toolEntry, cl *ledger.Claim, res *ToolResult) *ToolResult {
-	err := cl.Done(func(b []byte) ([]byte, error) {
-		if !cl.Private() {
-			return appendStored(b, res, c.fx.receipt, nil)
-		}
-		return appendStored(b, res, c.fx.receipt, c.fx)
-	})
+	short := c.fx // an in-process record keeps the receipt short
+	if !cl.Private() {
+		short = nil
+	}
+	err := cl.Done(func(b []byte) ([]byte, error) { return appendStored(b, res, c.fx.receipt, short) })
 	if err != nil {
 		s.logger.Error("idempotency: result not recorded", "tool", e.tool.Name, "action_id", c.fx.receiptID, "err", err)
 	}
@@ -140,7 +139,7 @@ func appendStored(b []byte, res *ToolResult, receipt json.RawMessage, short *cal
 	case len(res.Meta) == 0:
 		return append(b, '}'), nil
 	case len(res.Meta) == 1 && receipt != nil && short != nil: // the receipt alone, kept short
-		b = ledger.AppendShortReceipt(append(b, `,"receipt":`...), short.receiptExt, receiptStatus(short), short.receiptAt)
+		b = ledger.AppendShortReceipt(append(b, `,"receipt":`...), short.externalID, receiptStatus(short), short.receiptAt)
 		return append(b, '}'), nil
 	case len(res.Meta) == 1 && receipt != nil: // the receipt alone
 		b = append(b, storedReceiptMeta...)
