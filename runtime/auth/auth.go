@@ -32,6 +32,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -51,6 +52,19 @@ type Config struct {
 	// ScopesSupported are advertised in the metadata; nil means every scope the
 	// server's tools, resources and prompts can require (Server.ScopesSupported).
 	ScopesSupported []string
+	// JWTTypes are further values of a JWT access token's typ header accepted
+	// besides "at+jwt" (RFC 9068, always accepted, as is
+	// "application/at+jwt"); compared without case and without an
+	// "application/" prefix, and a token without typ counts as "JWT". Ory Hydra
+	// v2, Keycloak and Azure AD sign access tokens with typ "JWT": list "JWT"
+	// for them. nil accepts at+jwt only, so an ID token or another JWT of the
+	// issuer is never taken for an access token.
+	JWTTypes []string
+	// AllowInsecureHTTP accepts an http:// issuer, introspection endpoint and
+	// discovered jwks_uri/introspection_endpoint on a host that is not
+	// loopback. Without it they must be https (http to localhost or a loopback
+	// address is always accepted: a local test issuer).
+	AllowInsecureHTTP bool
 	// Algorithms are the accepted JWS algorithms; nil means RS256, RS384, RS512,
 	// PS256, PS384, PS512, ES256, ES384, ES512 and EdDSA. "none" and the HMAC
 	// algorithms are refused whatever this says.
@@ -88,6 +102,7 @@ type ResourceServer struct {
 	metaURL  string // the protected resource metadata URL
 	metaPath string // its path
 	algs     []jose.SignatureAlgorithm
+	jwtTypes map[string]bool // accepted typ headers, normalized (normalTyp)
 	log      *slog.Logger
 	issuer   *issuerMeta
 	keys     *keySet
@@ -121,8 +136,13 @@ func New(s *mcpruntime.Server, cfg Config) (*ResourceServer, error) {
 	if err != nil || aud.Scheme == "" || aud.Host == "" || aud.Fragment != "" {
 		return nil, fmt.Errorf("auth: Audience %q is not an absolute URI without fragment", cfg.Audience)
 	}
-	if _, err := url.Parse(cfg.Issuer); err != nil {
-		return nil, fmt.Errorf("auth: Issuer: %w", err)
+	if err := checkEndpoint("Issuer", cfg.Issuer, cfg.AllowInsecureHTTP); err != nil {
+		return nil, err
+	}
+	if cfg.IntrospectionURL != "" {
+		if err := checkEndpoint("IntrospectionURL", cfg.IntrospectionURL, cfg.AllowInsecureHTTP); err != nil {
+			return nil, err
+		}
 	}
 	setDefault(&cfg.RefreshInterval, defaultRefresh)
 	setDefault(&cfg.MaxKeyAge, defaultKeyAge)
@@ -147,7 +167,15 @@ func New(s *mcpruntime.Server, cfg Config) (*ResourceServer, error) {
 			return nil, fmt.Errorf("auth: algorithm %s is not allowed for access tokens", a)
 		}
 	}
-	rs := &ResourceServer{cfg: cfg, srv: s, algs: algs, log: cfg.Logger}
+	rs := &ResourceServer{cfg: cfg, srv: s, algs: algs, log: cfg.Logger, jwtTypes: map[string]bool{"at+jwt": true}}
+	for _, t := range cfg.JWTTypes {
+		rs.jwtTypes[normalTyp(t)] = true
+	}
+	for _, u := range []string{cfg.Issuer, cfg.IntrospectionURL} {
+		if cfg.AllowInsecureHTTP && strings.HasPrefix(u, "http://") && checkEndpoint("", u, false) != nil {
+			rs.log.Warn("auth: the authorization server is reached over plain HTTP (AllowInsecureHTTP): tokens and keys can be read or replaced on the way", "url", u)
+		}
+	}
 	rs.metaPath = "/.well-known/oauth-protected-resource" + strings.TrimSuffix(aud.Path, "/")
 	rs.metaURL = aud.Scheme + "://" + aud.Host + rs.metaPath
 	rs.issuer = &issuerMeta{rs: rs}
@@ -283,6 +311,11 @@ func (rs *ResourceServer) refuse(w http.ResponseWriter, err error) {
 		rs.log.Error("auth: cannot verify access token", "err", err)
 		ae = &authError{status: http.StatusServiceUnavailable, code: "temporarily_unavailable",
 			desc: "the authorization server cannot be reached"}
+		retry := time.Second
+		if ue := (*unavailableError)(nil); errors.As(err, &ue) {
+			retry = max(ue.retry, time.Second)
+		}
+		w.Header().Set("Retry-After", strconv.Itoa(int((retry+time.Second-1)/time.Second)))
 	} else if ae.code != "" {
 		rs.log.Info("auth: refused", "status", ae.status, "error", ae.code, "reason", ae.desc)
 	}

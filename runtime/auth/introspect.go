@@ -51,6 +51,8 @@ type introResponse struct {
 	Expiry    *jwt.NumericDate `json:"exp"`
 	NotBefore *jwt.NumericDate `json:"nbf"`
 	TokenType string           `json:"token_type"`
+	TokenUse  string           `json:"token_use"` // Ory Hydra: access_token or refresh_token
+	Typ       string           `json:"typ"`       // Keycloak: Bearer, Refresh, ID, ...
 }
 
 // verify introspects token (or reuses a recent answer).
@@ -145,6 +147,28 @@ func (in *introspector) ask(ctx context.Context, token string, now time.Time) (i
 	return e, nil
 }
 
+// isAccessToken reports whether an active introspection answer describes a
+// bearer access token, from the fields authorization servers use for it:
+// token_use (Ory Hydra: "access_token", "refresh_token"), token_type (RFC
+// 7662: the RFC 6749 type, "Bearer"; some servers use the RFC 7009 hints
+// "access_token"/"refresh_token"; "DPoP" and other proof-of-possession types
+// are refused, their proof is not checked here) and typ (Keycloak: "Bearer",
+// "Refresh", "ID", "Offline"). Each that is present must agree; an answer
+// with none of them is taken as an access token (the request asked with
+// token_type_hint=access_token).
+func isAccessToken(r *introResponse) bool {
+	if r.TokenUse != "" && !strings.EqualFold(r.TokenUse, "access_token") {
+		return false
+	}
+	if r.TokenType != "" && !strings.EqualFold(r.TokenType, "Bearer") && !strings.EqualFold(r.TokenType, "access_token") {
+		return false
+	}
+	if r.Typ != "" && !strings.EqualFold(r.Typ, "Bearer") && normalTyp(r.Typ) != "at+jwt" {
+		return false
+	}
+	return true
+}
+
 // introPrincipal checks an active introspection answer: issuer (when given),
 // audience, validity window.
 func (rs *ResourceServer) introPrincipal(r *introResponse, now time.Time) (*mcpruntime.Principal, error) {
@@ -157,7 +181,7 @@ func (rs *ResourceServer) introPrincipal(r *introResponse, now time.Time) (*mcpr
 	if r.NotBefore != nil && now.Add(rs.cfg.Leeway).Before(r.NotBefore.Time()) {
 		return nil, unauthorized("invalid_token", "the access token is not valid yet")
 	}
-	if r.TokenType != "" && !strings.EqualFold(r.TokenType, "access_token") && !strings.EqualFold(r.TokenType, "Bearer") {
+	if !isAccessToken(r) {
 		return nil, unauthorized("invalid_token", "the token is not an access token")
 	}
 	p := &mcpruntime.Principal{Subject: r.Subject, ClientID: r.ClientID, Scopes: strings.Fields(r.Scope)}

@@ -20,29 +20,45 @@ import (
 // maxDocBytes bounds a metadata, JWKS or introspection response.
 const maxDocBytes = 1 << 20
 
-// issuerMeta is the authorization server's metadata, read once it is needed.
+// issuerMeta is the authorization server's metadata, read once it is needed
+// (one fetch at a time, failed ones spaced by the flight's backoff).
 type issuerMeta struct {
-	rs *ResourceServer
+	rs     *ResourceServer
+	flight flight
 
-	mu      sync.Mutex
-	fetched bool
-	doc     struct {
-		Issuer        string `json:"issuer"`
-		JWKSURI       string `json:"jwks_uri"`
-		Introspection string `json:"introspection_endpoint"`
-	}
+	mu  sync.Mutex
+	doc *issuerDoc // nil until fetched
 }
 
-// get returns the metadata, fetching it on first use: RFC 8414
-// (/.well-known/oauth-authorization-server{path}), else OpenID Connect
-// Discovery ({issuer}/.well-known/openid-configuration). Its issuer must be
-// the configured one.
+// issuerDoc is the part of the metadata mcpgen reads.
+type issuerDoc struct {
+	Issuer        string `json:"issuer"`
+	JWKSURI       string `json:"jwks_uri"`
+	Introspection string `json:"introspection_endpoint"`
+}
+
+// get returns the metadata's endpoints, fetching it on first use (and again
+// after a failure, at most once per backoff).
 func (m *issuerMeta) get(ctx context.Context) (jwksURI, introspection string, err error) {
 	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.fetched {
-		return m.doc.JWKSURI, m.doc.Introspection, nil
+	d := m.doc
+	m.mu.Unlock()
+	if d == nil {
+		if err := m.flight.do(ctx, m.rs.cfg.Now, m.fetch); err != nil {
+			return "", "", err
+		}
+		m.mu.Lock()
+		d = m.doc
+		m.mu.Unlock()
 	}
+	return d.JWKSURI, d.Introspection, nil
+}
+
+// fetch reads the metadata: RFC 8414
+// (/.well-known/oauth-authorization-server{path}), else OpenID Connect
+// Discovery ({issuer}/.well-known/openid-configuration). Its issuer must be
+// the configured one, and its endpoints https (or loopback, or allowed).
+func (m *issuerMeta) fetch(ctx context.Context) error {
 	iss := strings.TrimSuffix(m.rs.cfg.Issuer, "/")
 	var urls []string
 	if scheme, rest, ok := strings.Cut(iss, "://"); ok {
@@ -55,17 +71,27 @@ func (m *issuerMeta) get(ctx context.Context) (jwksURI, introspection string, er
 	urls = append(urls, iss+"/.well-known/openid-configuration")
 	var errs []error
 	for _, u := range urls {
-		if err := getJSON(ctx, m.rs.cfg.HTTPClient, u, &m.doc); err != nil {
+		var doc issuerDoc
+		if err := getJSON(ctx, m.rs.cfg.HTTPClient, u, &doc); err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		if !sameIssuer(m.doc.Issuer, iss) {
-			return "", "", fmt.Errorf("auth: metadata at %s names issuer %q, want %q", u, m.doc.Issuer, m.rs.cfg.Issuer)
+		if !sameIssuer(doc.Issuer, iss) {
+			return fmt.Errorf("auth: metadata at %s names issuer %q, want %q", u, doc.Issuer, m.rs.cfg.Issuer)
 		}
-		m.fetched = true
-		return m.doc.JWKSURI, m.doc.Introspection, nil
+		for _, e := range [][2]string{{"jwks_uri", doc.JWKSURI}, {"introspection_endpoint", doc.Introspection}} {
+			if e[1] != "" {
+				if err := checkEndpoint("the issuer metadata's "+e[0], e[1], m.rs.cfg.AllowInsecureHTTP); err != nil {
+					return err
+				}
+			}
+		}
+		m.mu.Lock()
+		m.doc = &doc
+		m.mu.Unlock()
+		return nil
 	}
-	return "", "", fmt.Errorf("auth: issuer metadata: %w", errors.Join(errs...))
+	return fmt.Errorf("auth: issuer metadata: %w", errors.Join(errs...))
 }
 
 // getJSON fetches a JSON document.
@@ -95,40 +121,49 @@ func getJSON(ctx context.Context, c *http.Client, u string, v any) error {
 
 // A keySet is the issuer's JWKS: fetched on first use, fetched again when it is
 // older than MaxKeyAge or a token names an unknown kid (at most once per
-// RefreshInterval, so forged kids cannot make the server hammer the issuer).
+// RefreshInterval after a successful fetch, so forged kids cannot make the
+// server hammer the issuer). A failed fetch keeps the keys it has (they go on
+// verifying) and is retried after the flight's backoff, not RefreshInterval:
+// a recovered issuer is used within seconds. Fetches run without the lock.
 type keySet struct {
-	rs *ResourceServer
+	rs     *ResourceServer
+	flight flight
 
 	mu        sync.Mutex
 	keys      []jose.JSONWebKey
-	fetchedAt time.Time
-	fetches   int // how many times the set was fetched (tests, metrics)
+	fetchedAt time.Time // of the last successful fetch
+	fetches   int       // successful fetches (tests, metrics)
 }
 
-// lookup returns the verification keys for kid ("" matches every key).
+// lookup returns the verification keys for kid ("" matches every key). An
+// error (*unavailableError) means the issuer cannot be reached and no cached
+// key matches: whether the token is good cannot be told now.
 func (ks *keySet) lookup(ctx context.Context, kid string) ([]jose.JSONWebKey, error) {
-	now := ks.rs.cfg.Now()
+	cfg := &ks.rs.cfg
+	now := cfg.Now()
 	ks.mu.Lock()
-	defer ks.mu.Unlock()
-	stale := ks.fetchedAt.IsZero() || now.Sub(ks.fetchedAt) > ks.rs.cfg.MaxKeyAge
-	if !stale {
-		if found := ks.match(kid); len(found) > 0 {
-			return found, nil
-		}
-		if now.Sub(ks.fetchedAt) < ks.rs.cfg.RefreshInterval {
-			return nil, nil // unknown kid, refreshed too recently
-		}
+	have, age := !ks.fetchedAt.IsZero(), now.Sub(ks.fetchedAt)
+	found := ks.match(kid)
+	ks.mu.Unlock()
+	fresh := have && age <= cfg.MaxKeyAge
+	if fresh && len(found) > 0 {
+		return found, nil
 	}
-	if err := ks.fetch(ctx, now); err != nil {
-		if ks.fetchedAt.IsZero() {
-			return nil, err
-		}
-		ks.rs.log.Error("auth: refreshing the JWKS failed; keeping the old keys", "err", err)
+	if fresh && age < cfg.RefreshInterval {
+		return nil, nil // unknown kid, refreshed too recently
 	}
-	return ks.match(kid), nil
+	err := ks.flight.do(ctx, cfg.Now, ks.fetch)
+	ks.mu.Lock()
+	found = ks.match(kid)
+	ks.mu.Unlock()
+	if err != nil && len(found) == 0 {
+		return nil, err
+	}
+	return found, nil // with err: the cached keys keep verifying
 }
 
-// match returns the signing keys with the given kid (all of them for "").
+// match returns the signing keys with the given kid (all of them for "");
+// called with mu held.
 func (ks *keySet) match(kid string) []jose.JSONWebKey {
 	var out []jose.JSONWebKey
 	for _, k := range ks.keys {
@@ -139,21 +174,25 @@ func (ks *keySet) match(kid string) []jose.JSONWebKey {
 	return out
 }
 
-// fetch reads the JWKS; called with mu held.
-func (ks *keySet) fetch(ctx context.Context, now time.Time) error {
-	ks.fetchedAt = now // a failed fetch also counts against the rate limit
+// fetch reads the JWKS (in the flight: no lock held over the I/O).
+func (ks *keySet) fetch(ctx context.Context) error {
 	jwksURI, _, err := ks.rs.issuer.get(ctx)
-	if err != nil {
-		return err
-	}
-	if jwksURI == "" {
-		return errors.New("auth: the issuer's metadata has no jwks_uri")
+	if err == nil && jwksURI == "" {
+		err = errors.New("auth: the issuer's metadata has no jwks_uri")
 	}
 	var set jose.JSONWebKeySet
-	if err := getJSON(ctx, ks.rs.cfg.HTTPClient, jwksURI, &set); err != nil {
-		return fmt.Errorf("auth: JWKS: %w", err)
+	if err == nil {
+		if err = getJSON(ctx, ks.rs.cfg.HTTPClient, jwksURI, &set); err != nil {
+			err = fmt.Errorf("auth: JWKS: %w", err)
+		}
 	}
-	ks.keys, ks.fetches = set.Keys, ks.fetches+1
+	if err != nil {
+		ks.rs.log.Error("auth: fetching the issuer's keys failed; cached keys stay in use", "err", err)
+		return err
+	}
+	ks.mu.Lock()
+	ks.keys, ks.fetchedAt, ks.fetches = set.Keys, ks.rs.cfg.Now(), ks.fetches+1
+	ks.mu.Unlock()
 	return nil
 }
 
@@ -161,6 +200,13 @@ func (ks *keySet) fetch(ctx context.Context, now time.Time) error {
 // Hydra's metadata and tokens differ there).
 func sameIssuer(a, b string) bool {
 	return a != "" && strings.TrimSuffix(a, "/") == strings.TrimSuffix(b, "/")
+}
+
+// normalTyp is a typ header value as compared: lower case, without the
+// "application/" prefix (RFC 7515 4.1.9).
+func normalTyp(t string) string {
+	t = strings.ToLower(strings.TrimSpace(t))
+	return strings.TrimPrefix(t, "application/")
 }
 
 // accessClaims are the claims of a JWT access token mcpgen reads (RFC 9068).
@@ -179,6 +225,13 @@ func (rs *ResourceServer) verifyJWT(ctx context.Context, token string) (*mcprunt
 	}
 	if len(tok.Headers) != 1 {
 		return nil, unauthorized("invalid_token", "the access token has more than one signature")
+	}
+	typ, _ := tok.Headers[0].ExtraHeaders[jose.HeaderType].(string)
+	if _, present := tok.Headers[0].ExtraHeaders[jose.HeaderType]; !present {
+		typ = "JWT" // RFC 7519 5.1: typ is optional, "JWT" is what it would say
+	}
+	if !rs.jwtTypes[normalTyp(typ)] {
+		return nil, unauthorized("invalid_token", "the token is not a JWT access token (typ must be at+jwt)")
 	}
 	keys, err := rs.keys.lookup(ctx, tok.Headers[0].KeyID)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"strings"
 
 	mcpruntime "github.com/mcpgen/mcpgen/runtime"
 )
@@ -17,6 +18,8 @@ const (
 	EnvIntrospection = "MCP_AUTH_INTROSPECTION_URL"
 	EnvClientID      = "MCP_AUTH_CLIENT_ID"     // for introspection
 	EnvClientSecret  = "MCP_AUTH_CLIENT_SECRET" // for introspection; never a flag (ps shows flags)
+	EnvJWTTypes      = "MCP_AUTH_JWT_TYP"
+	EnvAllowHTTP     = "MCP_AUTH_ALLOW_HTTP" // "1": -auth-allow-http
 )
 
 func init() { mcpruntime.RegisterMainAuth(&mainFlags{}) }
@@ -24,6 +27,8 @@ func init() { mcpruntime.RegisterMainAuth(&mainFlags{}) }
 // mainFlags are the flags a generated server main gets from this package.
 type mainFlags struct {
 	issuer, audience, introspection string
+	jwtTypes                        string
+	allowHTTP                       bool
 }
 
 // Flags registers -auth-issuer, -auth-audience and -auth-introspection.
@@ -34,12 +39,16 @@ func (m *mainFlags) Flags(fs *flag.FlagSet) {
 		"with -http: this server's resource `uri`, which tokens must name in aud, e.g. https://mcp.example.com/mcp (env "+EnvAudience+")")
 	fs.StringVar(&m.introspection, "auth-introspection", os.Getenv(EnvIntrospection),
 		"RFC 7662 introspection endpoint `url` for opaque tokens; client credentials from "+EnvClientID+" and "+EnvClientSecret+" (env "+EnvIntrospection+")")
+	fs.StringVar(&m.jwtTypes, "auth-jwt-typ", os.Getenv(EnvJWTTypes),
+		"also accept JWT access tokens whose typ header is one of these comma-separated `types`, e.g. JWT for Ory Hydra or Keycloak; at+jwt is always accepted (env "+EnvJWTTypes+")")
+	fs.BoolVar(&m.allowHTTP, "auth-allow-http", os.Getenv(EnvAllowHTTP) == "1",
+		"accept an http:// authorization server on a host that is not loopback (tokens and keys travel in clear; env "+EnvAllowHTTP+"=1)")
 }
 
 // Configure mounts the MCP endpoint behind a ResourceServer when -auth-issuer
 // is set.
 func (m *mainFlags) Configure(s *mcpruntime.Server, serveHTTP bool, opts *mcpruntime.HTTPOptions) error {
-	if m.issuer == "" && m.audience == "" && m.introspection == "" {
+	if m.issuer == "" && m.audience == "" && m.introspection == "" && m.jwtTypes == "" && !m.allowHTTP {
 		return nil
 	}
 	if !serveHTTP {
@@ -48,8 +57,15 @@ func (m *mainFlags) Configure(s *mcpruntime.Server, serveHTTP bool, opts *mcprun
 	if m.issuer == "" || m.audience == "" {
 		return errors.New("-auth-issuer and -auth-audience go together")
 	}
+	var types []string
+	for _, t := range strings.Split(m.jwtTypes, ",") {
+		if t = strings.TrimSpace(t); t != "" {
+			types = append(types, t)
+		}
+	}
 	rs, err := New(s, Config{Issuer: m.issuer, Audience: m.audience, IntrospectionURL: m.introspection,
-		ClientID: os.Getenv(EnvClientID), ClientSecret: os.Getenv(EnvClientSecret)})
+		ClientID: os.Getenv(EnvClientID), ClientSecret: os.Getenv(EnvClientSecret),
+		JWTTypes: types, AllowInsecureHTTP: m.allowHTTP})
 	if err != nil {
 		return err
 	}

@@ -19,10 +19,18 @@ func TestMainFlagsMatchUnlinked(t *testing.T) {
 	var got []string
 	fs.VisitAll(func(f *flag.Flag) { got = append(got, f.Name) })
 	var want []string
+	isBool := func(name string) bool {
+		b, ok := fs.Lookup(name).Value.(interface{ IsBoolFlag() bool })
+		return ok && b.IsBoolFlag()
+	}
 	for _, nf := range cli.AuthFlags {
 		want = append(want, nf[0])
 		slices.Sort(want)
-		t.Setenv(nf[1], "value-of-"+nf[1])
+		if fs.Lookup(nf[0]) != nil && isBool(nf[0]) {
+			t.Setenv(nf[1], "1") // a boolean flag's variable is "1" for true
+		} else {
+			t.Setenv(nf[1], "value-of-"+nf[1])
+		}
 	}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Fatalf("runtime/auth defines %v, cli.AuthFlags lists %v", got, want)
@@ -31,7 +39,11 @@ func TestMainFlagsMatchUnlinked(t *testing.T) {
 	fs = flag.NewFlagSet("x", flag.ContinueOnError)
 	(&mainFlags{}).Flags(fs)
 	for _, nf := range cli.AuthFlags {
-		if v := fs.Lookup(nf[0]).DefValue; v != os.Getenv(nf[1]) {
+		want := os.Getenv(nf[1])
+		if isBool(nf[0]) {
+			want = "true"
+		}
+		if v := fs.Lookup(nf[0]).DefValue; v != want {
 			t.Errorf("-%s defaults to %q, not to $%s", nf[0], v, nf[1])
 		}
 	}

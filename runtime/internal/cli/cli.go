@@ -84,7 +84,12 @@ var AuthFlags = [][2]string{
 	{"auth-issuer", "MCP_AUTH_ISSUER"},
 	{"auth-audience", "MCP_AUTH_AUDIENCE"},
 	{"auth-introspection", "MCP_AUTH_INTROSPECTION_URL"},
+	{"auth-jwt-typ", "MCP_AUTH_JWT_TYP"},
+	{"auth-allow-http", "MCP_AUTH_ALLOW_HTTP"},
 }
+
+// authBoolFlags are the AuthFlags that take no value.
+var authBoolFlags = map[string]bool{"auth-allow-http": true}
 
 // An authFlag is an OAuth flag of a server without runtime/auth.
 type authFlag struct {
@@ -92,7 +97,8 @@ type authFlag struct {
 	set              bool // given on the command line, not from env
 }
 
-func (a *authFlag) String() string { return a.value }
+func (a *authFlag) String() string   { return a.value }
+func (a *authFlag) IsBoolFlag() bool { return authBoolFlags[a.name] }
 func (a *authFlag) Set(v string) error {
 	a.value, a.set = v, true
 	return nil
