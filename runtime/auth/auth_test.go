@@ -12,29 +12,25 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/go-jose/go-jose/v4"
-	"github.com/go-jose/go-jose/v4/jwt"
+
+	"github.com/mcpgen/mcpgen/runtime/auth/authtest"
 
 	mcpruntime "github.com/mcpgen/mcpgen/runtime"
 )
 
-// A testIssuer is an authorization server's public face for the tests: RFC 8414
-// metadata, a JWKS and an RFC 7662 endpoint. Tokens are minted with its own key.
+// A testIssuer is runtime/auth/authtest's issuer with an RSA key "k1" and
+// introspection behind HTTP Basic rs:rs-secret, plus the helpers these tests
+// mint their good and bad tokens with.
 type testIssuer struct {
-	t    *testing.T
-	ts   *httptest.Server
-	key  *rsa.PrivateKey
-	kid  string
-	jwks atomic.Int32 // JWKS fetches
-	mu   sync.Mutex
-	// opaque maps an opaque token to its introspection answer.
-	opaque map[string]map[string]any
-	intro  atomic.Int32 // introspection requests
+	*authtest.Issuer
+	t   *testing.T
+	key *rsa.PrivateKey
+	kid string
 }
 
 func newTestIssuer(t *testing.T) *testIssuer {
@@ -42,59 +38,21 @@ func newTestIssuer(t *testing.T) *testIssuer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	is := &testIssuer{t: t, key: key, kid: "k1", opaque: map[string]map[string]any{}}
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET /.well-known/oauth-authorization-server", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, map[string]any{"issuer": is.ts.URL, "jwks_uri": is.ts.URL + "/jwks",
-			"introspection_endpoint": is.ts.URL + "/introspect", "token_endpoint": is.ts.URL + "/token"})
-	})
-	mux.HandleFunc("GET /jwks", func(w http.ResponseWriter, r *http.Request) {
-		is.jwks.Add(1)
-		is.mu.Lock()
-		jwk := jose.JSONWebKey{Key: &is.key.PublicKey, KeyID: is.kid, Algorithm: "RS256", Use: "sig"}
-		is.mu.Unlock()
-		writeJSON(w, jose.JSONWebKeySet{Keys: []jose.JSONWebKey{jwk}})
-	})
-	mux.HandleFunc("POST /introspect", func(w http.ResponseWriter, r *http.Request) {
-		is.intro.Add(1)
-		if user, pass, ok := r.BasicAuth(); !ok || user != "rs" || pass != "rs-secret" {
-			http.Error(w, "unauthorized", http.StatusUnauthorized)
-			return
-		}
-		is.mu.Lock()
-		ans, ok := is.opaque[r.FormValue("token")]
-		is.mu.Unlock()
-		if !ok {
-			ans = map[string]any{"active": false}
-		}
-		writeJSON(w, ans)
-	})
-	is.ts = httptest.NewServer(mux)
-	t.Cleanup(is.ts.Close)
-	return is
-}
-
-func writeJSON(w http.ResponseWriter, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	_ = json.NewEncoder(w).Encode(v)
+	is := authtest.Start(t, &authtest.Options{Key: key, KeyID: "k1", IntrospectionClientID: "rs", IntrospectionClientSecret: "rs-secret"})
+	return &testIssuer{Issuer: is, t: t, key: key, kid: "k1"}
 }
 
 // claims are a token's claims: the defaults of a valid token for aud, edited.
 func (is *testIssuer) claims(aud string, scopes string) map[string]any {
 	now := time.Now()
-	return map[string]any{"iss": is.ts.URL, "sub": "alice", "client_id": "agent", "aud": []string{aud},
+	return map[string]any{"iss": is.URL(), "sub": "alice", "client_id": "agent", "aud": []string{aud},
 		"exp": now.Add(time.Hour).Unix(), "iat": now.Unix(), "nbf": now.Add(-time.Minute).Unix(), "scope": scopes}
 }
 
-// mint signs claims with the issuer's key (or another RS256 key with kid).
+// mint signs claims with key (the issuer's, or another) under kid and alg.
 func (is *testIssuer) mint(claims map[string]any, kid string, key any, alg jose.SignatureAlgorithm) string {
 	is.t.Helper()
-	opts := (&jose.SignerOptions{}).WithType("at+jwt").WithHeader("kid", kid)
-	sig, err := jose.NewSigner(jose.SigningKey{Algorithm: alg, Key: key}, opts)
-	if err != nil {
-		is.t.Fatal(err)
-	}
-	tok, err := jwt.Signed(sig).Claims(claims).Serialize()
+	tok, err := is.Sign(claims, authtest.Header{Key: key, KeyID: kid, Algorithm: alg})
 	if err != nil {
 		is.t.Fatal(err)
 	}
@@ -127,7 +85,7 @@ func newProtected(t *testing.T, is *testIssuer, edit func(*Config)) *protected {
 	p.ts = httptest.NewServer(nil)
 	t.Cleanup(p.ts.Close)
 	p.aud = p.ts.URL + "/mcp"
-	cfg := Config{Issuer: is.ts.URL, Audience: p.aud, ClientID: "rs", ClientSecret: "rs-secret", Claims: []string{"tenant"},
+	cfg := Config{Issuer: is.URL(), Audience: p.aud, ClientID: "rs", ClientSecret: "rs-secret", Claims: []string{"tenant"},
 		Logger: slogTo(io.Discard)}
 	if edit != nil {
 		edit(&cfg)
@@ -180,8 +138,8 @@ func TestValidTokensReachTheTool(t *testing.T) {
 	if status != 200 || !strings.Contains(resp, `"opened by alice"`) {
 		t.Fatalf("JWT: %d %s", status, resp)
 	}
-	is.opaque["ory_at_opaque1"] = map[string]any{"active": true, "sub": "bob", "client_id": "agent", "scope": "incident:create",
-		"aud": []string{p.aud}, "iss": is.ts.URL, "exp": time.Now().Add(time.Hour).Unix(), "token_type": "access_token"}
+	is.SetIntrospection("ory_at_opaque1", map[string]any{"active": true, "sub": "bob", "client_id": "agent", "scope": "incident:create",
+		"aud": []string{p.aud}, "iss": is.URL(), "exp": time.Now().Add(time.Hour).Unix(), "token_type": "access_token"})
 	for range 3 {
 		hdr.Set("Authorization", "Bearer ory_at_opaque1")
 		status, _, resp = send(t, p.ts.URL+"/mcp", body, hdr)
@@ -189,7 +147,7 @@ func TestValidTokensReachTheTool(t *testing.T) {
 			t.Fatalf("opaque: %d %s", status, resp)
 		}
 	}
-	if n := is.intro.Load(); n != 1 {
+	if n := is.Hits("introspect"); n != 1 {
 		t.Errorf("introspection requests = %d, want 1 (cached)", n)
 	}
 	if p.runs.Load() != 4 {
@@ -207,7 +165,7 @@ func TestProtectedResourceMetadata(t *testing.T) {
 		}
 		b, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
-		want := `{"resource":"` + p.aud + `","authorization_servers":["` + is.ts.URL + `"],"scopes_supported":["incident:create:p1","incident:create:p2"],"bearer_methods_supported":["header"]}`
+		want := `{"resource":"` + p.aud + `","authorization_servers":["` + is.URL() + `"],"scopes_supported":["incident:create:p1","incident:create:p2"],"bearer_methods_supported":["header"]}`
 		if resp.StatusCode != 200 || string(b) != want {
 			t.Errorf("GET %s = %d %s, want %s", path, resp.StatusCode, b, want)
 		}
@@ -238,19 +196,19 @@ func TestUnknownKidRefreshIsRateLimited(t *testing.T) {
 			t.Fatalf("forged kid: status %d", status)
 		}
 	}
-	if n := is.jwks.Load(); n != 1 {
+	if n := is.Hits("jwks"); n != 1 {
 		t.Errorf("JWKS fetched %d times within the interval, want 1", n)
 	}
 	// The issuer rotates to k2; after the interval the unknown kid triggers one refresh.
-	is.mu.Lock()
-	is.key, is.kid = other, "k2"
-	is.mu.Unlock()
+	if err := is.Rotate(other, "k2"); err != nil {
+		t.Fatal(err)
+	}
 	clock.Add(int64(2 * time.Minute))
 	hdr.Set("Authorization", "Bearer "+forged)
 	if status, _, resp := send(t, p.ts.URL+"/mcp", body, hdr); status != 200 {
 		t.Fatalf("rotated key: %d %s", status, resp)
 	}
-	if n := is.jwks.Load(); n != 2 {
+	if n := is.Hits("jwks"); n != 2 {
 		t.Errorf("JWKS fetched %d times, want 2", n)
 	}
 }

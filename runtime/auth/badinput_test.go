@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/go-jose/go-jose/v4"
+
+	"github.com/mcpgen/mcpgen/runtime/auth/authtest"
 )
 
 // slogTo is a logger writing text to w.
@@ -34,9 +36,23 @@ func TestBadCredentials(t *testing.T) {
 		return is.mint(c, is.kid, is.key, jose.RS256)
 	}
 	hmacKey := is.pubPEM()
-	is.opaque["ory_at_revoked"] = map[string]any{"active": false}
-	is.opaque["ory_at_wrong_aud"] = map[string]any{"active": true, "sub": "bob", "scope": "incident:create:p1",
-		"aud": []string{"https://elsewhere.example/mcp"}, "exp": time.Now().Add(time.Hour).Unix()}
+	is.SetIntrospection("ory_at_revoked", map[string]any{"active": false})
+	is.SetIntrospection("ory_at_wrong_aud", map[string]any{"active": true, "sub": "bob", "scope": "incident:create:p1",
+		"aud": []string{"https://elsewhere.example/mcp"}, "exp": time.Now().Add(time.Hour).Unix()})
+	// Active answers for tokens that are not access tokens, as authorization
+	// servers report them: Ory Hydra's refresh token (token_use; its
+	// token_type is Bearer for both), the RFC 7009 hint in token_type,
+	// Keycloak's typ, and a DPoP-bound token (its proof is not checked here).
+	notAccess := func(k, v string) map[string]any {
+		a := map[string]any{"active": true, "sub": "bob", "client_id": "agent", "scope": "incident:create:p1",
+			"aud": []string{p.aud}, "iss": is.URL() + "/", "exp": time.Now().Add(time.Hour).Unix(), "token_type": "Bearer"}
+		a[k] = v
+		return a
+	}
+	is.SetIntrospection("ory_rt_refresh", notAccess("token_use", "refresh_token"))
+	is.SetIntrospection("rt_hint_type", notAccess("token_type", "refresh_token"))
+	is.SetIntrospection("kc_refresh", notAccess("typ", "Refresh"))
+	is.SetIntrospection("dpop_bound", notAccess("token_type", "DPoP"))
 
 	type badAuth struct {
 		name   string
@@ -80,6 +96,12 @@ func TestBadCredentials(t *testing.T) {
 	add("revoked opaque token (introspection inactive)", "Bearer ory_at_revoked", "the access token is not active")
 	add("unknown opaque token", "Bearer ory_at_never_issued", "the access token is not active")
 	add("opaque token for another audience", "Bearer ory_at_wrong_aud", "the access token is not meant for this server (aud)")
+	add("refresh token (Hydra token_use)", "Bearer ory_rt_refresh", "the token is not an access token")
+	add("refresh token (token_type hint)", "Bearer rt_hint_type", "the token is not an access token")
+	add("refresh token (Keycloak typ)", "Bearer kc_refresh", "the token is not an access token")
+	add("DPoP-bound opaque token", "Bearer dpop_bound", "the token is not an access token")
+	typJWT, _ := is.Sign(is.claims(p.aud, "incident:create:p1"), authtest.Header{Typ: "JWT"})
+	add("JWT with typ JWT (an ID token's)", "Bearer "+typJWT, "the token is not a JWT access token (typ must be at+jwt)")
 
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

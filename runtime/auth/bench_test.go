@@ -20,7 +20,7 @@ import (
 // Call/jwt; Call/verify-uncached is the one-time RS256 verification of a new token.
 func BenchmarkCall(b *testing.B) {
 	is := newTestIssuer(&testing.T{})
-	defer is.ts.Close()
+	defer is.Close()
 	tool := func(scopes []string) *mcpruntime.Tool {
 		return &mcpruntime.Tool{Name: "create_incident", Description: "Opens an incident.",
 			InputSchema: json.RawMessage(`{"type":"object","properties":{"severity":{"type":"string","enum":["p1","p2"]},"title":{"type":"string"}},"required":["severity","title"],"additionalProperties":false}`),
@@ -35,7 +35,7 @@ func BenchmarkCall(b *testing.B) {
 	secured := mcpruntime.NewServer(mcpruntime.Implementation{Name: "b", Version: "1"}, quiet)
 	secured.AddTool(tool([]string{"incident:create:{severity}"}))
 	aud := "http://127.0.0.1/mcp"
-	rs, err := New(secured, Config{Issuer: is.ts.URL, Audience: aud, Logger: slogTo(discard{})})
+	rs, err := New(secured, Config{Issuer: is.URL(), Audience: aud, Logger: slogTo(discard{})})
 	if err != nil {
 		b.Fatal(err)
 	}
