@@ -2,9 +2,9 @@ package auth
 
 import (
 	"context"
-	"fmt"
 	"crypto/rand"
 	"crypto/rsa"
+	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
