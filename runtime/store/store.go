@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"net/url"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 )
@@ -98,6 +99,25 @@ func Register(scheme string, open Opener) {
 	openers[scheme] = open
 }
 
+// redactUserinfo replaces the user info of a URL, parseable or not, by
+// "xxxxx" (the host cannot hold an "@", so everything before the last one
+// after "://" is user info).
+func redactUserinfo(raw string) (string, bool) {
+	scheme, rest, ok := strings.Cut(raw, "://")
+	if !ok {
+		return raw, false
+	}
+	auth := rest
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 && !strings.Contains(rest[i:], "@") {
+		auth = rest[:i]
+	}
+	at := strings.LastIndex(auth, "@")
+	if at < 0 {
+		return raw, false
+	}
+	return scheme + "://xxxxx" + rest[at:], true
+}
+
 // ErrUnknownScheme reports a store URL whose scheme no imported package registered.
 var ErrUnknownScheme = errors.New("unknown store scheme")
 
@@ -109,7 +129,17 @@ func Open(ctx context.Context, rawURL string) (Store, error) {
 	}
 	u, err := url.Parse(rawURL)
 	if err != nil {
-		return nil, fmt.Errorf("store URL: %w", err)
+		// url.Error repeats the whole URL, password included: say which
+		// URL (without its user info) and, when it has none, why.
+		redacted, hadUser := redactUserinfo(rawURL)
+		if hadUser {
+			return nil, fmt.Errorf("store URL %q does not parse (its user info is not shown)", redacted)
+		}
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return nil, fmt.Errorf("store URL %q: %w", redacted, err)
 	}
 	openersMu.Lock()
 	open := openers[u.Scheme]

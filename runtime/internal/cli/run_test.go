@@ -55,3 +55,28 @@ func TestRun(t *testing.T) {
 		}
 	}
 }
+
+// TestStoreURLPasswordNotEchoed (issue 32): a -store URL that does not parse
+// is reported without its password (url.Parse's error repeats the whole URL).
+func TestStoreURLPasswordNotEchoed(t *testing.T) {
+	for _, raw := range []string{
+		"redis://admin:s3cr%zzet@redis.example:6379/0", // a bad escape in the password
+		"redis://:s3cr%zzet@redis.example:6379/0",
+		"redis://admin:s3cr/et@redis.example:port/0", // a bad port
+		"rediss://s3cr%zzet@redis.example/0",
+	} {
+		var stderr bytes.Buffer
+		p := Program{Name: "srv", Version: "1", Tools: func() []string { return nil },
+			Serve: func(ctx context.Context, f Flags, stdin io.Reader, stdout io.Writer) error { return nil }}
+		code := Run(context.Background(), p, []string{"-store", raw}, strings.NewReader(""), io.Discard, &stderr)
+		if code != 1 || !strings.Contains(stderr.String(), "-store: store URL") {
+			t.Errorf("-store %s: exit %d, stderr %s", raw, code, stderr.String())
+		}
+		if strings.Contains(stderr.String(), "s3cr") {
+			t.Errorf("-store %s: the password is echoed: %s", raw, stderr.String())
+		}
+		if !strings.Contains(stderr.String(), "redis.example") {
+			t.Errorf("-store %s: the error does not say which URL: %s", raw, stderr.String())
+		}
+	}
+}
