@@ -106,6 +106,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "init" {
 		return runInit(ctx, args[1:], stderr) // init.go
 	}
+	if len(args) > 0 && args[0] == "issuer" {
+		return runIssuer(ctx, args[1:], stdout, stderr) // issuer.go
+	}
 	o, err := parseArgs(args, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return exitOK
