@@ -34,10 +34,14 @@ func TestMainUnlinkedComponents(t *testing.T) {
 		{name: "MCP_AUTH_AUDIENCE", env: map[string]string{"MCP_AUTH_AUDIENCE": "https://mcp.example.com/mcp"},
 			code: 2, stderr: []string{"MCP_AUTH_AUDIENCE: this server is built without OAuth", "mcpgen -with auth"}},
 		{name: "empty MCP_AUTH_ISSUER", env: map[string]string{"MCP_AUTH_ISSUER": ""}, code: 0, wantBody: true},
+		{name: "-auth-allow-http", args: []string{"-auth-allow-http"},
+			code: 2, stderr: []string{"-auth-allow-http: this server is built without OAuth"}},
+		{name: "MCP_AUTH_JWT_TYP", env: map[string]string{"MCP_AUTH_JWT_TYP": "JWT"},
+			code: 2, stderr: []string{"MCP_AUTH_JWT_TYP: this server is built without OAuth"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			for _, k := range []string{"MCP_AUTH_ISSUER", "MCP_AUTH_AUDIENCE", "MCP_AUTH_INTROSPECTION_URL"} {
+			for _, k := range []string{"MCP_AUTH_ISSUER", "MCP_AUTH_AUDIENCE", "MCP_AUTH_INTROSPECTION_URL", "MCP_AUTH_JWT_TYP", "MCP_AUTH_ALLOW_HTTP"} {
 				t.Setenv(k, tc.env[k])
 			}
 			s := NewServer(Implementation{Name: "nolink", Version: "1"}, &Options{Logger: discardLogger()})

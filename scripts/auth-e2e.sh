@@ -83,7 +83,8 @@ curl -fsS -o /dev/null -u "$jwt_id:$jwt_secret" -d grant_type=client_credentials
 
 # --- the generated incidents server behind the resource server ---
 go build -o "$work/incidents-server" ./examples/incidents/cmd/incidents-server
-"$work/incidents-server" -http "127.0.0.1:$mcp" -auth-issuer "$issuer" -auth-audience "$audience" \
+# -auth-jwt-typ JWT: Hydra v2.3 signs JWT access tokens with typ "JWT", not RFC 9068's at+jwt.
+"$work/incidents-server" -http "127.0.0.1:$mcp" -auth-issuer "$issuer" -auth-jwt-typ JWT -auth-audience "$audience" \
   -auth-introspection "http://127.0.0.1:$adm/admin/oauth2/introspect" -log-level warn >"$work/server.log" 2>&1 &
 pids+=($!)
 waitfor "http://127.0.0.1:$mcp/.well-known/oauth-protected-resource/mcp"

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	mcpruntime "github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/internal/cli"
 )
 
@@ -46,5 +47,31 @@ func TestMainFlagsMatchUnlinked(t *testing.T) {
 		if v := fs.Lookup(nf[0]).DefValue; v != want {
 			t.Errorf("-%s defaults to %q, not to $%s", nf[0], v, nf[1])
 		}
+	}
+}
+
+// TestMainFlagsPlainHTTP: a generated main refuses an http:// issuer that is
+// not loopback, naming -auth-allow-http, and takes it with that flag; a
+// loopback one needs nothing (with -auth-jwt-typ given as a list).
+func TestMainFlagsPlainHTTP(t *testing.T) {
+	parse := func(args ...string) (*mainFlags, error) {
+		m := &mainFlags{}
+		fs := flag.NewFlagSet("x", flag.ContinueOnError)
+		m.Flags(fs)
+		if err := fs.Parse(args); err != nil {
+			t.Fatal(err)
+		}
+		var opts mcpruntime.HTTPOptions
+		return m, m.Configure(mcpruntime.NewServer(mcpruntime.Implementation{Name: "x", Version: "1"}, nil), true, &opts)
+	}
+	aud := []string{"-auth-audience", "https://mcp.example.com/mcp"}
+	if _, err := parse(append(aud, "-auth-issuer", "http://as.example.com")...); err == nil || !strings.Contains(err.Error(), "-auth-allow-http") {
+		t.Errorf("http issuer: %v, want a refusal naming -auth-allow-http", err)
+	}
+	if _, err := parse(append(aud, "-auth-issuer", "http://as.example.com", "-auth-allow-http")...); err != nil {
+		t.Errorf("http issuer with -auth-allow-http: %v", err)
+	}
+	if _, err := parse(append(aud, "-auth-issuer", "http://127.0.0.1:4444", "-auth-jwt-typ", "JWT, jwt ")...); err != nil {
+		t.Errorf("loopback issuer: %v", err)
 	}
 }
