@@ -7,10 +7,14 @@
 //   - it verifies each request's bearer token: a JWT access token against the
 //     issuer's JWKS (discovered from the issuer's metadata, cached, refreshed on an
 //     unknown kid at most once per RefreshInterval), signed with an allowed
-//     asymmetric algorithm (never "none", never HMAC), with the issuer, the
-//     audience (RFC 8707: this server's resource URI) and the validity window
-//     checked; or an opaque token through RFC 7662 introspection (results cached
-//     briefly);
+//     asymmetric algorithm (never "none", never HMAC), typed at+jwt (RFC 9068),
+//     with the issuer, the audience (RFC 8707: this server's resource URI) and
+//     the validity window checked; or an opaque token through RFC 7662
+//     introspection, which must describe an access token (not a refresh
+//     token), results cached briefly;
+//   - when the authorization server cannot be reached, cached keys go on
+//     verifying, what cannot be checked is a 503 with Retry-After, and fetches
+//     are retried with a short backoff (one at a time, no lock over the I/O);
 //   - it puts the verified runtime.Principal (never the token) in the request
 //     context, with the scope challenge the runtime answers a missing scope with:
 //     403 insufficient_scope naming every scope the operation needs.
@@ -20,9 +24,11 @@
 // before any key is looked at.
 //
 // A program wires it with Handler; a generated server main imports this package
-// and gets the flags -auth-issuer, -auth-audience and -auth-introspection (or the
-// environment variables MCP_AUTH_ISSUER, MCP_AUTH_AUDIENCE,
-// MCP_AUTH_INTROSPECTION_URL, MCP_AUTH_CLIENT_ID, MCP_AUTH_CLIENT_SECRET).
+// and gets the flags -auth-issuer, -auth-audience, -auth-introspection,
+// -auth-jwt-typ and -auth-allow-http (or the environment variables
+// MCP_AUTH_ISSUER, MCP_AUTH_AUDIENCE, MCP_AUTH_INTROSPECTION_URL,
+// MCP_AUTH_JWT_TYP, MCP_AUTH_ALLOW_HTTP, MCP_AUTH_CLIENT_ID,
+// MCP_AUTH_CLIENT_SECRET). Package authtest is a test authorization server.
 package auth
 
 import (
