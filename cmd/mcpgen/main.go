@@ -41,6 +41,11 @@
 // testdata, then generates mcp_gen.go and cmd/NAME-server/main.go. It never
 // overwrites a file.
 //
+// mcpgen issuer [-addr host:port] serves a test OAuth authorization server on a
+// loopback address (package runtime/auth/authtest), so that a server's
+// -auth-issuer can be tried without a real one; mcpgen issuer token prints an
+// access token from it. See docs/auth.md, "Try it locally".
+//
 // See docs/migrating.md for -tags and -fix, docs/profiles.md for the profiles'
 // rules and the compatibility rules, and docs/annotations.md and
 // docs/troubleshooting.md for the directives and every diagnostic.
