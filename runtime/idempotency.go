@@ -19,9 +19,9 @@ import (
 // invokeIdempotent runs a write that carries idempotency key key.
 func (s *Server) invokeIdempotent(ctx context.Context, c *call, e *toolEntry, req *ToolRequest, key string) (*ToolResult, error) {
 	fx := c.fx
-	subject := principalSubject(ctx)
-	fx.receiptID = ledger.ActionID(e.tool.Name, subject, fx.argsDigest, key)
-	d := s.ledger.Begin(ctx, subject, e.tool.Name, key, fx.argsDigest, fx.receiptID, e.tool.Reconcile != nil)
+	who := ledgerWho(ctx)
+	fx.receiptID = ledger.ActionID(e.tool.Name, who, fx.argsDigest, key)
+	d := s.ledger.Begin(ctx, who, e.tool.Name, key, fx.argsDigest, fx.receiptID, e.tool.Reconcile != nil)
 	fx.idempotency = d.Outcome.String()
 	switch d.Outcome {
 	case ledger.Fresh:

@@ -25,6 +25,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"sync"
 	"time"
 
@@ -79,12 +80,24 @@ type Caller struct {
 	Known           bool // false: no principal, the empty identity
 }
 
-// ID is the caller's identity in sealed state: subject and client, "" for none.
+// ID is the caller's identity in sealed state: PrincipalID, "" for none.
 func (c Caller) ID() string {
 	if !c.Known {
 		return ""
 	}
-	return c.Subject + "\x00" + c.Client
+	return PrincipalID(c.Subject, c.Client)
+}
+
+// PrincipalID is the identity of a principal wherever one is bound (sealed
+// requestState, sessions, tasks, listen streams): the subject's length in
+// decimal, ':', the subject, then the client. It is unambiguous whatever the
+// strings hold (a subject may contain any character, NUL included, so a
+// separator alone would let ("a\x00b", "c") meet ("a", "b\x00c")).
+func PrincipalID(subject, client string) string {
+	var buf [64]byte
+	b := strconv.AppendInt(buf[:0], int64(len(subject)), 10)
+	b = append(append(append(b, ':'), subject...), client...)
+	return string(b)
 }
 
 // A Round is what one request (tools/call, resources/read, prompts/get) knows about
