@@ -126,7 +126,7 @@ func createTicket(t *testing.T, s *mcpruntime.Server, scopes []string, answer ma
 		if ir.ResultType != "input_required" {
 			return resp
 		}
-		if !strings.Contains(string(ir.InputRequests["mcpgen.confirm"]), "Open a P1 incident titled Payments timeouts?") {
+		if !strings.Contains(string(ir.InputRequests["mcpgen.confirm"]), `Open a P1 incident titled \"Payments timeouts\"?`) {
 			t.Fatalf("consent question: %s", resp["result"])
 		}
 		params["inputResponses"] = map[string]any{"mcpgen.confirm": answer}
