@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 	"github.com/mcpgen/mcpgen/runtime/internal/ledger"
+	"github.com/mcpgen/mcpgen/runtime/store"
 )
 
 // invokeIdempotent runs a write that carries idempotency key key.
@@ -39,6 +40,12 @@ func (s *Server) invokeIdempotent(ctx context.Context, c *call, e *toolEntry, re
 			Details: map[string]any{"action_id": d.Action}}
 	case ledger.Unknown:
 		return nil, outcomeUnknown(e, d.Action)
+	}
+	if errors.Is(d.Err, store.ErrFull) {
+		s.logger.Warn("idempotency ledger full", "tool", e.tool.Name)
+		return nil, &ToolError{Code: ErrCodeUnavailable, Retryable: true,
+			Message: "the idempotency ledger is full; the tool did not run; retry later with the same key",
+			Details: map[string]any{"reason": "ledger_full"}}
 	}
 	s.logger.Error("idempotency ledger unavailable", "tool", e.tool.Name, "err", d.Err)
 	return nil, &ToolError{Code: ErrCodeUnavailable, Retryable: true,
