@@ -110,13 +110,18 @@ func isFieldName(s string) bool {
 	return true
 }
 
-// validScopeValue reports whether v may be substituted into a scope.
+// validScopeValue reports whether v may be substituted into a scope: printable
+// ASCII without space, '"', '\\' and braces, nor the scope syntax a value could
+// inject (runtime/internal/scope refuses the same at call time): ':', the
+// default hierarchy's separator (a grant of "repo:acme" would cover the value
+// "acme:admin" of "repo:{repo}"), and '*', a wildcard for many authorization
+// servers.
 func validScopeValue(v string) bool {
 	if v == "" {
 		return false
 	}
 	for i := 0; i < len(v); i++ {
-		if c := v[i]; c <= ' ' || c == '"' || c == '\\' || c >= 0x7f || c == '{' || c == '}' {
+		if c := v[i]; c <= ' ' || c == '"' || c == '\\' || c >= 0x7f || c == '{' || c == '}' || c == ':' || c == '*' {
 			return false
 		}
 	}
@@ -193,8 +198,11 @@ func expandScope(sc string, props inputProps) ([]string, string, int) {
 				return nil, fmt.Sprintf("scope %q: %s", sc, msg), p.off
 			}
 			values = vals
+			if vals == nil && p.lower { // folding a free string's case would merge distinct values
+				return nil, fmt.Sprintf("scope %q: {%s|lower} needs an enum field: a free string keeps its case (\"ACME\" would use the grant of \"acme\")", sc, p.field), p.off
+			}
 			if vals == nil { // a free string: the runtime substitutes it
-				values = []string{"{" + p.field + map[bool]string{true: "|lower"}[p.lower] + "}"}
+				values = []string{"{" + p.field + "}"}
 			} else if p.lower {
 				values = make([]string, len(vals))
 				for i, v := range vals {

@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"slices"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/ask"
 	"github.com/mcpgen/mcpgen/runtime/internal/scope"
 )
 
@@ -158,13 +159,14 @@ func (s *Server) ScopesSupported() []string {
 	return slices.Compact(all)
 }
 
-// principalID identifies a principal in sealed requestState and session
-// bindings: subject and client; "" for none.
+// principalID identifies a principal in sealed requestState, session, task and
+// listen-stream bindings: subject and client, length-prefixed (ask.PrincipalID);
+// "" for none.
 func principalID(p *Principal) string {
 	if p == nil {
 		return ""
 	}
-	return p.Subject + "\x00" + p.ClientID
+	return ask.PrincipalID(p.Subject, p.ClientID)
 }
 
 // caller is the principal of the call.

@@ -119,7 +119,7 @@ func consentRound(t *testing.T, c *testClient, modern, hasScope, consents bool) 
 			t.Fatalf("asked for consent without the scope: %s", resp.raw)
 		}
 		q := ir.InputRequests[confirmKey]
-		if q.Method != "elicitation/create" || !strings.Contains(string(q.Params), `"message":"Open a p1 incident titled DB down?"`) {
+		if q.Method != "elicitation/create" || !strings.Contains(string(q.Params), `"message":"Open a p1 incident titled \"DB down\"?"`) {
 			t.Fatalf("consent question = %s", resp.raw)
 		}
 		res, m := callResultOf(t, callIncident(c, true, elicitCaps, map[string]any{
@@ -136,7 +136,7 @@ func consentRound(t *testing.T, c *testClient, modern, hasScope, consents bool) 
 		if !hasScope {
 			t.Fatalf("asked for consent without the scope: %s", first.raw)
 		}
-		if !strings.Contains(string(first.Params), "Open a p1 incident titled DB down?") {
+		if !strings.Contains(string(first.Params), `Open a p1 incident titled \"DB down\"?`) {
 			t.Fatalf("consent question = %s", first.raw)
 		}
 		answer, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": first.ID, "result": confirmAnswer(consents)})

@@ -67,9 +67,15 @@ func (s *Server) complete(ctx context.Context, c *call) ([]byte, *rpcError) {
 	case problem != "":
 		return nil, &rpcError{code: CodeInvalidParams, msg: problem}
 	case prompt != nil:
+		if rerr := s.authorizeStatic(ctx, prompt.Scopes); rerr != nil {
+			return nil, rerr // the completer's values are the prompt's: its scopes guard them
+		}
 		a := prompt.Src.Arguments[i]
 		completer = orValues(a.Complete, a.Values)
 	case tpl != nil:
+		if rerr := s.authorizeStatic(ctx, tpl.Scopes); rerr != nil {
+			return nil, rerr
+		}
 		completer = orValues(tpl.Src.Complete[arg], tpl.Src.Values[arg])
 	}
 	comp := &Completion{Values: []string{}}

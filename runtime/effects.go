@@ -168,7 +168,7 @@ func (s *Server) timedInvoke(ctx context.Context, c *call, t *Tool, req *ToolReq
 func (s *Server) withReceipt(ctx context.Context, c *call, e *toolEntry, res *ToolResult, key string) *ToolResult {
 	fx := c.fx
 	if fx.receiptID == "" { // invokeIdempotent computed it already
-		fx.receiptID = ledger.ActionID(e.tool.Name, principalSubject(ctx), fx.argsDigest, key)
+		fx.receiptID = ledger.ActionID(e.tool.Name, ledgerWho(ctx), fx.argsDigest, key)
 	}
 	if fx.externalID == "" && e.fx.externalID != "" {
 		fx.externalID = ledger.IDMember(res.StructuredContent, e.fx.externalID)
@@ -194,10 +194,12 @@ func receiptStatus(fx *callEffects) string {
 	return fx.status
 }
 
-// principalSubject is the subject of the call's principal, "" when anonymous.
-func principalSubject(ctx context.Context) string {
+// ledgerWho is the call's principal as the idempotency ledger keys it:
+// subject and client, as sessions, tasks and requestState bind them; empty
+// when anonymous.
+func ledgerWho(ctx context.Context) ledger.Who {
 	if p := PrincipalFrom(ctx); p != nil {
-		return p.Subject
+		return ledger.Who{Subject: p.Subject, Client: p.ClientID}
 	}
-	return ""
+	return ledger.Who{}
 }

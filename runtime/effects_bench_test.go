@@ -155,7 +155,7 @@ func benchKeyedWriteRatio(b *testing.B, ledgerSize int) {
 	// The steady state: N records like the warm-up's done record under digest
 	// keys like the ledger's (store.Memory copies them into its chunks), one
 	// step apart.
-	rec, ok, err := mem.Get(context.Background(), ledger.Key("", "keyed", run+"--1"))
+	rec, ok, err := mem.Get(context.Background(), ledger.Key(ledger.Who{}, "keyed", run+"--1"))
 	if !ok || err != nil || !bytes.Contains(rec, []byte(`"state":"done"`)) {
 		b.Fatalf("warm-up record: %q %v %v", rec, ok, err)
 	}

@@ -154,7 +154,7 @@ func TestInProgressAndOutcomeUnknown(t *testing.T) {
 		t.Errorf("replay:\n%s\nwant\n%s", again, first)
 	}
 	// A claim whose lease lapsed (its process died) is outcome_unknown.
-	lk := ledger.Key("", "write", "k2")
+	lk := ledger.Key(ledger.Who{}, "write", "k2")
 	claim := ledger.AppendRunning(nil, ledger.ArgsDigest([]byte(`{"note":"y","key":"k2"}`)), "act_dead", time.Now().Add(-time.Second))
 	st.PutIfAbsent(context.Background(), lk, claim, time.Hour)
 	res = callWith(t, context.Background(), s, "write", `{"key":"k2","note":"y"}`)
@@ -181,7 +181,7 @@ func TestReconcile(t *testing.T) {
 	s := effectServer(&Options{Store: st}, tool)
 	dead := func(key, args string) {
 		claim := ledger.AppendRunning(nil, ledger.ArgsDigest([]byte(args)), "act_dead", time.Now().Add(-time.Second))
-		st.PutIfAbsent(context.Background(), ledger.Key("", "write", key), claim, time.Hour)
+		st.PutIfAbsent(context.Background(), ledger.Key(ledger.Who{}, "write", key), claim, time.Hour)
 	}
 	dead("k1", `{"note":"x","key":"k1"}`)
 	res := callWith(t, context.Background(), s, "write", `{"note":"x","key":"k1"}`)

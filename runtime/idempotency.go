@@ -14,14 +14,15 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 	"github.com/mcpgen/mcpgen/runtime/internal/ledger"
+	"github.com/mcpgen/mcpgen/runtime/store"
 )
 
 // invokeIdempotent runs a write that carries idempotency key key.
 func (s *Server) invokeIdempotent(ctx context.Context, c *call, e *toolEntry, req *ToolRequest, key string) (*ToolResult, error) {
 	fx := c.fx
-	subject := principalSubject(ctx)
-	fx.receiptID = ledger.ActionID(e.tool.Name, subject, fx.argsDigest, key)
-	d := s.ledger.Begin(ctx, subject, e.tool.Name, key, fx.argsDigest, fx.receiptID, e.tool.Reconcile != nil)
+	who := ledgerWho(ctx)
+	fx.receiptID = ledger.ActionID(e.tool.Name, who, fx.argsDigest, key)
+	d := s.ledger.Begin(ctx, who, e.tool.Name, key, fx.argsDigest, fx.receiptID, e.tool.Reconcile != nil)
 	fx.idempotency = d.Outcome.String()
 	switch d.Outcome {
 	case ledger.Fresh:
@@ -39,6 +40,12 @@ func (s *Server) invokeIdempotent(ctx context.Context, c *call, e *toolEntry, re
 			Details: map[string]any{"action_id": d.Action}}
 	case ledger.Unknown:
 		return nil, outcomeUnknown(e, d.Action)
+	}
+	if errors.Is(d.Err, store.ErrFull) {
+		s.logger.Warn("idempotency ledger full", "tool", e.tool.Name)
+		return nil, &ToolError{Code: ErrCodeUnavailable, Retryable: true,
+			Message: "the idempotency ledger is full; the tool did not run; retry later with the same key",
+			Details: map[string]any{"reason": "ledger_full"}}
 	}
 	s.logger.Error("idempotency ledger unavailable", "tool", e.tool.Name, "err", d.Err)
 	return nil, &ToolError{Code: ErrCodeUnavailable, Retryable: true,

@@ -167,7 +167,7 @@ func TestMRTRAnswerValidation(t *testing.T) {
 		t.Errorf("schema-breaking answer = %s, want a new input_required", again.raw)
 	}
 	// A response that is no ElicitResult at all is a protocol error.
-	bad := modernGreet(c, elicitCaps, map[string]any{"inputResponses": map[string]any{"user_name": 12345}})
+	bad := modernGreet(c, elicitCaps, map[string]any{"inputResponses": map[string]any{"user_name": 12345}, "requestState": ir.RequestState})
 	if bad.errorCode() != CodeInvalidParams {
 		t.Errorf("malformed answer = %s, want -32602", bad.raw)
 	}

@@ -58,8 +58,8 @@ func (s *Server) RemovePrompt(name string) bool {
 }
 
 // listPrompts answers prompts/list: one page of prompts in registration order.
-func (s *Server) listPrompts(_ context.Context, c *call) ([]byte, *rpcError) {
-	return pageOf(s, c, s.prims.Prompts(), "prompts", func(e *promptEntry) []byte { return e.Wire })
+func (s *Server) listPrompts(ctx context.Context, c *call) ([]byte, *rpcError) {
+	return pageOf(s, ctx, c, s.prims.Prompts(), "prompts", func(e *promptEntry) ([]byte, []string) { return e.Wire, e.Scopes })
 }
 
 // getPrompt answers prompts/get: check the arguments, render, encode.

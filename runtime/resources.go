@@ -15,6 +15,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/internal/catalog"
 	"github.com/mcpgen/mcpgen/runtime/internal/content"
 	"github.com/mcpgen/mcpgen/runtime/internal/primitive"
+	"github.com/mcpgen/mcpgen/runtime/internal/scope"
 )
 
 // CodeResourceNotFound is the 2025-11-25 error code for resources/read of an
@@ -59,25 +60,38 @@ func (s *Server) RemoveResource(uri string) bool {
 
 // listResources answers resources/list: one page of direct resources in
 // registration order.
-func (s *Server) listResources(_ context.Context, c *call) ([]byte, *rpcError) {
-	return pageOf(s, c, s.prims.Resources(), "resources", func(e *primitive.Resource[*Resource]) []byte { return e.Wire })
+func (s *Server) listResources(ctx context.Context, c *call) ([]byte, *rpcError) {
+	return pageOf(s, ctx, c, s.prims.Resources(), "resources", func(e *primitive.Resource[*Resource]) ([]byte, []string) { return e.Wire, e.Scopes })
 }
 
 // listTemplates answers resources/templates/list.
-func (s *Server) listTemplates(_ context.Context, c *call) ([]byte, *rpcError) {
-	return pageOf(s, c, s.prims.Templates(), "resourceTemplates", func(e *primitive.Template[*ResourceTemplate]) []byte { return e.Wire })
+func (s *Server) listTemplates(ctx context.Context, c *call) ([]byte, *rpcError) {
+	return pageOf(s, ctx, c, s.prims.Templates(), "resourceTemplates", func(e *primitive.Template[*ResourceTemplate]) ([]byte, []string) { return e.Wire, e.Scopes })
 }
 
 // pageOf answers a paginated list method from cat: one page of the items under
-// key (wire gives an item's JSON) with, for 2026-07-28, the public caching
-// hints; or -32602 for a cursor the catalog did not issue.
-func pageOf[E any](s *Server, c *call, cat *catalog.Catalog[E], key string, wire func(E) []byte) ([]byte, *rpcError) {
-	b, ok := primitive.ListPage(cat, c.msg.params.Cursor, s.opts.PageSize, key, wire)
+// key (item gives an item's JSON and scopes) with, for 2026-07-28, the caching
+// hints; or -32602 for a cursor the catalog did not issue. With
+// Options.HideUnauthorized an item whose scopes the caller lacks is left off,
+// and the list is private to the caller.
+func pageOf[E any](s *Server, ctx context.Context, c *call, cat *catalog.Catalog[E], key string, item func(E) ([]byte, []string)) ([]byte, *rpcError) {
+	hide := s.opts.HideUnauthorized
+	var who scope.Caller
+	if hide {
+		who = scopeCaller(PrincipalFrom(ctx))
+	}
+	b, ok := primitive.ListPage(cat, c.msg.params.Cursor, s.opts.PageSize, key, func(e E) []byte {
+		wire, scopes := item(e)
+		if hide && len(scopes) > 0 && !who.Allows(scopes, s.implies()) {
+			return nil
+		}
+		return wire
+	})
 	if !ok {
 		return nil, errorf(CodeInvalidParams, "invalid cursor")
 	}
 	if c.info.Modern {
-		b = s.appendCacheHints(b, 0, false)
+		b = s.appendCacheHints(b, 0, hide)
 	}
 	return s.modernResult(c, append(b, '}')), nil
 }

@@ -84,8 +84,10 @@ type Options struct {
 	// after a ':').
 	ScopeImplies func(granted, required string) bool
 	// HideUnauthorized lists only the tools the caller holds the scopes for (some
-	// value of each {field}); such lists vary by caller, so 2026-07-28 results say
-	// cacheScope "private". False lists every tool: callers step up when they call.
+	// value of each {field}), and only the resources, resource templates and
+	// prompts whose scopes it holds; such lists vary by caller, so 2026-07-28
+	// results say cacheScope "private". False lists everything: callers step up
+	// when they call.
 	HideUnauthorized bool
 
 	// Store holds the idempotency ledger of tools that take an idempotency key

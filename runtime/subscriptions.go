@@ -11,6 +11,9 @@ package runtime
 
 import (
 	"context"
+	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/fanout"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
@@ -136,26 +139,95 @@ func (s *Server) ResourceUpdated(uri string) {
 
 // subscribe answers resources/subscribe (2025-11-25): {} and, from now on,
 // notifications/resources/updated for the URI on the session's stream.
-func (s *Server) subscribe(_ context.Context, c *call) ([]byte, *rpcError) {
-	return s.setSubscription(c, true)
+func (s *Server) subscribe(ctx context.Context, c *call) ([]byte, *rpcError) {
+	return s.setSubscription(ctx, c, true)
 }
 
 // unsubscribe answers resources/unsubscribe (2025-11-25).
-func (s *Server) unsubscribe(_ context.Context, c *call) ([]byte, *rpcError) {
-	return s.setSubscription(c, false)
+func (s *Server) unsubscribe(ctx context.Context, c *call) ([]byte, *rpcError) {
+	return s.setSubscription(ctx, c, false)
 }
 
+// Bounds of what one client may subscribe to (docs/runtime.md, "Limits"): a
+// subscribed URI's length, the resources/subscribe URIs of one session, and
+// the resourceSubscriptions of one subscriptions/listen filter. Past them the
+// request is refused with -32602 and data {"limit": ...}; nothing is kept.
+const (
+	MaxSubscriptionURI  = 4096
+	MaxSubscriptions    = 256
+	maxSubscriptionsMsg = "at most 256 resource subscriptions"
+)
+
 // setSubscription records a subscription change for the call's session.
-func (s *Server) setSubscription(c *call, on bool) ([]byte, *rpcError) {
+func (s *Server) setSubscription(ctx context.Context, c *call, on bool) ([]byte, *rpcError) {
 	uri := c.msg.params.URI
 	switch {
 	case uri == "":
 		return nil, errorf(CodeInvalidParams, "%s: missing uri", c.msg.Method)
 	case c.sess == nil:
 		return nil, errorf(CodeInvalidRequest, "%s needs a session", c.msg.Method)
+	case !on:
+		s.prims.hub.Subscribe(hubConn{c.sess}, uri, false)
+		return []byte(emptyObject), nil
 	}
-	s.prims.hub.Subscribe(hubConn{c.sess}, uri, on)
+	if rerr := s.checkSubscriptions(ctx, c.msg.Method, []string{uri}); rerr != nil {
+		return nil, rerr
+	}
+	if !s.prims.hub.SubscribeAtMost(hubConn{c.sess}, uri, MaxSubscriptions) {
+		return nil, limitError(c.msg.Method+": "+maxSubscriptionsMsg+" per session; unsubscribe first", "subscriptions", MaxSubscriptions)
+	}
 	return []byte(emptyObject), nil
+}
+
+// limitError is the -32602 refusal of a request past one of the server's bounds.
+func limitError(msg, what string, limit int) *rpcError {
+	return &rpcError{code: CodeInvalidParams, msg: msg, data: map[string]any{"limit": what, "max": limit}}
+}
+
+// checkSubscriptions checks the resource URIs a request subscribes to: each
+// within MaxSubscriptionURI, and the caller holding the scopes of every
+// resource and template a change it would hear of could concern (the
+// resource or template the URI routes to, and the scoped ones below it:
+// "notes://" covers "notes://secret"): the same -32003 as resources/read.
+func (s *Server) checkSubscriptions(ctx context.Context, method string, uris []string) *rpcError {
+	var need []string
+	for _, uri := range uris {
+		if len(uri) > MaxSubscriptionURI {
+			return limitError(fmt.Sprintf("%s: a subscribed URI is at most %d bytes", method, MaxSubscriptionURI), "uriBytes", MaxSubscriptionURI)
+		}
+		need = s.subscriptionScopes(uri, need)
+	}
+	return s.authorizeStatic(ctx, need)
+}
+
+// subscriptionScopes appends to need the scopes of the registered resources
+// and templates a subscription to sub may hear of (see checkSubscriptions).
+// A template counts when its literal start and sub's subtree overlap: it may
+// serve sub or a URI below it.
+func (s *Server) subscriptionScopes(sub string, need []string) []string {
+	below := strings.TrimSuffix(sub, "/") + "/"
+	add := func(scopes []string) {
+		for _, sc := range scopes {
+			if !slices.Contains(need, sc) {
+				need = append(need, sc)
+			}
+		}
+	}
+	for _, e := range s.prims.Resources().All() {
+		if len(e.Scopes) > 0 && (e.URI == sub || strings.HasPrefix(e.URI, below)) {
+			add(e.Scopes)
+		}
+	}
+	for _, e := range s.prims.Templates().All() {
+		if len(e.Scopes) == 0 {
+			continue
+		}
+		lit, _, _ := strings.Cut(e.URITemplate, "{")
+		if strings.HasPrefix(lit, below) || strings.HasPrefix(below, lit) || strings.HasPrefix(sub, lit) {
+			add(e.Scopes)
+		}
+	}
+	return need
 }
 
 // listen answers subscriptions/listen (2026-07-28): it acknowledges the
@@ -166,6 +238,12 @@ func (s *Server) listen(ctx context.Context, c *call) ([]byte, *rpcError) {
 	f, err := subscribe.ParseFilter(c.msg.Params)
 	if err != nil {
 		return nil, errorf(CodeInvalidParams, "%v", err)
+	}
+	if len(f.ResourceSubscriptions) > MaxSubscriptions {
+		return nil, limitError("subscriptions/listen: "+maxSubscriptionsMsg+" per filter", "subscriptions", MaxSubscriptions)
+	}
+	if rerr := s.checkSubscriptions(ctx, c.msg.Method, f.ResourceSubscriptions); rerr != nil {
+		return nil, rerr
 	}
 	if rerr := s.honourTaskFilter(ctx, c, f); rerr != nil {
 		return nil, rerr

@@ -8,6 +8,8 @@
 // ("..", absolute paths, backslashes, NUL and other control characters), and
 // os.Root keeps symbolic links from leading out of it. The template only
 // matches canonically encoded URIs, so file:///%2e%2e/x is not found either.
+// Hidden entries (a path segment starting with '.': .env, .git/config, .ssh)
+// are never served, listed or suggested: they are where secrets live.
 //
 // The registration code in mcp_gen.go and the server in cmd/files-server are
 // generated: run go generate in this directory after changing a handler.
@@ -56,6 +58,9 @@ func File(ctx context.Context, path string) (mcpruntime.ResourceContents, error)
 	if err != nil {
 		return mcpruntime.ResourceContents{}, err
 	}
+	if hidden(path) {
+		return mcpruntime.ResourceContents{}, fmt.Errorf("%w: hidden entries are not served", mcpruntime.ErrResourceNotFound)
+	}
 	data, err := resourcefs.ReadFileInRoot(r, path, MaxFileSize)
 	if err != nil {
 		return mcpruntime.ResourceContents{}, err
@@ -84,6 +89,9 @@ func Dir(ctx context.Context, path []string, limit *int) (string, error) {
 		if strings.Contains(seg, "/") {
 			return "", fmt.Errorf("%w: %q", resourcefs.ErrUnsafePath, seg)
 		}
+	}
+	if hidden(name) {
+		return "", fmt.Errorf("%w: hidden entries are not listed", mcpruntime.ErrResourceNotFound)
 	}
 	if name == "" {
 		name = "."
@@ -124,9 +132,20 @@ func mimeType(name string, data []byte) string {
 	return "application/octet-stream"
 }
 
+// hidden reports whether a slash-separated path names a hidden entry or
+// something inside one (a segment starting with '.').
+func hidden(p string) bool {
+	for seg := range strings.SplitSeq(p, "/") {
+		if strings.HasPrefix(seg, ".") {
+			return true
+		}
+	}
+	return false
+}
+
 // CompletePath suggests the entries of the directory the typed prefix is in
 // whose names start with the rest of it, directories with a trailing "/";
-// hidden entries only when the prefix asks for them.
+// never hidden entries.
 func CompletePath(ctx context.Context, prefix string) ([]string, error) {
 	r, err := root()
 	if err != nil {
@@ -135,7 +154,7 @@ func CompletePath(ctx context.Context, prefix string) ([]string, error) {
 	dir, base := "", prefix
 	if i := strings.LastIndexByte(prefix, '/'); i >= 0 {
 		dir, base = prefix[:i], prefix[i+1:]
-		if resourcefs.LocalPath(dir) != nil {
+		if resourcefs.LocalPath(dir) != nil || hidden(dir) {
 			return []string{}, nil
 		}
 	}
@@ -150,7 +169,7 @@ func CompletePath(ctx context.Context, prefix string) ([]string, error) {
 	out := []string{}
 	for _, e := range entries {
 		name := e.Name()
-		if !strings.HasPrefix(name, base) || strings.HasPrefix(name, ".") && !strings.HasPrefix(base, ".") {
+		if !strings.HasPrefix(name, base) || strings.HasPrefix(name, ".") {
 			continue
 		}
 		if dir != "" {

@@ -51,6 +51,7 @@ func tree(dir string) error {
 		"root/ünï.txt":         "unicode\n",
 		"root/bin.dat":         "\xff\x00\x01",
 		"root/.hidden":         "hidden\n",
+		"root/.git/config":     "[core]\n",
 	}
 	for name, data := range files {
 		p := filepath.Join(dir, filepath.FromSlash(name))
@@ -175,6 +176,9 @@ func TestPathEscapes(t *testing.T) {
 		"file:///missing.txt",
 		"file:///C:/secret.txt",
 		"file:///%252e%252e/secret.txt",
+		"file:///.hidden", // hidden entries are never served (.env, .git/config)
+		"file:///.git/config",
+		"dir:///.git",
 	} {
 		if got, errMsg := read(t, s, uri); errMsg == "" {
 			t.Errorf("read %s: got %v, want not found", uri, got)
@@ -198,7 +202,8 @@ func TestCompletePaths(t *testing.T) {
 		{"docs/", []string{"docs/deep/", "docs/guide.md", "docs/link.md", "docs/notes.txt", "docs/up"}},
 		{"docs/g", []string{"docs/guide.md"}},
 		{"docs/deep/", []string{"docs/deep/x.txt"}},
-		{".", []string{".hidden"}},
+		{".", []string{}}, // hidden entries are never suggested
+		{".git/", []string{}},
 		{"../", []string{}},
 		{"/etc/", []string{}},
 		{"docs/../", []string{}},

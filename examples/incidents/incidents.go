@@ -294,9 +294,10 @@ func (d *Desk) Tickets() int {
 	return len(d.tickets)
 }
 
-// Ticket is one incident ticket created by this desk, as JSON.
+// Ticket is one incident ticket created by this desk, as JSON. Reading it
+// needs incident:read (or the broader incident).
 //
-//mcp:resource incidents://{number} name=incident_ticket title="Incident ticket" mime=application/json
+//mcp:resource incidents://{number} name=incident_ticket title="Incident ticket" mime=application/json scope="incident:read"
 func (d *Desk) Ticket(ctx context.Context, number int) (string, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()

@@ -33,6 +33,12 @@ func mustDesk() *Desk {
 // call sends one 2026-07-28 request and returns its response body.
 func call(t *testing.T, s *mcpruntime.Server, method string, params map[string]any) map[string]json.RawMessage {
 	t.Helper()
+	return callIn(t, context.Background(), s, method, params)
+}
+
+// callIn is call under ctx (which may carry a principal).
+func callIn(t *testing.T, ctx context.Context, s *mcpruntime.Server, method string, params map[string]any) map[string]json.RawMessage {
+	t.Helper()
 	params["_meta"] = map[string]any{
 		"io.modelcontextprotocol/protocolVersion":    "2026-07-28",
 		"io.modelcontextprotocol/clientCapabilities": map[string]any{},
@@ -42,7 +48,7 @@ func call(t *testing.T, s *mcpruntime.Server, method string, params map[string]a
 		t.Fatal(err)
 	}
 	var resp map[string]json.RawMessage
-	if err := json.Unmarshal(s.HandleRaw(context.Background(), raw, nil, nil).Body, &resp); err != nil {
+	if err := json.Unmarshal(s.HandleRaw(ctx, raw, nil, nil).Body, &resp); err != nil {
 		t.Fatal(err)
 	}
 	return resp
@@ -126,7 +132,7 @@ func createTicket(t *testing.T, s *mcpruntime.Server, scopes []string, answer ma
 		if ir.ResultType != "input_required" {
 			return resp
 		}
-		if !strings.Contains(string(ir.InputRequests["mcpgen.confirm"]), "Open a P1 incident titled Payments timeouts?") {
+		if !strings.Contains(string(ir.InputRequests["mcpgen.confirm"]), `Open a P1 incident titled \"Payments timeouts\"?`) {
 			t.Fatalf("consent question: %s", resp["result"])
 		}
 		params["inputResponses"] = map[string]any{"mcpgen.confirm": answer}
@@ -163,12 +169,20 @@ func TestTicketResource(t *testing.T) {
 	if !strings.Contains(string(resp["result"]), "INC-0001") {
 		t.Fatalf("create ticket: got %s %s", resp["result"], resp["error"])
 	}
-	resp = call(t, s, "resources/read", map[string]any{"uri": "incidents://1"})
+	reader := mcpruntime.WithPrincipal(context.Background(), &mcpruntime.Principal{Subject: "oncall", Scopes: []string{"incident:read"}})
+	resp = callIn(t, reader, s, "resources/read", map[string]any{"uri": "incidents://1"})
 	if !strings.Contains(string(resp["result"]), `Payments timeouts`) {
 		t.Errorf("read incidents://1: got %s %s", resp["result"], resp["error"])
 	}
+	// A ticket is read with incident:read: a creator without it, or no caller, is refused.
+	creator := mcpruntime.WithPrincipal(context.Background(), &mcpruntime.Principal{Subject: "bot", Scopes: []string{"incident:create:p1"}})
+	for _, ctx := range []context.Context{creator, context.Background()} {
+		if resp := callIn(t, ctx, s, "resources/read", map[string]any{"uri": "incidents://1"}); !strings.Contains(string(resp["error"]), "-32003") || strings.Contains(string(resp["error"]), "Payments") {
+			t.Errorf("read incidents://1 without incident:read: got %s %s, want -32003", resp["result"], resp["error"])
+		}
+	}
 	for _, uri := range []string{"incidents://2", "incidents://x"} {
-		if resp := call(t, s, "resources/read", map[string]any{"uri": uri}); !strings.Contains(string(resp["error"]), "-32602") {
+		if resp := callIn(t, reader, s, "resources/read", map[string]any{"uri": uri}); !strings.Contains(string(resp["error"]), "-32602") {
 			t.Errorf("read %s: got %s %s, want -32602", uri, resp["result"], resp["error"])
 		}
 	}

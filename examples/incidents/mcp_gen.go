@@ -336,8 +336,9 @@ func RegisterMCP(s *mcpruntime.Server, desk *Desk) {
 		URITemplate: "incidents://{number}",
 		Name:        "incident_ticket",
 		Title:       "Incident ticket",
-		Description: "Ticket is one incident ticket created by this desk, as JSON.",
+		Description: "Ticket is one incident ticket created by this desk, as JSON. Reading it\nneeds incident:read (or the broader incident).",
 		MIMEType:    "application/json",
+		Scopes:      []string{"incident:read"},
 		Handler: func(ctx context.Context, req *mcpruntime.ResourceRequest) (*mcpruntime.ResourceResult, error) {
 			number, err := strconv.ParseInt(req.Vars["number"], 10, 0)
 			if err != nil {

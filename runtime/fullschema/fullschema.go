@@ -88,6 +88,9 @@ func failures(verr *jsonschema.ValidationError) []fullhook.Failure {
 	add := func(u jsonschema.OutputUnit) {
 		rule, text := ruleName(u.KeywordLocation), u.Error.String()
 		text = strings.TrimPrefix(text, rule+": ")
+		if !plainRules[rule] { // its text may quote the value: arguments may be secrets
+			text = "the value does not satisfy " + rule + " at " + u.KeywordLocation
+		}
 		list = append(list, fullhook.Failure{Pointer: u.InstanceLocation, Keyword: rule, Message: text})
 	}
 	for _, u := range out.Errors {
@@ -109,6 +112,14 @@ func failures(verr *jsonschema.ValidationError) []fullhook.Failure {
 	}
 	return list
 }
+
+// plainRules are the keywords whose messages never quote the instance's value
+// (they name types, properties, counts or the schema's own values); the others
+// (pattern, format, minimum, multipleOf, ...) get a message of their own.
+var plainRules = map[string]bool{"type": true, "required": true, "additionalProperties": true,
+	"enum": true, "const": true, "minItems": true, "maxItems": true, "minProperties": true,
+	"maxProperties": true, "minLength": true, "maxLength": true, "uniqueItems": true,
+	"dependentRequired": true, "false": true, "not": true}
 
 // ruleName returns the keyword a keyword location ends with.
 func ruleName(kwLoc string) string {

@@ -72,7 +72,7 @@ func TestDispatcherBadInput(t *testing.T) {
 		{"write", `{"n":`, runtime.ErrCodeInvalidArguments, "are cut off"},
 		{"write", `{"n":1}}`, runtime.ErrCodeInvalidArguments, "not valid JSON"},
 		{"write", `[1]`, runtime.ErrCodeInvalidArguments, "must be a JSON object, not an array"},
-		{"write", `{"n":10}`, "", "/n: maximum: got 10, want at most 9"},
+		{"write", `{"n":10}`, "", "/n: maximum: got a number, want at most 9"},
 		{"write", `{"n":1,"n":2}`, "", "invalid arguments for tool write"},
 		{"write", `{"n":1,"receipt":{"status":"committed"}}`, "", "unknown property 'receipt'"},
 		{"wrtie", `{"n":1}`, ErrCodeUnknownTool, `unknown tool "wrtie"; the tools are: write, block`},

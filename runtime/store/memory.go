@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/hex"
+	"errors"
 	"sync"
 	"time"
 )
@@ -21,16 +22,28 @@ import (
 // indexed by a seeded hash of the digest, its value copied into large chunks that are reused: no
 // pointer per entry for the garbage collector to follow, no allocation per
 // write in a steady state (memdigest.go). Other keys live in a map.
+//
+// A Memory is bounded (SetLimits; by default DefaultMaxEntries entries and
+// DefaultMaxBytes bytes of keys and values): a write that would add an entry
+// past either bound, once the expired entries are swept, fails with ErrFull.
+// Replacing an entry's value (compare-and-set) is never refused: a claim
+// becomes its result even in a full store, so the bound on bytes may be passed
+// by the results of the claims already taken.
 type Memory struct {
-	mu      sync.Mutex
-	m       map[string]memEntry
-	dt      digestTable
-	writes  int // entries added since the last sweep
-	sweepAt int // entries added that start the next sweep
-	sweeps  int // sweeps so far (tests)
-	subs    map[string]map[chan []byte]struct{}
-	now     func() time.Time // tests move the clock; nil: start and its monotonic clock
-	start   time.Time
+	mu     sync.Mutex
+	m      map[string]memEntry
+	mbytes int64 // bytes of the map's keys and values
+	maxN   int   // most entries (0: no bound)
+	maxB   int64 // most bytes of keys and values (0: no bound)
+	// fullSweep is when a write found the store at a bound and swept it last.
+	fullSweep int64
+	dt        digestTable
+	writes    int // entries added since the last sweep
+	sweepAt   int // entries added that start the next sweep
+	sweeps    int // sweeps so far (tests)
+	subs      map[string]map[chan []byte]struct{}
+	now       func() time.Time // tests move the clock; nil: start and its monotonic clock
+	start     time.Time
 }
 
 type memEntry struct {
@@ -38,9 +51,54 @@ type memEntry struct {
 	expires int64 // Unix nanoseconds; 0: never (no pointer for the GC to follow)
 }
 
-// NewMemory returns an empty in-memory store.
+// Default bounds of a Memory (SetLimits).
+const (
+	DefaultMaxEntries       = 1 << 18  // 262144 entries
+	DefaultMaxBytes   int64 = 64 << 20 // 64 MiB of keys and values
+)
+
+// ErrFull reports a write refused because a Memory holds as many entries or
+// bytes as its limits allow (SetLimits). Nothing was written; the write may
+// succeed once entries expire.
+var ErrFull = errors.New("in-memory store full")
+
+// NewMemory returns an empty in-memory store with the default limits.
 func NewMemory() *Memory {
-	return &Memory{m: map[string]memEntry{}, start: time.Now()}
+	return &Memory{m: map[string]memEntry{}, start: time.Now(), maxN: DefaultMaxEntries, maxB: DefaultMaxBytes}
+}
+
+// SetLimits bounds the store to maxEntries entries and maxBytes bytes of keys
+// and values (0 or less: no bound). A full store refuses new entries with
+// ErrFull.
+func (s *Memory) SetLimits(maxEntries int, maxBytes int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.maxN, s.maxB = max(maxEntries, 0), max(maxBytes, 0)
+}
+
+// Usage reports the entries the store holds and the bytes of their keys and
+// values (expired entries not swept yet included).
+func (s *Memory) Usage() (entries int, bytes int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.m) + s.dt.n, s.mbytes + int64(s.dt.arena.live)
+}
+
+// full reports whether an entry of n more bytes may not be added; it sweeps
+// the expired entries first when the store is at a bound. The caller holds mu.
+func (s *Memory) full(n int, now int64) bool {
+	over := func() bool {
+		return s.maxN > 0 && len(s.m)+s.dt.n >= s.maxN ||
+			s.maxB > 0 && s.mbytes+int64(s.dt.arena.live)+int64(n) > s.maxB
+	}
+	if !over() {
+		return false
+	}
+	if now-s.fullSweep >= int64(time.Second) { // at most one sweep a second for refusals
+		s.fullSweep = now
+		s.sweep(now)
+	}
+	return over()
 }
 
 var _ interface {
@@ -105,6 +163,7 @@ func (s *Memory) lookup(k *memKey, now int64) (memSlot, bool) {
 	}
 	e, ok := s.m[k.key]
 	if ok && e.expires != 0 && now >= e.expires {
+		s.mbytes -= int64(len(k.key) + len(e.val))
 		delete(s.m, k.key)
 		return memSlot{}, false
 	}
@@ -130,6 +189,12 @@ func (s *Memory) set(k *memKey, at memSlot, found bool, val []byte, owned bool, 
 		if !owned {
 			val = bytes.Clone(val)
 		}
+		if found {
+			s.mbytes -= int64(len(at.val))
+		} else {
+			s.mbytes += int64(len(k.key))
+		}
+		s.mbytes += int64(len(val))
 		s.m[k.key] = memEntry{val: val, expires: expires}
 		if found {
 			return
@@ -138,16 +203,22 @@ func (s *Memory) set(k *memKey, at memSlot, found bool, val []byte, owned bool, 
 	// An entry was added: it counts toward the next sweep (a replacement
 	// leaves the entries as many).
 	if s.writes++; s.writes >= max(s.sweepAt, minSweep) {
-		s.writes = 0
-		s.sweeps++
-		for k, e := range s.m {
-			if e.expires != 0 && now >= e.expires {
-				delete(s.m, k)
-			}
-		}
-		s.dt.sweep(now)
-		s.sweepAt = (len(s.m) + s.dt.n) / 2
+		s.sweep(now)
 	}
+}
+
+// sweep drops the entries expired at now; the caller holds mu.
+func (s *Memory) sweep(now int64) {
+	s.writes = 0
+	s.sweeps++
+	for k, e := range s.m {
+		if e.expires != 0 && now >= e.expires {
+			s.mbytes -= int64(len(k) + len(e.val))
+			delete(s.m, k)
+		}
+	}
+	s.dt.sweep(now)
+	s.sweepAt = (len(s.m) + s.dt.n) / 2
 }
 
 // minSweep is the fewest entries added between two sweeps.
@@ -155,25 +226,28 @@ const minSweep = 1024
 
 // PutIfAbsent implements Store.
 func (s *Memory) PutIfAbsent(_ context.Context, key string, val []byte, ttl time.Duration) (bool, error) {
-	return s.putIfAbsent(key, val, false, ttl), nil
+	return s.putIfAbsent(key, val, false, ttl)
 }
 
 // PutIfAbsentOwned implements Owner.
 func (s *Memory) PutIfAbsentOwned(_ context.Context, key string, val []byte, ttl time.Duration) (bool, error) {
-	return s.putIfAbsent(key, val, true, ttl), nil
+	return s.putIfAbsent(key, val, true, ttl)
 }
 
-func (s *Memory) putIfAbsent(key string, val []byte, owned bool, ttl time.Duration) bool {
+func (s *Memory) putIfAbsent(key string, val []byte, owned bool, ttl time.Duration) (bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.clock()
 	k := s.resolve(key, true)
 	slot, ok := s.lookup(&k, now)
 	if ok {
-		return false
+		return false, nil
+	}
+	if s.full(len(key)+len(val), now) {
+		return false, ErrFull
 	}
 	s.set(&k, slot, false, val, owned, ttl, now)
-	return true
+	return true, nil
 }
 
 // Get implements Store.
@@ -233,6 +307,9 @@ func (s *Memory) PutIfAbsentDigest(_ context.Context, prefix string, d *[20]byte
 	if ok {
 		return false, nil
 	}
+	if s.full(digestLen+len(val), now) {
+		return false, ErrFull
+	}
 	s.set(&k, slot, false, val, false, ttl, now)
 	return true, nil
 }
@@ -287,7 +364,10 @@ func (s *Memory) delete(k memKey) {
 		}
 		return
 	}
-	delete(s.m, k.key)
+	if e, ok := s.m[k.key]; ok {
+		s.mbytes -= int64(len(k.key) + len(e.val))
+		delete(s.m, k.key)
+	}
 }
 
 // Close implements Store; a closed Memory keeps working.

@@ -3,6 +3,7 @@ package ask
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -51,12 +52,28 @@ func TestURLParams(t *testing.T) {
 func TestConsent(t *testing.T) {
 	args := json.RawMessage(`{"amount":12.5,"to":"bob \"b\"","tags":["a"]}`)
 	for q, want := range map[string]string{
-		"Pay {amount} to {to}?":  `Pay 12.5 to bob "b"?`,
+		"Pay {amount} to {to}?":  `Pay 12.5 to "bob \"b\""?`,
 		"{{literal}} {tags} {x}": `{literal} ["a"] `,
 		"open {brace":            "open {brace",
 	} {
 		if got := FillConfirm(q, args); got != want {
 			t.Errorf("FillConfirm(%q) = %q, want %q", q, got, want)
+		}
+	}
+	// Free text is quoted and bounded: the model cannot add lines, reorder the
+	// text with bidi controls, or drown the question.
+	long := strings.Repeat("x", 300)
+	for v, want := range map[string]string{
+		"P1":                          "P1",
+		"db-01.eu":                    "db-01.eu",
+		"DB down":                     `"DB down"`,
+		"a\n\nIgnore that: reply yes": `"a\n\nIgnore that: reply yes"`,
+		"safe\u202eevil":              `"safe\u202eevil"`,
+		"x\u2028y\x00":                `"x\u2028y\x00"`,
+		long:                          `"` + long[:MaxConfirmValue] + `…"`,
+	} {
+		if got := ConfirmValue(v); got != want {
+			t.Errorf("ConfirmValue(%q) = %s, want %s", v, got, want)
 		}
 	}
 	for _, c := range []struct {
@@ -69,6 +86,10 @@ func TestConsent(t *testing.T) {
 		{Accept, ``, false, "accept without confirming"},
 		{Decline, ``, false, "decline"},
 		{Cancel, `{"confirm":true}`, false, "cancel"},
+		{Accept, `{"confirm":false,"Confirm":true}`, false, "accept without confirming"},
+		{Accept, `{"Confirm":true}`, false, "accept without confirming"},
+		{Accept, `{"confirm":true,"confirm":true}`, false, "accept without confirming"},
+		{Accept, `{"confirm":"true"}`, false, "accept without confirming"},
 	} {
 		ok, answered := Confirmed(c.action, json.RawMessage(c.content))
 		if ok != c.ok || answered != c.answered {

@@ -25,6 +25,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
 	"sync"
 	"time"
 
@@ -79,12 +81,24 @@ type Caller struct {
 	Known           bool // false: no principal, the empty identity
 }
 
-// ID is the caller's identity in sealed state: subject and client, "" for none.
+// ID is the caller's identity in sealed state: PrincipalID, "" for none.
 func (c Caller) ID() string {
 	if !c.Known {
 		return ""
 	}
-	return c.Subject + "\x00" + c.Client
+	return PrincipalID(c.Subject, c.Client)
+}
+
+// PrincipalID is the identity of a principal wherever one is bound (sealed
+// requestState, sessions, tasks, listen streams): the subject's length in
+// decimal, ':', the subject, then the client. It is unambiguous whatever the
+// strings hold (a subject may contain any character, NUL included, so a
+// separator alone would let ("a\x00b", "c") meet ("a", "b\x00c")).
+func PrincipalID(subject, client string) string {
+	var buf [64]byte
+	b := strconv.AppendInt(buf[:0], int64(len(subject)), 10)
+	b = append(append(append(b, ':'), subject...), client...)
+	return string(b)
 }
 
 // A Round is what one request (tools/call, resources/read, prompts/get) knows about
@@ -140,10 +154,28 @@ func (r *Round) Read(params json.RawMessage, sl *seal.Sealer, now func() time.Ti
 			}
 		})
 	}
-	if f := r.readResponses(responses); f != nil {
+	answers, f := readResponses(responses)
+	if f != nil {
 		return f
 	}
-	return r.readState(state, sl, now)
+	asked, f := r.readState(state, sl, now)
+	if f != nil {
+		return f
+	}
+	// An answer counts only for a question the sealed state says this server
+	// asked: a client cannot pre-answer a question (the consent question above
+	// all) in a first request, nor add answers the last round did not ask for.
+	// Others are ignored, as the specification says of unexpected responses.
+	for k, v := range answers {
+		if !slices.Contains(asked, k) || r.fromSt[k] {
+			continue
+		}
+		if r.answers == nil {
+			r.answers = make(map[string]json.RawMessage, len(answers))
+		}
+		r.answers[k] = v
+	}
+	return nil
 }
 
 // bound returns the binding with its digest, computing the digest on first use.
@@ -155,43 +187,65 @@ func (r *Round) bound() *seal.State {
 	return &r.binding
 }
 
-// readResponses stores the request's inputResponses; null counts as absent.
-func (r *Round) readResponses(raw json.RawMessage) *Fail {
+// readResponses decodes the request's inputResponses; null counts as absent. A
+// member name given twice is refused: which of the two answers would count
+// must not depend on the decoder.
+func readResponses(raw json.RawMessage) (map[string]json.RawMessage, *Fail) {
 	if len(raw) == 0 || string(raw) == "null" {
-		return nil
+		return nil, nil
 	}
 	if !isObject(raw) {
-		return failf(codeInvalidParams, "invalid params: inputResponses must be an object")
+		return nil, failf(codeInvalidParams, "invalid params: inputResponses must be an object")
 	}
-	if err := json.Unmarshal(raw, &r.answers); err != nil {
-		return failf(codeInvalidParams, "invalid params: inputResponses: %v", err)
+	var answers map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &answers); err != nil {
+		return nil, failf(codeInvalidParams, "invalid params: inputResponses: %v", err)
 	}
-	return nil
+	if dup := duplicateMember(raw); dup != "" {
+		return nil, failf(codeInvalidParams, "invalid params: inputResponses: duplicate member %q", dup)
+	}
+	return answers, nil
 }
 
-// readState verifies an echoed requestState and merges its answers (they win over
-// inputResponses: they were validated when first given).
-func (r *Round) readState(raw json.RawMessage, sl *seal.Sealer, now func() time.Time) *Fail {
+// readState verifies an echoed requestState and takes its answers (they win over
+// inputResponses: they were validated when first given); it returns the keys
+// of the questions the state's round asked.
+func (r *Round) readState(raw json.RawMessage, sl *seal.Sealer, now func() time.Time) ([]string, *Fail) {
 	if len(raw) == 0 || string(raw) == "null" {
-		return nil
+		return nil, nil
 	}
 	token, ok := jsonwire.String(raw)
 	if !ok {
-		return failf(codeInvalidParams, "invalid params: requestState must be a string")
+		return nil, failf(codeInvalidParams, "invalid params: requestState must be a string")
 	}
 	st, err := sl.Open(token, r.bound(), now())
 	if err != nil {
-		return failf(codeInvalidParams, "%v", err)
+		return nil, failf(codeInvalidParams, "%v", err)
 	}
 	r.number = st.Round + 1
-	if r.answers == nil {
-		r.answers = make(map[string]json.RawMessage, len(st.Answers))
-	}
+	r.answers = make(map[string]json.RawMessage, len(st.Answers)+len(st.Asked))
 	r.fromSt = make(map[string]bool, len(st.Answers))
 	for k, v := range st.Answers {
 		r.answers[k], r.fromSt[k] = v, true
 	}
-	return nil
+	return st.Asked, nil
+}
+
+// duplicateMember returns a member name the JSON object raw holds twice
+// (exactly; "" when none).
+func duplicateMember(raw []byte) string {
+	var seen []string
+	dup := ""
+	jsonwire.EachMember(raw, func(key, _ []byte) {
+		if dup != "" {
+			return
+		}
+		if slices.Contains(seen, string(key)) {
+			dup = string(key)
+		}
+		seen = append(seen, string(key))
+	})
+	return dup
 }
 
 // Check fails the round with -32021 when a client that declared caps cannot
@@ -294,6 +348,10 @@ func (r *Round) Close(modern bool, maxRounds int, sl *seal.Sealer, meta []byte, 
 func (r *Round) inputRequired(sl *seal.Sealer, meta []byte, now time.Time) ([]byte, error) {
 	st := *r.bound()
 	st.Round, st.Answers = r.number, r.used
+	st.Asked = make([]string, len(r.asked))
+	for i, q := range r.asked {
+		st.Asked[i] = q.Key
+	}
 	token, err := sl.Seal(&st, now)
 	if err != nil {
 		return nil, err

@@ -125,6 +125,36 @@ func TestRoundTrip(t *testing.T) {
 	}
 }
 
+// TestAnswersBelongToQuestions: inputResponses count only for the questions
+// the sealed state asked: none without a state (a pre-answered question is
+// asked), not a key the last round did not ask; a duplicate member is refused.
+func TestAnswersBelongToQuestions(t *testing.T) {
+	sl, now := newSealer(), time.Now
+	var r Round
+	var a, b string
+	qs := []Question{nameQuestion("a", &a), nameQuestion("b", &b)}
+	r.Reset("tools/call", "t", nil, Caller{})
+	if f := r.Read(json.RawMessage(`{"inputResponses":{"a":{"Name":"Ada"},"b":{"Name":"Bob"}}}`), sl, now); f != nil {
+		t.Fatal(f)
+	}
+	if err := r.Ask(qs[:1]); !errors.Is(err, ErrInputRequired) || a != "" {
+		t.Fatalf("pre-answered without a state: Ask = %v, a %q", err, a)
+	}
+	out, _, _, _ := r.Close(true, 10, sl, []byte(`{"server":"x"}`), now)
+	_, state := inputRequired(t, out)
+	r.Reset("tools/call", "t", nil, Caller{})
+	if f := r.Read(json.RawMessage(`{"inputResponses":{"a":{"Name":"Ada"},"b":{"Name":"Bob"}},"requestState":"`+state+`"}`), sl, now); f != nil {
+		t.Fatal(f)
+	}
+	if err := r.Ask(qs); !errors.Is(err, ErrInputRequired) || a != "Ada" || b != "" {
+		t.Fatalf("answer to a question not asked: Ask = %v, a %q b %q", err, a, b)
+	}
+	r.Reset("tools/call", "t", nil, Caller{})
+	if f := r.Read(json.RawMessage(`{"inputResponses":{"a":{"Name":"Ada"},"a":{"Name":"Eve"}},"requestState":"`+state+`"}`), sl, now); f == nil || !strings.Contains(f.Msg, "duplicate") {
+		t.Fatalf("duplicate answers: %v", f)
+	}
+}
+
 func TestReadRefusals(t *testing.T) {
 	sl := newSealer()
 	for params, want := range map[string]string{
@@ -172,9 +202,17 @@ func TestCheckAndMalformed(t *testing.T) {
 		t.Fatalf("empty key: %v", err)
 	}
 
-	// A malformed answer from inputResponses is a protocol error.
+	// A malformed answer from inputResponses is a protocol error (to a
+	// question the sealed state asked).
+	sl := newSealer()
 	r.Reset("tools/call", "t", nil, Caller{})
-	if f := r.Read(json.RawMessage(`{"inputResponses":{"a":"text"}}`), newSealer(), time.Now); f != nil {
+	if err := r.Ask([]Question{nameQuestion("a", &name)}); !errors.Is(err, ErrInputRequired) {
+		t.Fatal(err)
+	}
+	b, _, _, _ := r.Close(true, 10, sl, []byte(`{"server":"x"}`), time.Now)
+	_, state := inputRequired(t, b)
+	r.Reset("tools/call", "t", nil, Caller{})
+	if f := r.Read(json.RawMessage(`{"inputResponses":{"a":"text"},"requestState":"`+state+`"}`), sl, time.Now); f != nil {
 		t.Fatal(f)
 	}
 	if err := r.Ask([]Question{nameQuestion("a", &name)}); !errors.Is(err, ErrInvalidAnswer) {
@@ -211,7 +249,7 @@ func TestRoundLimitAndLegacy(t *testing.T) {
 }
 
 func TestCallerID(t *testing.T) {
-	if (Caller{}).ID() != "" || (Caller{Known: true}).ID() != "\x00" || (Caller{Subject: "a", Client: "c", Known: true}).ID() != "a\x00c" {
+	if (Caller{}).ID() != "" || (Caller{Known: true}).ID() != "0:" || (Caller{Subject: "a", Client: "c", Known: true}).ID() != "1:ac" || (Caller{Subject: "a\x00b", Client: "c", Known: true}).ID() == (Caller{Subject: "a", Client: "b\x00c", Known: true}).ID() {
 		t.Fatal("Caller.ID")
 	}
 }

@@ -5,9 +5,12 @@ package audit
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"log/slog"
 	"strconv"
 	"time"
+	"unicode/utf8"
 )
 
 // A Record is what the audit keeps of one answered (or aborted) request.
@@ -47,18 +50,18 @@ func (r *Record) Outcome() string {
 func (r *Record) Log(l *slog.Logger, now time.Time) {
 	attrs := make([]slog.Attr, 0, 16)
 	attrs = append(attrs,
-		slog.String("request_id", r.RequestID),
+		slog.String("request_id", Bound(r.RequestID)),
 		slog.String("era", r.Era),
 		slog.String("revision", r.Revision),
-		slog.String("method", r.Method))
+		slog.String("method", Bound(r.Method)))
 	if r.Method == "tools/call" {
-		attrs = append(attrs, slog.String("tool", r.Tool))
+		attrs = append(attrs, slog.String("tool", Bound(r.Tool)))
 		if r.ArgsDigest != "" {
 			attrs = append(attrs, slog.String("args_digest", "sha256:"+r.ArgsDigest))
 		}
 	}
 	if r.HasPrincipal {
-		attrs = append(attrs, slog.String("principal", r.Principal))
+		attrs = append(attrs, slog.String("principal", Bound(r.Principal)))
 	}
 	if r.TaskID != "" {
 		attrs = append(attrs, slog.String("task_id", r.TaskID), slog.String("task_status", r.TaskStatus))
@@ -82,10 +85,30 @@ func (r *Record) Log(l *slog.Logger, now time.Time) {
 // Rejected writes the record of a request refused with code before it was admitted.
 func Rejected(l *slog.Logger, requestID, era, method string, code int) {
 	l.LogAttrs(context.Background(), slog.LevelInfo, "audit",
-		slog.String("request_id", requestID),
+		slog.String("request_id", Bound(requestID)),
 		slog.String("era", era),
-		slog.String("method", method),
+		slog.String("method", Bound(method)),
 		slog.String("outcome", "rpc_error:"+strconv.Itoa(code)))
+}
+
+// MaxField is the most bytes of a client-chosen field (request id, method,
+// tool name, subject) a record keeps as is.
+const MaxField = 128
+
+// Bound returns a client-chosen field as a record keeps it: as is up to
+// MaxField bytes, else its first 64 bytes (whole UTF-8 characters), "…" and
+// the SHA-256 of the whole (16 hex digits), so that one request cannot write a
+// line of megabytes yet two long values stay told apart.
+func Bound(s string) string {
+	if len(s) <= MaxField {
+		return s
+	}
+	cut := 64
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	sum := sha256.Sum256([]byte(s))
+	return s[:cut] + "…sha256:" + hex.EncodeToString(sum[:8])
 }
 
 // Era names an era for the audit.

@@ -152,11 +152,17 @@ type Decision struct {
 	Err     error  // StoreError
 }
 
-// Key is the store key of (subject, tool, key): a digest, so that neither the
-// caller's key nor its subject appear in the store's key space.
-func Key(subject, tool, key string) string {
+// Who is the principal a key belongs to: subject and OAuth client, as
+// sessions, tasks and requestState bind them. A key of one client is not
+// another client's, even for the same subject (a token without "sub" may carry
+// its client id as the subject).
+type Who struct{ Subject, Client string }
+
+// Key is the store key of (who, tool, key): a digest, so that neither the
+// caller's key nor its principal appear in the store's key space.
+func Key(who Who, tool, key string) string {
 	var b [keyLen]byte
-	return string(appendKey(b[:0], subject, tool, key))
+	return string(appendKey(b[:0], who, tool, key))
 }
 
 // keyLen is the length of a store key.
@@ -164,10 +170,21 @@ const keyLen = len(keyPrefix) + 40
 
 const keyPrefix = "mcpgen:idem:"
 
-// appendKey appends Key(subject, tool, key).
-func appendKey(b []byte, subject, tool, key string) []byte {
-	sum := digestParts(subject, tool, key)
+// appendKey appends Key(who, tool, key).
+func appendKey(b []byte, who Who, tool, key string) []byte {
+	sum := whoDigest(who, tool, key)
 	return appendKeyOf(b, sum[:keyDigestLen])
+}
+
+// whoDigest is the digest of a key's parts: subject, tool, key, then the
+// client when there is one (the parts are length-prefixed, so a key with a
+// client never meets one without; a principal without a client keeps the keys
+// of the runtime that knew subjects only).
+func whoDigest(who Who, tool, key string) [sha256.Size]byte {
+	if who.Client == "" {
+		return digestParts(who.Subject, tool, key)
+	}
+	return digestParts(who.Subject, tool, key, who.Client)
 }
 
 // appendKeyOf appends the store key of the digest d (keyDigestLen bytes).
@@ -178,10 +195,16 @@ func appendKeyOf(b []byte, d []byte) []byte {
 // keyDigestLen is how much of the SHA-256 a store key keeps.
 const keyDigestLen = 20
 
-// ActionID digests what identifies an action: tool, subject, the arguments'
-// digest and the idempotency key ("" for none).
-func ActionID(tool, subject, argsDigest, key string) string {
-	sum := digestParts(tool, subject, argsDigest, key)
+// ActionID digests what identifies an action: tool, principal, the arguments'
+// digest and the idempotency key ("" for none); the client last, when there is
+// one (as Key).
+func ActionID(tool string, who Who, argsDigest, key string) string {
+	var sum [sha256.Size]byte
+	if who.Client == "" {
+		sum = digestParts(tool, who.Subject, argsDigest, key)
+	} else {
+		sum = digestParts(tool, who.Subject, argsDigest, key, who.Client)
+	}
 	var b [4 + 32]byte
 	copy(b[:], "act_")
 	hex.Encode(b[4:], sum[:16])
@@ -222,16 +245,16 @@ func appendLen(b []byte, n int) []byte {
 	return strconv.AppendInt(b, int64(n), 10)
 }
 
-// Begin looks up the key of (subject, tool, key) (Key) for a call whose
+// Begin looks up the key of (who, tool, key) (Key) for a call whose
 // arguments digest to args and whose action id is action, claiming it when it is
 // free. canReconcile says whether the
 // caller can look up the outcome of a lapsed claim (then it gets Reconcile
 // instead of Unknown). ctx bounds the wait for a running first call; the store is
 // written under a context without its cancellation (the ledger is kept even when
 // the caller gives up).
-func (l *Ledger) Begin(ctx context.Context, subject, tool, key, args, action string, canReconcile bool) Decision {
+func (l *Ledger) Begin(ctx context.Context, who Who, tool, key, args, action string, canReconcile bool) Decision {
 	var until time.Time // set when the first wait starts
-	c := l.newClaim(ctx, digestParts(subject, tool, key), args, action)
+	c := l.newClaim(ctx, whoDigest(who, tool, key), args, action)
 	for pause := time.Millisecond; ; pause = min(2*pause, 50*time.Millisecond) {
 		// The claim's record is written into the claim itself; a record the
 		// store did not take is overwritten by the next try.

@@ -37,7 +37,7 @@ func benchFreshKey(b *testing.B, steady int) {
 	if steady > 0 {
 		step = int64(DefaultRetention) / int64(steady)
 		for i := range steady {
-			d := l.Begin(ctx, "", "note", "pre-"+strconv.Itoa(i), args, ActionID("note", "", args, "p"), false)
+			d := l.Begin(ctx, Who{}, "note", "pre-"+strconv.Itoa(i), args, ActionID("note", Who{}, args, "p"), false)
 			if err := d.Claim.Done(func(buf []byte) ([]byte, error) { return append(buf, result...), nil }); err != nil {
 				b.Fatal(err)
 			}
@@ -50,8 +50,8 @@ func benchFreshKey(b *testing.B, steady int) {
 	for b.Loop() {
 		key := "k-" + strconv.Itoa(i)
 		i++
-		action := ActionID("note", "", args, key)
-		d := l.Begin(ctx, "", "note", key, args, action, false)
+		action := ActionID("note", Who{}, args, key)
+		d := l.Begin(ctx, Who{}, "note", key, args, action, false)
 		if d.Outcome != Fresh {
 			b.Fatal(d.Outcome)
 		}

@@ -49,7 +49,7 @@ func TestLifecycle(t *testing.T) {
 		l := New(st, Config{})
 		ctx := context.Background()
 		args, other := ArgsDigest([]byte(`{"a":1}`)), ArgsDigest([]byte(`{"a":2}`))
-		d := l.Begin(ctx, "alice", "write", "k1", args, "act_1", false)
+		d := l.Begin(ctx, Who{Subject: "alice"}, "write", "k1", args, "act_1", false)
 		if d.Outcome != Fresh || d.Claim == nil || d.Claim.Action() != "act_1" {
 			t.Fatalf("first call: %+v, want Fresh with a claim", d)
 		}
@@ -62,7 +62,7 @@ func TestLifecycle(t *testing.T) {
 		if n := l.heldClaims(); n != renewed {
 			t.Errorf("%d claims renewed, want %d (digest store %v)", n, renewed, l.ds != nil)
 		}
-		if raw, _, _ := st.Get(ctx, Key("alice", "write", "k1")); l.ds != nil && !bytes.Contains(raw, []byte(`"lease":`+strconv.FormatInt(leaseHeld, 10)+`}`)) {
+		if raw, _, _ := st.Get(ctx, Key(Who{Subject: "alice"}, "write", "k1")); l.ds != nil && !bytes.Contains(raw, []byte(`"lease":`+strconv.FormatInt(leaseHeld, 10)+`}`)) {
 			t.Errorf("held claim on the in-process store: %s, want lease %d", raw, int64(leaseHeld))
 		}
 		if err := d.Claim.Done(appendResult); err != nil {
@@ -72,7 +72,7 @@ func TestLifecycle(t *testing.T) {
 			t.Errorf("%d claims renewed after Done, want 0", n)
 		}
 		// The record is under Key(subject, tool, key), as an earlier ledger wrote it.
-		raw, ok, err := st.Get(ctx, Key("alice", "write", "k1"))
+		raw, ok, err := st.Get(ctx, Key(Who{Subject: "alice"}, "write", "k1"))
 		if err != nil || !ok {
 			t.Fatalf("record not under Key: %v %v", ok, err)
 		}
@@ -80,7 +80,7 @@ func TestLifecycle(t *testing.T) {
 		if string(raw) != want {
 			t.Errorf("record:\n%s\nwant\n%s", raw, want)
 		}
-		d = l.Begin(ctx, "alice", "write", "k1", args, "act_1", false)
+		d = l.Begin(ctx, Who{Subject: "alice"}, "write", "k1", args, "act_1", false)
 		if d.Outcome != Replayed {
 			t.Fatalf("repeat: %v, want Replayed", d.Outcome)
 		}
@@ -90,15 +90,15 @@ func TestLifecycle(t *testing.T) {
 			got.Meta[1].Key != "dev.mcpgen/receipt" || string(got.Meta[1].Value) != `{"action_id":"act_x"}` {
 			t.Errorf("stored result: %+v", got)
 		}
-		if d := l.Begin(ctx, "alice", "write", "k1", other, "act_2", false); d.Outcome != Conflict {
+		if d := l.Begin(ctx, Who{Subject: "alice"}, "write", "k1", other, "act_2", false); d.Outcome != Conflict {
 			t.Errorf("other arguments: %v, want Conflict", d.Outcome)
 		}
-		if d := l.Begin(ctx, "bob", "write", "k1", other, "act_3", false); d.Outcome != Fresh {
+		if d := l.Begin(ctx, Who{Subject: "bob"}, "write", "k1", other, "act_3", false); d.Outcome != Fresh {
 			t.Errorf("another subject's key: %v, want Fresh", d.Outcome)
 		} else {
 			d.Claim.Release()
 		}
-		if d := l.Begin(ctx, "bob", "write", "k1", args, "act_4", false); d.Outcome != Fresh {
+		if d := l.Begin(ctx, Who{Subject: "bob"}, "write", "k1", args, "act_4", false); d.Outcome != Fresh {
 			t.Errorf("after Release: %v, want Fresh", d.Outcome)
 		}
 	})
@@ -111,12 +111,12 @@ func TestRunningAndLapsed(t *testing.T) {
 		l := New(st, Config{Wait: 20 * time.Millisecond, Lease: time.Hour})
 		ctx := context.Background()
 		args := ArgsDigest([]byte(`{}`))
-		first := l.Begin(ctx, "", "w", "k", args, "act_first", false)
+		first := l.Begin(ctx, Who{}, "w", "k", args, "act_first", false)
 		if first.Outcome != Fresh {
 			t.Fatal(first.Outcome)
 		}
 		start := time.Now()
-		d := l.Begin(ctx, "", "w", "k", args, "act_first", true)
+		d := l.Begin(ctx, Who{}, "w", "k", args, "act_first", true)
 		if d.Outcome != InProgress || d.Action != "act_first" {
 			t.Fatalf("repeat while running: %+v, want InProgress with the action id", d)
 		}
@@ -128,7 +128,7 @@ func TestRunningAndLapsed(t *testing.T) {
 		}
 		cctx, cancel := context.WithCancel(ctx)
 		cancel()
-		if d := l.Begin(cctx, "", "w", "k", args, "act_first", false); d.Outcome != InProgress {
+		if d := l.Begin(cctx, Who{}, "w", "k", args, "act_first", false); d.Outcome != InProgress {
 			t.Errorf("cancelled caller: %v, want InProgress", d.Outcome)
 		}
 		// A waiter sees the first call's result as soon as it is recorded.
@@ -142,39 +142,39 @@ func TestRunningAndLapsed(t *testing.T) {
 				t.Error(err)
 			}
 		}()
-		if d := l2.Begin(ctx, "", "w", "k", args, "act_first", false); d.Outcome != Replayed {
+		if d := l2.Begin(ctx, Who{}, "w", "k", args, "act_first", false); d.Outcome != Replayed {
 			t.Errorf("waiter: %v, want Replayed", d.Outcome)
 		}
 		wg.Wait()
 
 		// A claim whose process died: its lease is in the past.
 		dead := AppendRunning(nil, args, "act_dead", time.Now().Add(-time.Second))
-		if ok, err := st.PutIfAbsent(ctx, Key("", "w", "dead"), dead, time.Hour); err != nil || !ok {
+		if ok, err := st.PutIfAbsent(ctx, Key(Who{}, "w", "dead"), dead, time.Hour); err != nil || !ok {
 			t.Fatal(ok, err)
 		}
-		if d := l.Begin(ctx, "", "w", "dead", args, "act_new", false); d.Outcome != Unknown || d.Action != "act_dead" {
+		if d := l.Begin(ctx, Who{}, "w", "dead", args, "act_new", false); d.Outcome != Unknown || d.Action != "act_dead" {
 			t.Errorf("lapsed claim: %+v, want Unknown with the dead call's action id", d)
 		}
-		d = l.Begin(ctx, "", "w", "dead", args, "act_new", true)
+		d = l.Begin(ctx, Who{}, "w", "dead", args, "act_new", true)
 		if d.Outcome != Reconcile || d.Claim == nil {
 			t.Fatalf("lapsed claim, reconciling caller: %+v, want Reconcile", d)
 		}
-		if d := l.Begin(ctx, "", "w", "dead", args, "act_new", true); d.Outcome != InProgress {
+		if d := l.Begin(ctx, Who{}, "w", "dead", args, "act_new", true); d.Outcome != InProgress {
 			t.Errorf("while reconciling: %v, want InProgress (the claim was taken over)", d.Outcome)
 		}
 		if err := d.Claim.Done(appendResult); err != nil {
 			t.Fatal(err)
 		}
-		if d := l.Begin(ctx, "", "w", "dead", args, "act_new", false); d.Outcome != Replayed {
+		if d := l.Begin(ctx, Who{}, "w", "dead", args, "act_new", false); d.Outcome != Replayed {
 			t.Errorf("after reconciling: %v, want Replayed", d.Outcome)
 		}
 
 		// An abandoned claim is no longer renewed: once its lease passes, unknown.
 		short := New(st, Config{Lease: 30 * time.Millisecond, Wait: time.Millisecond})
-		d = short.Begin(ctx, "", "w", "gone", args, "act_gone", false)
+		d = short.Begin(ctx, Who{}, "w", "gone", args, "act_gone", false)
 		d.Claim.Abandon()
 		time.Sleep(60 * time.Millisecond)
-		if d := short.Begin(ctx, "", "w", "gone", args, "act_gone", false); d.Outcome != Unknown {
+		if d := short.Begin(ctx, Who{}, "w", "gone", args, "act_gone", false); d.Outcome != Unknown {
 			t.Errorf("abandoned claim: %v, want Unknown", d.Outcome)
 		}
 	})
@@ -189,12 +189,12 @@ func TestLeaseSweep(t *testing.T) {
 		args := ArgsDigest([]byte(`{}`))
 		var claims []*Claim
 		for i := range 3 {
-			d := l.Begin(ctx, "", "w", "k"+strconv.Itoa(i), args, "act_"+strconv.Itoa(i), false)
+			d := l.Begin(ctx, Who{}, "w", "k"+strconv.Itoa(i), args, "act_"+strconv.Itoa(i), false)
 			claims = append(claims, d.Claim)
 		}
 		time.Sleep(200 * time.Millisecond) // more than three leases
 		for i := range 3 {
-			if d := l.Begin(ctx, "", "w", "k"+strconv.Itoa(i), args, "act_x", false); d.Outcome != InProgress {
+			if d := l.Begin(ctx, Who{}, "w", "k"+strconv.Itoa(i), args, "act_x", false); d.Outcome != InProgress {
 				t.Errorf("claim %d after 3 leases: %v, want InProgress (renewed)", i, d.Outcome)
 			}
 		}
@@ -213,7 +213,7 @@ func TestLeaseSweep(t *testing.T) {
 		if armed {
 			t.Error("the sweep is still armed with no claim held")
 		}
-		if d := l.Begin(ctx, "", "w", "k2", args, "act_2", false); d.Outcome != Unknown {
+		if d := l.Begin(ctx, Who{}, "w", "k2", args, "act_2", false); d.Outcome != Unknown {
 			t.Errorf("abandoned claim: %v, want Unknown", d.Outcome)
 		}
 	})
@@ -233,9 +233,9 @@ func TestBadRecords(t *testing.T) {
 		`{"state":"running","args":"a\u0062","action":"a","lease":1}`,
 	} {
 		st := store.NewMemory()
-		st.PutIfAbsent(ctx, Key("", "w", "k"), []byte(rec), time.Hour)
+		st.PutIfAbsent(ctx, Key(Who{}, "w", "k"), []byte(rec), time.Hour)
 		l := New(st, Config{Wait: time.Millisecond})
-		if d := l.Begin(ctx, "", "w", "k", args, "act", true); d.Outcome != StoreError || d.Err == nil {
+		if d := l.Begin(ctx, Who{}, "w", "k", args, "act", true); d.Outcome != StoreError || d.Err == nil {
 			t.Errorf("record %s: %+v, want StoreError", rec, d)
 		}
 	}
@@ -257,10 +257,10 @@ func TestDigests(t *testing.T) {
 	at := func(n int) string { return strings.Repeat("k", n) } // lengths where the decimal form gains a digit
 	for _, p := range [][4]string{{"note", "", "abc", ""}, {"t", "alice", strings.Repeat("0", 64), "key-1"}, {long, long, "", long},
 		{at(9), at(10), at(99), at(100)}, {at(999), at(1000), at(10), at(9)}} {
-		if got, want := ActionID(p[0], p[1], p[2], p[3]), old("act_", 16, p[0], p[1], p[2], p[3]); got != want {
+		if got, want := ActionID(p[0], Who{Subject: p[1]}, p[2], p[3]), old("act_", 16, p[0], p[1], p[2], p[3]); got != want {
 			t.Errorf("ActionID%q = %s, want %s", p, got, want)
 		}
-		if got, want := Key(p[0], p[1], p[3]), old("mcpgen:idem:", 20, p[0], p[1], p[3]); got != want {
+		if got, want := Key(Who{Subject: p[0]}, p[1], p[3]), old("mcpgen:idem:", 20, p[0], p[1], p[3]); got != want {
 			t.Errorf("Key%q = %s, want %s", p, got, want)
 		}
 	}
@@ -278,11 +278,11 @@ func TestHandedOver(t *testing.T) {
 	l := New(st, Config{})
 	ctx := context.Background()
 	args := ArgsDigest([]byte(`{}`))
-	d := l.Begin(ctx, "", "w", "k", args, "act", false)
-	if d.Claim.key != Key("", "w", "k") {
+	d := l.Begin(ctx, Who{}, "w", "k", args, "act", false)
+	if d.Claim.key != Key(Who{}, "w", "k") {
 		t.Errorf("claim key %q", d.Claim.key)
 	}
-	held, _, _ := st.GetShared(ctx, Key("", "w", "k"))
+	held, _, _ := st.GetShared(ctx, Key(Who{}, "w", "k"))
 	before := bytes.Clone(held)
 	if err := d.Claim.Done(appendResult); err != nil {
 		t.Fatal(err)
@@ -301,7 +301,7 @@ func TestRecycledClaims(t *testing.T) {
 	args := ArgsDigest([]byte(`{}`))
 	for i := range 200 {
 		key := "k" + strconv.Itoa(i)
-		d := l.Begin(ctx, "", "w", key, args, "act_"+key, false)
+		d := l.Begin(ctx, Who{}, "w", key, args, "act_"+key, false)
 		if d.Outcome != Fresh {
 			t.Fatalf("%s: %v", key, d.Outcome)
 		}
@@ -315,7 +315,7 @@ func TestRecycledClaims(t *testing.T) {
 		default:
 			d.Claim.Abandon()
 		}
-		raw, ok, _ := st.Get(ctx, Key("", "w", key))
+		raw, ok, _ := st.Get(ctx, Key(Who{}, "w", key))
 		switch rec, _ := parseRecord(raw); {
 		case i%3 == 1 && ok:
 			t.Fatalf("%s: released, still %s", key, raw)

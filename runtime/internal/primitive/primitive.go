@@ -136,19 +136,26 @@ func (s *Set[R, T, P]) Scopes() []string {
 }
 
 // ListPage encodes one page of a list result from cat, without its closing
-// brace: the pre-encoded items (wire gives an item's JSON) under key, and
-// nextCursor. ok is false for a cursor the catalog did not issue.
+// brace: the pre-encoded items (wire gives an item's JSON; nil keeps the item
+// off the page, e.g. one the caller may not use) under key, and nextCursor. ok
+// is false for a cursor the catalog did not issue.
 func ListPage[E any](cat *catalog.Catalog[E], cursor *string, size int, key string, wire func(E) []byte) (body []byte, ok bool) {
 	items, next, ok := cat.Page(cursor, size)
 	if !ok {
 		return nil, false
 	}
 	b := append(jsonwire.AppendString([]byte{'{'}, key), ":["...)
-	for i, e := range items {
-		if i > 0 {
+	first := true
+	for _, e := range items {
+		w := wire(e)
+		if w == nil {
+			continue
+		}
+		if !first {
 			b = append(b, ',')
 		}
-		b = append(b, wire(e)...)
+		first = false
+		b = append(b, w...)
 	}
 	b = append(b, ']')
 	if next != "" {

@@ -213,7 +213,7 @@ func checkRange(num *jsonwire.Number, v []byte, p *vpath, x *explainer) bool {
 		return true
 	}
 	if x != nil {
-		x.add(p, "range", "got "+describeValue(v)+": a number is out of range (beyond ±1.8e308, the range of float64)")
+		x.add(p, "range", "got "+describeGot(v)+": a number is out of range (beyond ±1.8e308, the range of float64)")
 	}
 	return false
 }
@@ -578,14 +578,14 @@ func (n *Schema) checkString(b []byte, i int, p *vpath, x *explainer) (int, bool
 		if x == nil {
 			return end, false
 		}
-		x.add(p, "pattern", describeValue(v)+" does not match "+n.pattern.String())
+		x.add(p, "pattern", describeGot(v)+" does not match "+n.pattern.String())
 		ok = false
 	}
 	if n.format != "" && !checkFormat(n.format, v) {
 		if x == nil {
 			return end, false
 		}
-		x.add(p, "format", "got "+describeValue(v)+", want "+formatWant[n.format])
+		x.add(p, "format", "got "+describeGot(v)+", want "+formatWant[n.format])
 		ok = false
 	}
 	return end, ok
@@ -669,7 +669,7 @@ func (n *Schema) checkNumber(b []byte, i int, p *vpath, x *explainer) (int, bool
 			if x == nil {
 				return end, false
 			}
-			x.add(p, bd.keyword, "got "+describeValue(v)+", want "+bd.want())
+			x.add(p, bd.keyword, "got "+describeGot(v)+", want "+bd.want())
 			ok = false
 		}
 	}
@@ -679,7 +679,7 @@ func (n *Schema) checkNumber(b []byte, i int, p *vpath, x *explainer) (int, bool
 			if x == nil {
 				return end, false
 			}
-			x.add(p, "multipleOf", "got "+describeValue(v)+", want a multiple of "+string(n.multipleOf))
+			x.add(p, "multipleOf", "got "+describeGot(v)+", want a multiple of "+string(n.multipleOf))
 			ok = false
 		}
 	}
@@ -749,7 +749,7 @@ func (n *Schema) inEnum(v []byte) bool {
 // enumFailure records a value outside enum or const.
 func (n *Schema) enumFailure(v []byte, p *vpath, x *explainer) {
 	if n.isConst {
-		x.add(p, "const", "got "+describeValue(v)+", want "+describeValue(n.enum[0]))
+		x.add(p, "const", "got "+describeGot(v)+", want "+describeValue(n.enum[0]))
 		return
 	}
 	var want strings.Builder
@@ -763,7 +763,7 @@ func (n *Schema) enumFailure(v []byte, p *vpath, x *explainer) {
 		}
 		want.WriteString(describeValue(e))
 	}
-	x.add(p, "enum", "got "+describeValue(v)+", want one of "+want.String())
+	x.add(p, "enum", "got "+describeGot(v)+", want one of "+want.String())
 }
 
 // checkAnyOf checks anyOf.
@@ -795,7 +795,7 @@ func checkOneOf(alts []*Schema, b []byte, i int, p *vpath, x *explainer) (int, b
 				if x == nil {
 					return i, false
 				}
-				x.add(p, "oneOf", fmt.Sprintf("got %s, which matches alternatives %d and %d, want exactly one", describeValue(b[i:e]), first, k))
+				x.add(p, "oneOf", fmt.Sprintf("got %s, which matches alternatives %d and %d, want exactly one", describeGot(b[i:e]), first, k))
 				return e, false
 			}
 			first, end = k, e
@@ -836,7 +836,7 @@ func explainAlternatives(kw string, alts []*Schema, b []byte, i int, p *vpath, x
 		}
 	}
 	end := jsonwire.ValueEnd(b, i)
-	x.add(p, kw, fmt.Sprintf("got %s, which matches none of the %d alternatives", describeValue(b[i:end]), len(alts)))
+	x.add(p, kw, fmt.Sprintf("got %s, which matches none of the %d alternatives", describeGot(b[i:end]), len(alts)))
 	return end, false
 }
 
@@ -969,6 +969,30 @@ func describeValue(v []byte) string {
 		return string(v[:limit]) + "..."
 	}
 	return string(v)
+}
+
+// describeGot describes a value of the instance (the caller's) without
+// echoing it: its kind, and a string's length. Arguments may be secrets, and a
+// message must not hand a value back (docs/runtime.md: invalid_arguments names
+// the JSON Pointer and the rule, never the values).
+func describeGot(v []byte) string {
+	switch v[0] {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		n := utf8.RuneCount(jsonwire.AppendUnquoted(nil, v[1:len(v)-1]))
+		if n == 1 {
+			return "a string of 1 character"
+		}
+		return "a string of " + strconv.Itoa(n) + " characters"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
 }
 
 // quoteName renders a member name from its key literal, in single quotes.

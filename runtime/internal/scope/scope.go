@@ -86,8 +86,10 @@ func Compile(scopes []string, inputSchema json.RawMessage) ([]Template, error) {
 		return nil, nil
 	}
 	var sch struct {
-		Properties map[string]json.RawMessage `json:"properties"`
-		Required   []string                   `json:"required"`
+		Properties map[string]struct {
+			Enum []json.RawMessage `json:"enum"`
+		} `json:"properties"`
+		Required []string `json:"required"`
 	}
 	_ = json.Unmarshal(inputSchema, &sch)
 	var out []Template
@@ -108,8 +110,18 @@ func Compile(scopes []string, inputSchema json.RawMessage) ([]Template, error) {
 			if hasMod && mod != "lower" {
 				return nil, fmt.Errorf("scope %q: unknown modifier |%s (only |lower)", raw, mod)
 			}
-			if _, ok := sch.Properties[field]; !ok || !slices.Contains(sch.Required, field) {
+			prop, ok := sch.Properties[field]
+			if !ok || !slices.Contains(sch.Required, field) {
 				return nil, fmt.Errorf("scope %q: {%s} is not a required top-level input field", raw, field)
+			}
+			for _, v := range prop.Enum {
+				if str, ok := jsonwire.String(v); ok && !scopeValue([]byte(str)) {
+					return nil, fmt.Errorf("scope %q: {%s} has the enum value %s, which cannot be part of a scope", raw, field, v)
+				}
+			}
+			if hasMod && len(prop.Enum) == 0 {
+				// Folding a free string's case would let "ACME" use the grant of "acme".
+				return nil, fmt.Errorf("scope %q: {%s|lower} needs an enum field (a free string keeps its case)", raw, field)
 			}
 			t.parts = append(t.parts, rest[:open], field)
 			t.lower = append(t.lower, hasMod)
@@ -162,7 +174,8 @@ func Required(ts []Template, args json.RawMessage) ([]string, error) {
 			}
 			v, ok := lookupField(values, p)
 			if !ok || !scopeValue(v) {
-				return nil, fmt.Errorf("argument %s cannot be part of scope %s", p, t.raw)
+				// The value is never echoed: it is the caller's, and may be anything.
+				return nil, fmt.Errorf("argument %s cannot be part of scope %s: a scope value is printable ASCII without ':', '*', space, quote, backslash or brace", p, t.raw)
 			}
 			if t.lower[i/2] {
 				for _, c := range v { // printable ASCII (scopeValue)
@@ -237,17 +250,27 @@ func lookupField(values []fieldValue, name string) ([]byte, bool) {
 }
 
 // scopeValue reports whether an argument value can be part of a scope: not
-// empty, printable ASCII without quotes, backslashes or braces.
+// empty, printable ASCII without quotes, backslashes or braces, and without the
+// scope syntax a value could inject: ':' (the default hierarchy's separator:
+// repo="acme:read" in "repo:{repo}:write" would make "repo:acme:read" imply
+// it) and '*' (a wildcard in many authorization servers' scope families).
 func scopeValue(v []byte) bool {
 	if len(v) == 0 {
 		return false
 	}
 	for _, c := range v {
-		if c < 0x21 || c > 0x7e || c == '"' || c == '\\' || c == '{' || c == '}' {
+		if !ValueByte(c) {
 			return false
 		}
 	}
 	return true
+}
+
+// ValueByte reports whether c may appear in a value substituted into a scope
+// template (gen checks enum values with it): printable ASCII but for space,
+// '"', '\\', '{', '}', ':' and '*'.
+func ValueByte(c byte) bool {
+	return c > 0x20 && c < 0x7f && c != '"' && c != '\\' && c != '{' && c != '}' && c != ':' && c != '*'
 }
 
 // Expand lists, per template, every scope it can require when all its

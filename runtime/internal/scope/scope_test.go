@@ -49,7 +49,7 @@ func TestExpandAndListable(t *testing.T) {
 // Required reads the {field} values in place: literals, several fields,
 // |lower, escaped values and keys, and the values a scope cannot hold.
 func TestRequiredInPlace(t *testing.T) {
-	const schema = `{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}},"required":["a","b"]}`
+	const schema = `{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string","enum":["TeAm","Q","x"]}},"required":["a","b"]}`
 	ts, err := Compile([]string{"lit", "x:{a}", "y:{b|lower}:{a}"}, json.RawMessage(schema))
 	if err != nil {
 		t.Fatal(err)
@@ -69,6 +69,9 @@ func TestRequiredInPlace(t *testing.T) {
 		{`{"a":"p\\1","b":"x"}`, nil},
 		{`{"a":"{b}","b":"x"}`, nil},
 		{`{"a":"é","b":"x"}`, nil},
+		{`{"a":"acme:read","b":"x"}`, nil},
+		{`{"a":"acme\u003aread","b":"x"}`, nil},
+		{`{"a":"*","b":"x"}`, nil},
 		{`{"a":"p1"}`, nil},
 		{`{"a":"` + strings.Repeat("v", 100) + `","b":"x"}`, []string{"lit", "x:" + strings.Repeat("v", 100), "y:x:" + strings.Repeat("v", 100)}},
 	} {
@@ -139,5 +142,20 @@ func TestCallerDecisions(t *testing.T) {
 	d := &Denial{Required: []string{"a", "b:c"}, Challenge: "Bearer x"}
 	if d.Error() != "insufficient scope: this request needs a b:c" {
 		t.Fatal(d.Error())
+	}
+}
+
+// TestCompileRefusesInjection: |lower on a free string, and an enum value
+// holding ':' or '*', cannot be part of a scope.
+func TestCompileRefusesInjection(t *testing.T) {
+	const schema = `{"type":"object","properties":{"a":{"type":"string"},"e":{"type":"string","enum":["x","y:z"]},"w":{"type":"string","enum":["*"]}},"required":["a","e","w"]}`
+	for sc, want := range map[string]string{
+		"r:{a|lower}": "needs an enum field",
+		"r:{e}":       `enum value "y:z"`,
+		"r:{w}":       `enum value "*"`,
+	} {
+		if _, err := Compile([]string{sc}, json.RawMessage(schema)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Compile(%s) = %v, want %q", sc, err, want)
+		}
 	}
 }

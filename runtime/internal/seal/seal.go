@@ -67,6 +67,9 @@ type State struct {
 	Round   int                        `json:"r"`
 	Caller  string                     `json:"p,omitempty"` // principalID of the caller it was sealed for
 	Answers map[string]json.RawMessage `json:"a,omitempty"`
+	// Asked are the keys of the questions the sealed round asked: the only
+	// inputResponses the next round takes (an answer belongs to a question).
+	Asked []string `json:"q,omitempty"`
 }
 
 // New derives the AEADs from secrets; with none it reads KeyEnv, and without that

@@ -167,6 +167,20 @@ func (h *Hub[C]) Subscribe(c C, uri string, on bool) {
 	h.unlock()
 }
 
+// SubscribeAtMost records a session's resources/subscribe unless the session
+// already holds limit other subscriptions; it reports whether it did (a repeat
+// of a URI the session holds is always fine).
+func (h *Hub[C]) SubscribeAtMost(c C, uri string, limit int) bool {
+	h.mu.Lock()
+	e := h.entry(c)
+	ok := e.uris[uri] || len(e.uris) < limit
+	if ok {
+		e.uris[uri] = true
+	}
+	h.unlock()
+	return ok
+}
+
 // DropSession forgets a closed session.
 func (h *Hub[C]) DropSession(c C) {
 	h.mu.Lock()
