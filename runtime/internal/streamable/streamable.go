@@ -548,7 +548,17 @@ func preferStream(r *http.Request, version string) bool {
 // any other POST, which is then refused as a single message would be.
 func (h *Handler[C, M]) serveBatch(w http.ResponseWriter, r *http.Request, body []byte) bool {
 	hs, ok := h.Sessions.Get(strings.TrimSpace(r.Header.Get(httpcheck.HeaderSessionID)))
-	if !ok || !h.cfg.TakesBatch(hs.Conn) {
+	if !ok {
+		return false
+	}
+	// The caller check comes first, as for a single message: a batch from
+	// another caller must not answer or cancel the session's pending
+	// server-to-client requests, nor learn whether the session takes batches.
+	if !h.cfg.BoundTo(hs, r) {
+		Refuse(w, http.StatusForbidden, nil, codeInvalidRequest, h.cfg.OtherCaller)
+		return true
+	}
+	if !h.cfg.TakesBatch(hs.Conn) {
 		return false
 	}
 	if !versionOK(w, r, hs, nil) {
@@ -567,15 +577,17 @@ func (h *Handler[C, M]) serveBatch(w http.ResponseWriter, r *http.Request, body 
 // LegacySSE returns the HTTP+SSE transport of 2024-11-05 beside this one
 // (runtime/internal/legacysse): the event stream at streamPath, messages
 // POSTed to messagePath, with this transport's Host and Origin checks, body
-// limits, MaxSessions, MaxConcurrentRequests and keep-alives. Its sessions are
+// limits, MaxSessions, MaxSessionsPerPeer, SessionIdleTimeout,
+// MaxConcurrentRequests and keep-alives. Its sessions are
 // the server's: newConn opens one whose messages go to out, end ends it when
 // its stream closes, closed is what a send returns once the stream is gone.
 func (h *Handler[C, M]) LegacySSE(streamPath, messagePath string, closed error, newConn func(out legacysse.Sink) C, end func(C)) *legacysse.Transport[C] {
 	return legacysse.New(legacysse.Config[C]{
 		StreamPath: streamPath, MessagePath: messagePath,
-		MaxSessions: h.cfg.MaxSessions, MaxConcurrentRequests: h.cfg.MaxConcurrentRequests,
+		MaxSessions: h.cfg.MaxSessions, MaxSessionsPerPeer: h.cfg.MaxSessionsPerPeer,
+		MaxConcurrentRequests: h.cfg.MaxConcurrentRequests, IdleTimeout: h.cfg.SessionIdleTimeout,
 		KeepAlive: h.cfg.KeepAlive, Closed: closed, OtherCaller: h.cfg.OtherCaller,
-		Admit: h.Admit, Caller: h.cfg.Caller, ReadBody: h.ReadBody,
+		Admit: h.Admit, Caller: h.cfg.Caller, PeerOf: httpsession.PeerOf, ReadBody: h.ReadBody,
 		Refuse: func(w http.ResponseWriter, status int, id []byte, msg string) {
 			code := codeInvalidRequest
 			if status == http.StatusServiceUnavailable {
