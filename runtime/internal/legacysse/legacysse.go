@@ -39,9 +39,9 @@ type Config[S any] struct {
 	// IdleTimeout ends a stream no message was POSTed to for this long while
 	// none of its requests ran (<= 0: never).
 	IdleTimeout time.Duration
-	KeepAlive               time.Duration
-	Closed                  error  // what a session's Send returns once its stream is gone
-	OtherCaller             string // the refusal of a message from another caller than the stream's
+	KeepAlive   time.Duration
+	Closed      error  // what a session's Send returns once its stream is gone
+	OtherCaller string // the refusal of a message from another caller than the stream's
 
 	// Admit checks a request before it is routed (Host, Origin; it may add
 	// the anonymous principal); it answers a refusal itself.
