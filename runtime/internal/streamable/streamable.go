@@ -88,8 +88,12 @@ type Options struct {
 	SessionIdleTimeout           time.Duration
 	SessionPrefix                string // starts every session id
 	MaxStatelessRequests         int
-	MaxConcurrentRequests        int // per 2025-11-25 session
-	SSERetry, KeepAlive          time.Duration
+	// MaxListenStreams bounds the open 2026-07-28 subscriptions/listen
+	// streams in all, MaxListenStreamsPerClient those of one client
+	// (ListenClient); they do not count against MaxStatelessRequests.
+	MaxListenStreams, MaxListenStreamsPerClient int
+	MaxConcurrentRequests                       int // per 2025-11-25 session
+	SSERetry, KeepAlive                         time.Duration
 }
 
 // Config is what the transport needs of the server.
@@ -104,6 +108,9 @@ type Config[C Conn, M any] struct {
 	BoundTo     func(hs *httpsession.Session[C], r *http.Request) bool
 	Caller      func(r *http.Request) string
 	OtherCaller string
+	// ListenClient names the client whose subscriptions/listen streams
+	// MaxListenStreamsPerClient bounds.
+	ListenClient func(r *http.Request) string
 	// NewConn makes the server side of a new session, whose messages of its
 	// own go to standalone.
 	NewConn func(standalone *httpstream.Exchange) C
@@ -143,6 +150,8 @@ type Handler[C Conn, M any] struct {
 	background sync.WaitGroup
 	// stateless counts the 2026-07-28 requests in flight (MaxStatelessRequests).
 	stateless atomic.Int64
+	// listens counts the open subscriptions/listen streams, in all and per client.
+	listens listenBound
 	// bodyTimeoutWarning logs once that BodyTimeout cannot be enforced.
 	bodyTimeoutWarning sync.Once
 	// closing is set by Shutdown: new requests get 503.
@@ -311,17 +320,72 @@ func (h *Handler[C, M]) serveModern(w http.ResponseWriter, r *http.Request, m M,
 			Status: http.StatusBadRequest})
 		return
 	}
-	if h.stateless.Add(1) > int64(h.cfg.MaxStatelessRequests) {
-		h.stateless.Add(-1)
-		Busy(w, info.ID)
-		return
+	if info.Method == "subscriptions/listen" {
+		// A listen stream stays open: it has bounds of its own, so that one
+		// client's streams cannot take every MaxStatelessRequests slot.
+		client := h.cfg.ListenClient(r)
+		if refusal := h.listens.enter(client, h.cfg.MaxListenStreams, h.cfg.MaxListenStreamsPerClient); refusal != "" {
+			Refuse(w, http.StatusServiceUnavailable, info.ID, codeInternalError, refusal)
+			return
+		}
+		defer h.listens.leave(client)
+	} else {
+		if h.stateless.Add(1) > int64(h.cfg.MaxStatelessRequests) {
+			h.stateless.Add(-1)
+			Busy(w, info.ID)
+			return
+		}
+		defer h.stateless.Add(-1)
 	}
-	defer h.stateless.Add(-1)
 	x := httpstream.New("", httpstream.AcceptsStream(r))
 	h.cfg.Serve(r.Context(), m, none, x, nil)
 	p := &httpstream.Pump{X: x, W: w, KeepAlive: h.cfg.KeepAlive}
 	p.ServeRequest(r.Context())
 	x.Wait() // after a disconnect the handler is cancelled; wait for its reply
+}
+
+// The refusals of a subscriptions/listen stream beyond its bounds (503, -32603).
+const (
+	TooManyListens       = "too many subscriptions/listen streams"
+	TooManyClientListens = "too many subscriptions/listen streams from this client"
+)
+
+// A listenBound counts open subscriptions/listen streams, in all and per client.
+type listenBound struct {
+	mu       sync.Mutex
+	n        int
+	byClient map[string]int
+}
+
+// enter counts a stream of client unless max are open, or perClient of
+// client's; it returns the refusal otherwise.
+func (b *listenBound) enter(client string, max, perClient int) string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	switch {
+	case b.n >= max:
+		return TooManyListens
+	case b.byClient[client] >= perClient:
+		return TooManyClientListens
+	}
+	if b.byClient == nil {
+		b.byClient = map[string]int{}
+	}
+	b.n++
+	b.byClient[client]++
+	return ""
+}
+
+// leave ends what enter counted.
+func (b *listenBound) leave(client string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.n--
+	if b.byClient[client] <= 1 {
+		delete(b.byClient, client)
+	} else {
+		b.byClient[client]--
+	}
 }
 
 // checkHeaders validates a 2026-07-28 request's standard headers and, for
