@@ -9,8 +9,10 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // asSubject is a stand-in for runtime/auth's middleware: the caller is named
@@ -71,4 +73,86 @@ func TestHTTPListenStreamsBoundPerClient(t *testing.T) {
 			t.Fatalf("resources/read beside 4 listen streams: %d %s", resp.StatusCode, msgs)
 		}
 	}
+}
+
+// TestHTTPFullStoreSparesOtherClients: a client opening sessions from four
+// addresses (each within MaxSessionsPerPeer, together filling MaxSessions)
+// recycles its own idle sessions, and never ends another client's: a full
+// store evicts only from clients beyond their fair share.
+func TestHTTPFullStoreSparesOtherClients(t *testing.T) {
+	rig := newSessionRig(t, &HTTPOptions{MaxSessions: 20, MaxSessionsPerPeer: 5})
+	victim := []string{rig.mustInitialize("10.0.0.9:1"), rig.mustInitialize("10.0.0.9:2")}
+	for _, id := range victim {
+		if !rig.live("10.0.0.9:1", id) { // used after initialize, then idle
+			t.Fatal("the victim's session does not answer")
+		}
+	}
+	for i := range 80 {
+		peer := "10.0.0." + strconv.Itoa(1+i%4) + ":4000"
+		status, id := rig.initialize(peer)
+		if status != http.StatusOK {
+			t.Fatalf("initialize %d from %s: %d; the flooding client recycles its own sessions", i, peer, status)
+		}
+		rig.live(peer, id) // used, so not abandoned: more recent than the victim's
+		time.Sleep(time.Millisecond)
+	}
+	for _, id := range victim {
+		if !rig.live("10.0.0.9:1", id) {
+			t.Error("another client's flood from four addresses ended an idle session of a client within its share")
+		}
+	}
+	// The victim, within its share, still gets sessions, at the flood's expense.
+	if !rig.live("10.0.0.9:3", rig.mustInitialize("10.0.0.9:3")) {
+		t.Error("the victim's new session does not answer")
+	}
+}
+
+// TestLegacySSEBoundedPerPeerAndIdle: HTTP+SSE streams are bounded per remote
+// address (MaxSessionsPerPeer: one more gets 503 naming the bound), and a
+// stream no message was POSTed to for SessionIdleTimeout ends, its session
+// with it, while one that keeps being used stays open.
+func TestLegacySSEBoundedPerPeerAndIdle(t *testing.T) {
+	s := revisionServer(t)
+	h := s.LegacySSEHandler(&HTTPOptions{MaxSessionsPerPeer: 2, SessionIdleTimeout: 400 * time.Millisecond})
+	ts := httptest.NewServer(h)
+	t.Cleanup(ts.Close)
+	busy, idle := dialSSE(t, ts.URL), dialSSE(t, ts.URL)
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second) // an open stream would never end
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, ts.URL+"/sse", nil)
+	req.Header.Set("Accept", "text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b []byte
+	if resp.StatusCode != http.StatusOK {
+		b, _ = io.ReadAll(resp.Body)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(b), "too many sessions from this client") {
+		t.Fatalf("third stream from one address: %d %s, want 503 naming the bound", resp.StatusCode, b)
+	}
+	// busy keeps POSTing; idle does not.
+	deadline := time.After(10 * time.Second)
+	for i := 0; ; i++ {
+		busy.post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+		select {
+		case _, open := <-idle.events:
+			if open {
+				continue
+			}
+		case <-time.After(100 * time.Millisecond):
+			continue
+		case <-deadline:
+			t.Fatal("an idle HTTP+SSE stream is still open after 10 s with SessionIdleTimeout 400ms")
+		}
+		if i < 3 {
+			t.Fatalf("the idle stream ended after %d posts to the other, before its timeout", i)
+		}
+		break
+	}
+	busy.post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`) // still open
+	// With the idle stream gone, the address may open another.
+	dialSSE(t, ts.URL)
 }

@@ -452,7 +452,8 @@ func (h *Handler[C, M]) serveLegacy(w http.ResponseWriter, r *http.Request, m M,
 // initialize answers an initialize request and, when it succeeds, opens a
 // session whose id travels in the Mcp-Session-Id response header.
 func (h *Handler[C, M]) initialize(w http.ResponseWriter, r *http.Request, m M, info *Info) {
-	hs, err := h.Sessions.Create(httpsession.PeerOf(r))
+	peer, caller := httpsession.PeerOf(r), h.cfg.Caller(r)
+	hs, err := h.Sessions.Create(peer, peer+" "+caller)
 	if err != nil {
 		Refuse(w, http.StatusServiceUnavailable, info.ID, codeInternalError, err.Error())
 		return
@@ -463,7 +464,7 @@ func (h *Handler[C, M]) initialize(w http.ResponseWriter, r *http.Request, m M, 
 		httpstream.WriteReply(w, nil, reply)
 		return
 	}
-	hs.Caller = h.cfg.Caller(r)
+	hs.Caller = caller
 	h.Sessions.Add(hs)
 	httpstream.WriteReply(w, http.Header{httpcheck.HeaderSessionID: {hs.ID}}, reply)
 }
