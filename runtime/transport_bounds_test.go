@@ -63,7 +63,7 @@ func TestHTTPListenStreamsBoundPerClient(t *testing.T) {
 	if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(b), "too many subscriptions/listen streams from this client") {
 		t.Errorf("listen beyond the client's bound: %d %s, want 503 naming the bound", resp.StatusCode, b)
 	}
-	open("alice", 10) // another client's listen
+	open("alice", 10)             // another client's listen
 	for id := 20; id < 24; id++ { // and requests beside the open streams
 		hdr := modernHeaders("resources/read", "notes://home/2")
 		hdr.Set("X-Test-Subject", "alice")
