@@ -466,7 +466,15 @@ func (h *Handler[C, M]) initialize(w http.ResponseWriter, r *http.Request, m M, 
 	}
 	hs.Caller = caller
 	h.Sessions.Add(hs)
-	httpstream.WriteReply(w, http.Header{httpcheck.HeaderSessionID: {hs.ID}}, reply)
+	hdr := http.Header{httpcheck.HeaderSessionID: {hs.ID}}
+	if reply.Status == http.StatusOK && preferStream(r, hs.Conn.ProtocolVersion()) {
+		// As the session's other requests are (preferStream): clients of
+		// those revisions that read POST responses only as event streams
+		// (the official Go SDK v0.2.0) fail at initialize otherwise.
+		httpstream.WriteEvent(w, hdr, reply.Body)
+		return
+	}
+	httpstream.WriteReply(w, hdr, reply)
 }
 
 // exchangeKey is the context key of the exchange a 2025-11-25 request streams to.
