@@ -115,13 +115,15 @@ func newHTTPHandler(s *Server, o HTTPOptions) *httpHandler {
 			MaxBodyBytes: o.MaxBodyBytes, BodyTimeout: o.BodyTimeout, MaxSessions: o.MaxSessions,
 			MaxSessionsPerPeer: o.MaxSessionsPerPeer, SessionIdleTimeout: o.SessionIdleTimeout,
 			SessionPrefix: os.Getenv(SessionPrefixEnv), MaxStatelessRequests: o.MaxStatelessRequests,
+			MaxListenStreams: o.MaxListenStreams, MaxListenStreamsPerClient: o.MaxListenStreamsPerClient,
 			MaxConcurrentRequests: s.opts.MaxConcurrentRequests, SSERetry: o.SSERetry, KeepAlive: o.KeepAlive},
-		Log:         s.logger,
-		Admit:       h.anonymous,
-		BoundTo:     boundTo,
-		Caller:      func(r *http.Request) string { return principalID(PrincipalFrom(r.Context())) },
-		OtherCaller: sessionOtherCaller,
-		NewConn:     func(standalone *httpstream.Exchange) *Session { return s.NewSession(standalone) },
+		Log:          s.logger,
+		Admit:        h.anonymous,
+		BoundTo:      boundTo,
+		Caller:       func(r *http.Request) string { return principalID(PrincipalFrom(r.Context())) },
+		OtherCaller:  sessionOtherCaller,
+		ListenClient: h.listenClient,
+		NewConn:      func(standalone *httpstream.Exchange) *Session { return s.NewSession(standalone) },
 		EndStreams: func() {
 			if h.legacy != nil {
 				h.legacy.EndStreams()
@@ -198,6 +200,15 @@ func (h *httpHandler) anonymous(r *http.Request) *http.Request {
 		return r.WithContext(WithPrincipal(r.Context(), p))
 	}
 	return r
+}
+
+// listenClient names the client MaxListenStreamsPerClient counts r against:
+// its principal when a middleware authenticated it, else its remote address.
+func (h *httpHandler) listenClient(r *http.Request) string {
+	if p := PrincipalFrom(r.Context()); p != nil && p != h.opts.AnonymousPrincipal {
+		return "principal " + principalID(p)
+	}
+	return "peer " + httpsession.PeerOf(r)
 }
 
 // metaComplete reports whether a request's _meta has the fields whose absence

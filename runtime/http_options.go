@@ -41,6 +41,12 @@ const (
 	// at once (16 times the default Options.MaxConcurrentRequests, the most a stdio
 	// connection admits).
 	DefaultMaxStatelessRequests = 1024
+	// DefaultMaxListenStreams bounds the 2026-07-28 subscriptions/listen streams
+	// one handler holds open at once.
+	DefaultMaxListenStreams = 1024
+	// DefaultMaxListenStreamsPerClient bounds the subscriptions/listen streams of
+	// one client (one principal, or one address when anonymous): a client needs one.
+	DefaultMaxListenStreamsPerClient = 16
 	// DefaultKeepAlive is the quiet time after which an SSE stream gets a comment line.
 	DefaultKeepAlive = 15 * time.Second
 	// DefaultSSERetry is the reconnection delay announced on resumable legacy streams.
@@ -110,11 +116,22 @@ type HTTPOptions struct {
 	MaxSessionsPerPeer int
 	// MaxStatelessRequests bounds the 2026-07-28 requests in flight at once across
 	// the handler (default 1024). They carry no session, so the bound is per handler,
-	// which is per process for ListenAndServe; subscriptions/listen streams count while
-	// open. A request beyond it is answered at once with 503 and the JSON-RPC error
+	// which is per process for ListenAndServe; subscriptions/listen streams, which
+	// stay open, have bounds of their own (MaxListenStreams) and do not count. A
+	// request beyond it is answered at once with 503 and the JSON-RPC error
 	// -32603 "server busy: too many requests in flight". 2025-11-25 requests are
 	// bounded per session by the server's Options.MaxConcurrentRequests instead.
 	MaxStatelessRequests int
+	// MaxListenStreams bounds the 2026-07-28 subscriptions/listen streams open at
+	// once across the handler (default 1024), and MaxListenStreamsPerClient those
+	// of one client (default 16): of one principal when a middleware (runtime/auth)
+	// authenticated it, else of one remote address (an IPv6 address counting as
+	// its /64; AnonymousPrincipal counts as anonymous). A listen beyond either is
+	// answered at once with 503 and -32603 "too many subscriptions/listen streams"
+	// or "too many subscriptions/listen streams from this client"; other requests
+	// are not affected. Behind a reverse proxy without authentication every client
+	// has the proxy's address: raise MaxListenStreamsPerClient there.
+	MaxListenStreams, MaxListenStreamsPerClient int
 	// AnonymousPrincipal is the caller of requests that carry no principal: no
 	// authentication middleware (runtime/auth) stands in front of the handler.
 	// Nil (the default) leaves them anonymous, so tools, resources and prompts
@@ -154,6 +171,8 @@ func (o *HTTPOptions) withDefaults() HTTPOptions {
 	setDefault(&c.MaxSessions, DefaultMaxSessions)
 	setDefault(&c.MaxSessionsPerPeer, DefaultMaxSessionsPerPeer)
 	setDefault(&c.MaxStatelessRequests, DefaultMaxStatelessRequests)
+	setDefault(&c.MaxListenStreams, DefaultMaxListenStreams)
+	setDefault(&c.MaxListenStreamsPerClient, DefaultMaxListenStreamsPerClient)
 	setDefault(&c.SSERetry, DefaultSSERetry)
 	setDefault(&c.KeepAlive, DefaultKeepAlive)
 	return c

@@ -24,9 +24,15 @@ func openSession(t *testing.T, ts *httptest.Server, rev string) (*httpClient, ht
 		"protocolVersion": rev, "capabilities": map[string]any{},
 		"clientInfo": map[string]any{"name": "http-rev", "version": "1"},
 	}))
+	ct := resp.Header.Get("Content-Type")
 	msgs := c.messages(resp, rev, "initialize")
 	if resp.StatusCode != http.StatusOK || len(msgs) != 1 {
 		t.Fatalf("initialize: status %d, %d messages", resp.StatusCode, len(msgs))
+	}
+	// initialize is answered as the session's other requests are: an event
+	// stream before 2025-11-25 (some clients read nothing else), JSON on it.
+	if wantCT := map[bool]string{true: "text/event-stream", false: "application/json"}[rev < revLegacy]; !strings.HasPrefix(ct, wantCT) {
+		t.Errorf("initialize %s answered with %q, want %s", rev, ct, wantCT)
 	}
 	if v := string(rawMember(rawMember(msgs[0], "result"), "protocolVersion")); v != `"`+rev+`"` {
 		t.Fatalf("initialize %s negotiated %s", rev, v)

@@ -36,6 +36,7 @@ const maxStandaloneEvents = 256
 type Session[C Conn] struct {
 	ID         string
 	Peer       string // the client's address, for MaxSessionsPerPeer
+	Owner      string // the client's address and caller: what a full store shares fairly
 	Caller     string // who opened it (set by the transport after initialize)
 	Conn       C
 	Standalone *httpstream.Exchange // stream "0": unsolicited messages and requests
@@ -196,7 +197,10 @@ func (hs *Session[C]) expiry(idle time.Duration) (time.Time, bool) {
 // session counts against max from the moment its initialize is admitted
 // (create reserves the slot) until it ends; at most perPeer of them belong to
 // one remote address. A full store makes room by evicting an abandoned
-// session (evictLocked) before it refuses. Idle sessions end after idle, by a
+// session (evictLocked) before it refuses, but never one of an owner (an
+// address and caller) holding no more than its fair share while the owner
+// asking for room holds more: one client cannot push out the others'
+// sessions, from however many addresses. Idle sessions end after idle, by a
 // timer armed while sessions live, without waiting for other traffic.
 type Store[C Conn] struct {
 	max     int
@@ -210,6 +214,7 @@ type Store[C Conn] struct {
 	byID     map[string]*Session[C]
 	reserved int            // sessions created and not yet added or released
 	peers    map[string]int // sessions (live and reserved) per remote address
+	owners   map[string]int // sessions (live and reserved) per owner
 	sweeper  *time.Timer    // ends idle sessions; nil while none lives
 	closed   bool           // shut down: no new sessions
 	// sweepAt is when the first session can expire, as the last sweep found
@@ -233,7 +238,7 @@ func NewStore[C Conn](max, perPeer int, idle time.Duration, prefix string, newCo
 		perPeer = max
 	}
 	return &Store[C]{max: max, perPeer: perPeer, idle: idle, byID: map[string]*Session[C]{},
-		peers: map[string]int{}, prefix: prefix, newConn: newConn}
+		peers: map[string]int{}, owners: map[string]int{}, prefix: prefix, newConn: newConn}
 }
 
 // PeerOf returns the address a request came from, without its port: the
@@ -256,12 +261,13 @@ func PeerOf(r *http.Request) string {
 // of crypto/rand, base32).
 func NewID() string { return rand.Text() }
 
-// create makes a session for an initialize request from peer, reserving its
-// slot: it is not visible to lookups until add, and release gives the slot
-// back when initialize fails. When peer holds perPeer sessions, or the store
-// is full, an abandoned session makes room (evict); when none can, create
-// refuses with ErrTooManyPeerSessions or ErrTooManySessions.
-func (st *Store[C]) Create(peer string) (*Session[C], error) {
+// Create makes a session for an initialize request from peer by owner (peer
+// and caller, see Store), reserving its slot: it is not visible to lookups
+// until add, and release gives the slot back when initialize fails. When peer
+// holds perPeer sessions, or the store is full, an abandoned session makes
+// room (evict); when none can, create refuses with ErrTooManyPeerSessions or
+// ErrTooManySessions.
+func (st *Store[C]) Create(peer, owner string) (*Session[C], error) {
 	now := time.Now()
 	st.mu.Lock()
 	due := st.idle != st.sweepIdle || !now.Before(st.sweepAt)
@@ -271,10 +277,11 @@ func (st *Store[C]) Create(peer string) (*Session[C], error) {
 	}
 	st.mu.Lock()
 	var evicted []*Session[C]
-	err := st.makeRoomLocked(peer, &evicted)
+	err := st.makeRoomLocked(peer, owner, &evicted)
 	if err == nil {
 		st.reserved++
 		st.peers[peer]++
+		st.owners[owner]++
 	}
 	st.mu.Unlock()
 	for _, hs := range evicted {
@@ -285,27 +292,27 @@ func (st *Store[C]) Create(peer string) (*Session[C], error) {
 	}
 	standalone := httpstream.New("0", true)
 	standalone.Keep = maxStandaloneEvents
-	hs := &Session[C]{ID: st.prefix + NewID(), Peer: peer, Conn: st.newConn(standalone),
+	hs := &Session[C]{ID: st.prefix + NewID(), Peer: peer, Owner: owner, Conn: st.newConn(standalone),
 		Standalone: standalone, streams: map[string]*httpstream.Exchange{}, lastUsed: time.Now()}
 	return hs, nil
 }
 
-// makeRoomLocked evicts, into *evicted, what a new session of peer needs:
-// one of peer's own sessions when it holds perPeer, then any when the store
-// is full. st.mu must be held.
-func (st *Store[C]) makeRoomLocked(peer string, evicted *[]*Session[C]) error {
+// makeRoomLocked evicts, into *evicted, what a new session of peer by owner
+// needs: one of peer's own sessions when it holds perPeer, then, when the
+// store is full, one chosen by evictFairLocked. st.mu must be held.
+func (st *Store[C]) makeRoomLocked(peer, owner string, evicted *[]*Session[C]) error {
 	if st.closed {
 		return ErrTooManySessions
 	}
 	if st.peers[peer] >= st.perPeer {
-		hs := st.evictLocked(peer)
+		hs := st.evictLocked(func(hs *Session[C]) bool { return hs.Peer == peer })
 		if hs == nil {
 			return ErrTooManyPeerSessions
 		}
 		*evicted = append(*evicted, hs)
 	}
 	if len(st.byID)+st.reserved >= st.max {
-		hs := st.evictLocked("")
+		hs := st.evictFairLocked(owner)
 		if hs == nil {
 			return ErrTooManySessions
 		}
@@ -314,15 +321,38 @@ func (st *Store[C]) makeRoomLocked(peer string, evicted *[]*Session[C]) error {
 	return nil
 }
 
-// evictLocked forgets and returns the session to end for room (of peer, or
-// of anyone when peer is ""), in evictionRank order, or nil when every
-// candidate is in active use. st.mu must be held.
-func (st *Store[C]) evictLocked(peer string) *Session[C] {
+// evictFairLocked picks the session a full store ends for a new one of owner.
+// The fair share of each owner is max divided by the owners (owner included).
+// An owner whose new session would take it beyond its share ends one of its
+// own; otherwise, or when it has none idle, one of an owner beyond its share
+// ends. An owner within its share loses nothing to others, so one client
+// opening sessions from many addresses recycles its own. st.mu must be held.
+func (st *Store[C]) evictFairLocked(owner string) *Session[C] {
+	n := len(st.owners)
+	if st.owners[owner] == 0 {
+		n++
+	}
+	own := func(hs *Session[C]) bool { return hs.Owner == owner }
+	if (st.owners[owner]+1)*n > st.max {
+		if hs := st.evictLocked(own); hs != nil {
+			return hs
+		}
+	}
+	if hs := st.evictLocked(func(hs *Session[C]) bool { return hs.Owner != owner && st.owners[hs.Owner]*n > st.max }); hs != nil {
+		return hs
+	}
+	return st.evictLocked(own)
+}
+
+// evictLocked forgets and returns the session to end for room among those
+// candidate accepts, in evictionRank order, or nil when every candidate is in
+// active use. st.mu must be held.
+func (st *Store[C]) evictLocked(candidate func(*Session[C]) bool) *Session[C] {
 	var victim *Session[C]
 	var vNever bool
 	var vLast time.Time
 	for _, hs := range st.byID {
-		if peer != "" && hs.Peer != peer {
+		if !candidate(hs) {
 			continue
 		}
 		never, last, ok := hs.evictionRank()
@@ -339,19 +369,26 @@ func (st *Store[C]) evictLocked(peer string) *Session[C] {
 	return victim
 }
 
-// forgetLocked removes hs from the store and its peer's count. st.mu must be held.
+// forgetLocked removes hs from the store and its counts. st.mu must be held.
 func (st *Store[C]) forgetLocked(hs *Session[C]) {
 	delete(st.byID, hs.ID)
-	st.unpeerLocked(hs.Peer)
+	st.uncountLocked(hs)
 }
 
-// unpeerLocked gives back one of peer's sessions. st.mu must be held.
-func (st *Store[C]) unpeerLocked(peer string) {
-	if st.peers[peer] <= 1 {
-		delete(st.peers, peer)
+// uncountLocked gives back one of hs's peer's and owner's sessions. st.mu
+// must be held.
+func (st *Store[C]) uncountLocked(hs *Session[C]) {
+	decrement(st.peers, hs.Peer)
+	decrement(st.owners, hs.Owner)
+}
+
+// decrement takes one from m[k], forgetting k at zero.
+func decrement(m map[string]int, k string) {
+	if m[k] <= 1 {
+		delete(m, k)
 		return
 	}
-	st.peers[peer]--
+	m[k]--
 }
 
 // add makes a created session visible to lookups, and starts the idle sweep
@@ -360,7 +397,7 @@ func (st *Store[C]) Add(hs *Session[C]) {
 	st.mu.Lock()
 	st.reserved--
 	if st.closed {
-		st.unpeerLocked(hs.Peer)
+		st.uncountLocked(hs)
 		st.mu.Unlock()
 		hs.Close()
 		return
@@ -377,7 +414,7 @@ func (st *Store[C]) Add(hs *Session[C]) {
 func (st *Store[C]) Release(hs *Session[C]) {
 	st.mu.Lock()
 	st.reserved--
-	st.unpeerLocked(hs.Peer)
+	st.uncountLocked(hs)
 	st.mu.Unlock()
 	hs.Close()
 }

@@ -27,7 +27,7 @@ func TestStoreReservesSlots(t *testing.T) {
 	st := newStore(2, 0)
 	var made []*Session[*conn]
 	for i := range 3 {
-		hs, err := st.Create("10.0.0.1")
+		hs, err := st.Create("10.0.0.1", "10.0.0.1")
 		ok := err == nil
 		if ok {
 			made = append(made, hs)
@@ -49,12 +49,12 @@ func TestStoreReservesSlots(t *testing.T) {
 	if made[0].Conn.closed.Load() != 1 {
 		t.Error("a removed session was not closed")
 	}
-	hs, err := st.Create("10.0.0.1")
+	hs, err := st.Create("10.0.0.1", "10.0.0.1")
 	if err != nil {
 		t.Fatalf("create after a session ended: %v", err)
 	}
 	st.Release(hs) // its initialize failed
-	if _, err := st.Create("10.0.0.1"); err != nil {
+	if _, err := st.Create("10.0.0.1", "10.0.0.1"); err != nil {
 		t.Fatalf("create after a failed initialize gave its slot back: %v", err)
 	}
 	st.CloseAll()
@@ -67,28 +67,28 @@ func TestStoreReservesSlots(t *testing.T) {
 // initialize, never one in active use; a peer at its bound loses its own.
 func TestStoreEvictsAbandoned(t *testing.T) {
 	st := newStore(2, 0)
-	busy, _ := st.Create("a")
+	busy, _ := st.Create("a", "a")
 	st.Add(busy)
 	leave := busy.Enter()
-	idle, _ := st.Create("b")
+	idle, _ := st.Create("b", "b")
 	st.Add(idle)
-	if _, err := st.Create("c"); err != nil {
+	if _, err := st.Create("c", "c"); err != nil {
 		t.Fatalf("create in a full store with an abandoned session: %v", err)
 	}
 	if idle.Conn.closed.Load() != 1 || busy.Conn.closed.Load() != 0 {
 		t.Errorf("evicted: abandoned closed %d times, busy %d; want 1 and 0", idle.Conn.closed.Load(), busy.Conn.closed.Load())
 	}
-	if _, err := st.Create("d"); !errors.Is(err, ErrTooManySessions) {
+	if _, err := st.Create("d", "d"); !errors.Is(err, ErrTooManySessions) {
 		t.Errorf("create with every session busy or reserved: %v, want %v", err, ErrTooManySessions)
 	}
 	leave()
 	st.CloseAll()
 
 	per := newStore(10, 1)
-	s1, _ := per.Create("p")
+	s1, _ := per.Create("p", "p")
 	per.Add(s1)
 	s1.Enter()
-	if _, err := per.Create("p"); !errors.Is(err, ErrTooManyPeerSessions) {
+	if _, err := per.Create("p", "p"); !errors.Is(err, ErrTooManyPeerSessions) {
 		t.Errorf("second session of a busy peer: %v, want %v", err, ErrTooManyPeerSessions)
 	}
 	per.CloseAll()
@@ -97,7 +97,7 @@ func TestStoreEvictsAbandoned(t *testing.T) {
 // TestResume: a Last-Event-ID names a request stream or the standalone one.
 func TestResume(t *testing.T) {
 	st := newStore(1, 0)
-	hs, _ := st.Create("p")
+	hs, _ := st.Create("p", "p")
 	st.Add(hs)
 	x := hs.NewStream(true)
 	if got, seq, ok := hs.Resume(x.Stream() + "_3"); !ok || got != x || seq != 3 {

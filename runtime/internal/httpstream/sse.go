@@ -81,6 +81,13 @@ type SSEWriter = sseWriter
 // StartSSE starts an SSE response (see startSSE).
 func StartSSE(w http.ResponseWriter, extra http.Header) *SSEWriter { return startSSE(w, extra) }
 
+// WriteEvent answers with an SSE response of one event carrying msg (no id:
+// nothing to resume), with the extra headers: a reply given as a stream to a
+// client that reads one.
+func WriteEvent(w http.ResponseWriter, extra http.Header, msg []byte) {
+	_ = startSSE(w, extra).event("", msg)
+}
+
 // Comment writes a keep-alive comment.
 func (s *sseWriter) Comment() error { return s.comment() }
 

@@ -23,6 +23,7 @@ func newTransport(t *testing.T, release chan struct{}) (*Transport[*session], *h
 		Closed: errors.New("closed"), OtherCaller: "other caller",
 		Admit:  func(w http.ResponseWriter, r *http.Request) (*http.Request, bool) { return r, true },
 		Caller: func(r *http.Request) string { return r.Header.Get("X-Caller") },
+		PeerOf: func(r *http.Request) string { return r.Header.Get("X-Peer") },
 		ReadBody: func(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 			b, err := io.ReadAll(r.Body)
 			return b, err == nil

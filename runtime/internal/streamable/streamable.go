@@ -88,8 +88,12 @@ type Options struct {
 	SessionIdleTimeout           time.Duration
 	SessionPrefix                string // starts every session id
 	MaxStatelessRequests         int
-	MaxConcurrentRequests        int // per 2025-11-25 session
-	SSERetry, KeepAlive          time.Duration
+	// MaxListenStreams bounds the open 2026-07-28 subscriptions/listen
+	// streams in all, MaxListenStreamsPerClient those of one client
+	// (ListenClient); they do not count against MaxStatelessRequests.
+	MaxListenStreams, MaxListenStreamsPerClient int
+	MaxConcurrentRequests                       int // per 2025-11-25 session
+	SSERetry, KeepAlive                         time.Duration
 }
 
 // Config is what the transport needs of the server.
@@ -104,6 +108,9 @@ type Config[C Conn, M any] struct {
 	BoundTo     func(hs *httpsession.Session[C], r *http.Request) bool
 	Caller      func(r *http.Request) string
 	OtherCaller string
+	// ListenClient names the client whose subscriptions/listen streams
+	// MaxListenStreamsPerClient bounds.
+	ListenClient func(r *http.Request) string
 	// NewConn makes the server side of a new session, whose messages of its
 	// own go to standalone.
 	NewConn func(standalone *httpstream.Exchange) C
@@ -143,6 +150,8 @@ type Handler[C Conn, M any] struct {
 	background sync.WaitGroup
 	// stateless counts the 2026-07-28 requests in flight (MaxStatelessRequests).
 	stateless atomic.Int64
+	// listens counts the open subscriptions/listen streams, in all and per client.
+	listens listenBound
 	// bodyTimeoutWarning logs once that BodyTimeout cannot be enforced.
 	bodyTimeoutWarning sync.Once
 	// closing is set by Shutdown: new requests get 503.
@@ -311,17 +320,72 @@ func (h *Handler[C, M]) serveModern(w http.ResponseWriter, r *http.Request, m M,
 			Status: http.StatusBadRequest})
 		return
 	}
-	if h.stateless.Add(1) > int64(h.cfg.MaxStatelessRequests) {
-		h.stateless.Add(-1)
-		Busy(w, info.ID)
-		return
+	if info.Method == "subscriptions/listen" {
+		// A listen stream stays open: it has bounds of its own, so that one
+		// client's streams cannot take every MaxStatelessRequests slot.
+		client := h.cfg.ListenClient(r)
+		if refusal := h.listens.enter(client, h.cfg.MaxListenStreams, h.cfg.MaxListenStreamsPerClient); refusal != "" {
+			Refuse(w, http.StatusServiceUnavailable, info.ID, codeInternalError, refusal)
+			return
+		}
+		defer h.listens.leave(client)
+	} else {
+		if h.stateless.Add(1) > int64(h.cfg.MaxStatelessRequests) {
+			h.stateless.Add(-1)
+			Busy(w, info.ID)
+			return
+		}
+		defer h.stateless.Add(-1)
 	}
-	defer h.stateless.Add(-1)
 	x := httpstream.New("", httpstream.AcceptsStream(r))
 	h.cfg.Serve(r.Context(), m, none, x, nil)
 	p := &httpstream.Pump{X: x, W: w, KeepAlive: h.cfg.KeepAlive}
 	p.ServeRequest(r.Context())
 	x.Wait() // after a disconnect the handler is cancelled; wait for its reply
+}
+
+// The refusals of a subscriptions/listen stream beyond its bounds (503, -32603).
+const (
+	TooManyListens       = "too many subscriptions/listen streams"
+	TooManyClientListens = "too many subscriptions/listen streams from this client"
+)
+
+// A listenBound counts open subscriptions/listen streams, in all and per client.
+type listenBound struct {
+	mu       sync.Mutex
+	n        int
+	byClient map[string]int
+}
+
+// enter counts a stream of client unless max are open, or perClient of
+// client's; it returns the refusal otherwise.
+func (b *listenBound) enter(client string, max, perClient int) string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	switch {
+	case b.n >= max:
+		return TooManyListens
+	case b.byClient[client] >= perClient:
+		return TooManyClientListens
+	}
+	if b.byClient == nil {
+		b.byClient = map[string]int{}
+	}
+	b.n++
+	b.byClient[client]++
+	return ""
+}
+
+// leave ends what enter counted.
+func (b *listenBound) leave(client string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.n--
+	if b.byClient[client] <= 1 {
+		delete(b.byClient, client)
+	} else {
+		b.byClient[client]--
+	}
 }
 
 // checkHeaders validates a 2026-07-28 request's standard headers and, for
@@ -388,7 +452,8 @@ func (h *Handler[C, M]) serveLegacy(w http.ResponseWriter, r *http.Request, m M,
 // initialize answers an initialize request and, when it succeeds, opens a
 // session whose id travels in the Mcp-Session-Id response header.
 func (h *Handler[C, M]) initialize(w http.ResponseWriter, r *http.Request, m M, info *Info) {
-	hs, err := h.Sessions.Create(httpsession.PeerOf(r))
+	peer, caller := httpsession.PeerOf(r), h.cfg.Caller(r)
+	hs, err := h.Sessions.Create(peer, peer+" "+caller)
 	if err != nil {
 		Refuse(w, http.StatusServiceUnavailable, info.ID, codeInternalError, err.Error())
 		return
@@ -399,9 +464,17 @@ func (h *Handler[C, M]) initialize(w http.ResponseWriter, r *http.Request, m M, 
 		httpstream.WriteReply(w, nil, reply)
 		return
 	}
-	hs.Caller = h.cfg.Caller(r)
+	hs.Caller = caller
 	h.Sessions.Add(hs)
-	httpstream.WriteReply(w, http.Header{httpcheck.HeaderSessionID: {hs.ID}}, reply)
+	hdr := http.Header{httpcheck.HeaderSessionID: {hs.ID}}
+	if reply.Status == http.StatusOK && preferStream(r, hs.Conn.ProtocolVersion()) {
+		// As the session's other requests are (preferStream): clients of
+		// those revisions that read POST responses only as event streams
+		// (the official Go SDK v0.2.0) fail at initialize otherwise.
+		httpstream.WriteEvent(w, hdr, reply.Body)
+		return
+	}
+	httpstream.WriteReply(w, hdr, reply)
 }
 
 // exchangeKey is the context key of the exchange a 2025-11-25 request streams to.
@@ -548,7 +621,17 @@ func preferStream(r *http.Request, version string) bool {
 // any other POST, which is then refused as a single message would be.
 func (h *Handler[C, M]) serveBatch(w http.ResponseWriter, r *http.Request, body []byte) bool {
 	hs, ok := h.Sessions.Get(strings.TrimSpace(r.Header.Get(httpcheck.HeaderSessionID)))
-	if !ok || !h.cfg.TakesBatch(hs.Conn) {
+	if !ok {
+		return false
+	}
+	// The caller check comes first, as for a single message: a batch from
+	// another caller must not answer or cancel the session's pending
+	// server-to-client requests, nor learn whether the session takes batches.
+	if !h.cfg.BoundTo(hs, r) {
+		Refuse(w, http.StatusForbidden, nil, codeInvalidRequest, h.cfg.OtherCaller)
+		return true
+	}
+	if !h.cfg.TakesBatch(hs.Conn) {
 		return false
 	}
 	if !versionOK(w, r, hs, nil) {
@@ -567,15 +650,17 @@ func (h *Handler[C, M]) serveBatch(w http.ResponseWriter, r *http.Request, body 
 // LegacySSE returns the HTTP+SSE transport of 2024-11-05 beside this one
 // (runtime/internal/legacysse): the event stream at streamPath, messages
 // POSTed to messagePath, with this transport's Host and Origin checks, body
-// limits, MaxSessions, MaxConcurrentRequests and keep-alives. Its sessions are
+// limits, MaxSessions, MaxSessionsPerPeer, SessionIdleTimeout,
+// MaxConcurrentRequests and keep-alives. Its sessions are
 // the server's: newConn opens one whose messages go to out, end ends it when
 // its stream closes, closed is what a send returns once the stream is gone.
 func (h *Handler[C, M]) LegacySSE(streamPath, messagePath string, closed error, newConn func(out legacysse.Sink) C, end func(C)) *legacysse.Transport[C] {
 	return legacysse.New(legacysse.Config[C]{
 		StreamPath: streamPath, MessagePath: messagePath,
-		MaxSessions: h.cfg.MaxSessions, MaxConcurrentRequests: h.cfg.MaxConcurrentRequests,
+		MaxSessions: h.cfg.MaxSessions, MaxSessionsPerPeer: h.cfg.MaxSessionsPerPeer,
+		MaxConcurrentRequests: h.cfg.MaxConcurrentRequests, IdleTimeout: h.cfg.SessionIdleTimeout,
 		KeepAlive: h.cfg.KeepAlive, Closed: closed, OtherCaller: h.cfg.OtherCaller,
-		Admit: h.Admit, Caller: h.cfg.Caller, ReadBody: h.ReadBody,
+		Admit: h.Admit, Caller: h.cfg.Caller, PeerOf: httpsession.PeerOf, ReadBody: h.ReadBody,
 		Refuse: func(w http.ResponseWriter, status int, id []byte, msg string) {
 			code := codeInvalidRequest
 			if status == http.StatusServiceUnavailable {

@@ -81,10 +81,11 @@ func newRig(t *testing.T, edit func(*Options)) *rig {
 		BoundTo: func(hs *httpsession.Session[*conn], r *http.Request) bool {
 			return hs.Caller == r.Header.Get("X-Caller")
 		},
-		Caller:      func(r *http.Request) string { return r.Header.Get("X-Caller") },
-		OtherCaller: "other caller",
-		NewConn:     func(*httpstream.Exchange) *conn { return &conn{} },
-		EndStreams:  func() {},
+		Caller:       func(r *http.Request) string { return r.Header.Get("X-Caller") },
+		ListenClient: func(r *http.Request) string { return r.Header.Get("X-Caller") },
+		OtherCaller:  "other caller",
+		NewConn:      func(*httpstream.Exchange) *conn { return &conn{} },
+		EndStreams:   func() {},
 		Parse: func(body []byte) (*msg, Info, *httpstream.Reply, error) {
 			var m msg
 			if err := json.Unmarshal(body, &m); err != nil {
