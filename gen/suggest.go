@@ -1,8 +1,12 @@
 package gen
 
-// suggest.go: "did you mean" for misspelled directive words.
+// suggest.go: "did you mean" for misspelled directive words, and hints that
+// point a diagnostic at the feature the user is after.
 
-import "strings"
+import (
+	"go/types"
+	"strings"
+)
 
 // directiveWords are every //mcp: directive, in the order messages list them.
 var directiveWords = []string{"tool", "resource", "prompt", "complete", "constructor", "schema"}
@@ -58,4 +62,16 @@ func editDistance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
+}
+
+// dynamicInputHint points a handler taking map[string]any or json.RawMessage
+// (without input=FILE.json) at input=FILE.json, which gives it a hand-written
+// input schema; "" for other types.
+func dynamicInputHint(t types.Type) string {
+	u := types.Unalias(t)
+	m, isMap := u.Underlying().(*types.Map)
+	if isNamed(u, "encoding/json", "RawMessage") || isMap && types.Identical(m.Key().Underlying(), types.Typ[types.String]) {
+		return "; to keep this type (arguments without a Go struct), write the input schema in a JSON file and name it with //mcp:tool input=FILE.json"
+	}
+	return ""
 }

@@ -81,8 +81,8 @@ const AnonymousScopesEnv = "MCP_ANONYMOUS_SCOPES"
 
 // main is Main with its environment passed in; internal/cli runs the command.
 func (s *Server) main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	var opts *HTTPOptions // what a registered MainAuth configured
-	p := cli.Program{Name: s.commandName(), Version: s.info.Name + " " + s.info.Version, Serves: s.servedLines, // mainhelp.go
+	var opts *HTTPOptions // what a registered MainAuth configured; servedLines: mainhelp.go
+	p := cli.Program{Name: s.commandName(), Version: s.info.Name + " " + s.info.Version, Serves: s.servedLines,
 		Audit:    func(w io.Writer) { s.audit = slog.New(slog.NewJSONHandler(w, nil)) },
 		SetStore: s.SetStore,
 		Configure: func(http bool) error {
