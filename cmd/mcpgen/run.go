@@ -161,6 +161,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if status := write(cwd, res.Files, stderr); status != exitOK {
 		return status
 	}
+	goSumHints(cwd, res.Files, stderr) // gosum.go
 	return remove(res.Remove, stderr)
 }
 
