@@ -70,7 +70,12 @@ func editDistance(a, b string) int {
 func dynamicInputHint(t types.Type) string {
 	u := types.Unalias(t)
 	m, isMap := u.Underlying().(*types.Map)
-	if isNamed(u, "encoding/json", "RawMessage") || isMap && types.Identical(m.Key().Underlying(), types.Typ[types.String]) {
+	anyMap := isMap && types.Identical(m.Key().Underlying(), types.Typ[types.String])
+	if anyMap {
+		iface, ok := m.Elem().Underlying().(*types.Interface)
+		anyMap = ok && iface.Empty()
+	}
+	if isNamed(u, "encoding/json", "RawMessage") || anyMap {
 		return "; to keep this type (arguments without a Go struct), write the input schema in a JSON file and name it with //mcp:tool input=FILE.json"
 	}
 	return ""
