@@ -105,7 +105,7 @@ var installClients = []clientSpec{
 		user: configDir("Claude", "claude_desktop_config.json"),
 		entry: func(l launch) ([]kv, error) {
 			if l.URL != "" {
-				return nil, errors.New("Claude Desktop's configuration file starts local servers only: add a remote server under Settings > Connectors")
+				return nil, errors.New("the configuration file of Claude Desktop starts local servers only: add a remote server under Settings > Connectors")
 			}
 			return commandEntry("")(l)
 		}},
