@@ -51,8 +51,9 @@ type answer struct {
 // Other revisions the runtime negotiates (2025-06-18, ...) work like Legacy.
 func Version(v string) Option { return func(c *callConfig) { c.version = v } }
 
-// As makes the call as subject holding exactly scopes. Without As (or
-// Anonymous), the caller holds every scope, as a stdio client does.
+// As makes the call as subject holding exactly scopes. Without As,
+// AsPrincipal, Anonymous or a principal in Context's context, the caller holds
+// every scope, as a stdio client does.
 func As(subject string, scopes ...string) Option {
 	return func(c *callConfig) {
 		c.principal = &mcpruntime.Principal{Subject: subject, Scopes: scopes}
@@ -76,7 +77,9 @@ func Capabilities(raw string) Option {
 	return func(c *callConfig) { c.caps = json.RawMessage(raw) }
 }
 
-// Context sets the context of the call (the default is context.Background).
+// Context sets the context of the call (the default is context.Background);
+// a principal it carries (mcpruntime.WithPrincipal) is the caller unless As,
+// AsPrincipal or Anonymous say otherwise.
 func Context(ctx context.Context) Option { return func(c *callConfig) { c.ctx = ctx } }
 
 // Respond answers the question with key with result, the client's raw result
@@ -290,7 +293,7 @@ func Call(t TB, s *mcpruntime.Server, method string, params any, opts ...Option)
 	switch {
 	case c.principal != nil:
 		ctx = mcpruntime.WithPrincipal(ctx, c.principal)
-	case !c.anonymous:
+	case !c.anonymous && mcpruntime.PrincipalFrom(ctx) == nil:
 		ctx = mcpruntime.WithPrincipal(ctx, mcpruntime.UnrestrictedPrincipal("mcpgentest"))
 	}
 	p, err := encodeObject(params)
