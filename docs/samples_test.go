@@ -306,8 +306,10 @@ func TestReadmeWalkthrough(t *testing.T) {
 	for _, want := range []string{
 		"tools: forecast",               // -h names the tool
 		`"summary":"Paris: sunny for 3`, // the call, with the default applied
-		`"mcpServers"`,                  // -client-config
-		"ok  \texample.com/weather",     // the package's own test
+		`"mcpServers"`,                  // install -dry-run
+		"ok  \texample.com/weather",     // the package's own tests
+		"tools: post_alert, forecast",   // -h after the scoped write
+		"-auth-issuer",                  // the main links OAuth
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("walkthrough output lacks %q:\n%s", want, out)

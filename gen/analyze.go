@@ -162,7 +162,7 @@ func (a *analyzer) funcDecl(s *pkgScan, d *ast.FuncDecl) {
 		case "constructor":
 			ctor = dir
 		default:
-			a.errorf(dir.pos, "unknown directive //mcp:%s (want //mcp:tool or //mcp:constructor)", dir.word)
+			a.errorf(dir.pos, "%s", unknownDirective(dir.word)) // suggest.go
 		}
 	}
 	switch {

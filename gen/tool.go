@@ -171,7 +171,7 @@ func isNamed(t types.Type, path, name string) bool {
 // input records the handler's input parameter and its schema.
 func (a *analyzer) input(t *model.Tool, param *types.Var, label string) bool {
 	if !isNamedStruct(param.Type()) {
-		a.errorf(param.Pos(), "%s: input must be a named struct type or a pointer to one, got %s", label, typeName(param.Type()))
+		a.errorf(param.Pos(), "%s: input must be a named struct type or a pointer to one, got %s%s", label, typeName(param.Type()), dynamicInputHint(param.Type())) // suggest.go
 		return false
 	}
 	in, err := modelType(param.Type())

@@ -1,5 +1,21 @@
-// Package mcpgentest lets a package's own tests fail when its mcpgen output is
-// stale, the in-process equivalent of running mcpgen -check:
+// Package mcpgentest helps a package's own tests: it calls the tools,
+// resources and prompts of a server in process, through the protocol, and it
+// fails a test when the package's mcpgen output is stale.
+//
+// Calls go through Server.HandleRaw as a client's messages would, in either
+// protocol era, as a given caller, answering the server's questions:
+//
+//	s := mcpruntime.NewServer(mcpruntime.Implementation{Name: "x", Version: "test"}, nil)
+//	RegisterMCP(s)
+//	out, toolErr := mcpgentest.CallTool[Receipt](t, s, "create_ticket", TicketInput{...},
+//		mcpgentest.Version(mcpgentest.Legacy),    // 2025-11-25; the default is 2026-07-28
+//		mcpgentest.As("oncall", "ticket:create"), // the caller and its scopes
+//		mcpgentest.Confirm(true))                 // accept the consent question
+//
+// ReadResource and GetPrompt do the same for resources/read and prompts/get,
+// and Call for any method.
+//
+// The staleness check is the in-process equivalent of running mcpgen -check:
 //
 //	func TestGenerated(t *testing.T) {
 //		mcpgentest.Check(t, ".")

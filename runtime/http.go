@@ -110,6 +110,7 @@ const busyMessage = streamable.BusyMessage
 // newHTTPHandler returns the handler of s with resolved options o.
 func newHTTPHandler(s *Server, o HTTPOptions) *httpHandler {
 	h := &httpHandler{srv: s, opts: o}
+	s.sealer.ServedOverHTTP() // replicas may share the endpoint: a random state key is worth a log line
 	h.Handler = streamable.New(streamable.Config[*Session, *Message]{
 		Options: streamable.Options{AllowedOrigins: o.AllowedOrigins, AllowedHosts: o.AllowedHosts,
 			MaxBodyBytes: o.MaxBodyBytes, BodyTimeout: o.BodyTimeout, MaxSessions: o.MaxSessions,

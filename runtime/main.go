@@ -35,7 +35,7 @@ import (
 //
 // SIGINT and SIGTERM stop reading, let in-flight requests finish within
 // Options.DrainTimeout, then cancel them; a second signal ends the process at once.
-// -h prints the usage with the names of the tools served.
+// -h prints the usage with the tools, resources, templates and prompts served.
 //
 // Over stdio the server is meant to be launched by an MCP client. Started by hand in
 // a terminal (stdin is a TTY) it prints a hint to stderr and keeps serving, so a
@@ -81,8 +81,8 @@ const AnonymousScopesEnv = "MCP_ANONYMOUS_SCOPES"
 
 // main is Main with its environment passed in; internal/cli runs the command.
 func (s *Server) main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	var opts *HTTPOptions // what a registered MainAuth configured
-	p := cli.Program{Name: s.commandName(), Version: s.info.Name + " " + s.info.Version, Tools: s.toolNames,
+	var opts *HTTPOptions // what a registered MainAuth configured; servedLines: mainhelp.go
+	p := cli.Program{Name: s.commandName(), Version: s.info.Name + " " + s.info.Version, Serves: s.servedLines,
 		Audit:    func(w io.Writer) { s.audit = slog.New(slog.NewJSONHandler(w, nil)) },
 		SetStore: s.SetStore,
 		Configure: func(http bool) error {
@@ -102,6 +102,9 @@ func (s *Server) main(ctx context.Context, args []string, stdin io.Reader, stdou
 			opts.LegacySSE = f.SSE
 			if scopes := strings.Fields(os.Getenv(AnonymousScopesEnv)); len(scopes) > 0 && opts.Mount == nil {
 				opts.AnonymousPrincipal = &Principal{Subject: "anonymous", Scopes: scopes}
+			}
+			if w := s.unauthenticatedWarning(opts); w != "" { // mainhelp.go
+				s.logger.Warn(w)
 			}
 			return s.serveHTTPMain(ctx, f.HTTPAddr, opts) // http.go
 		},

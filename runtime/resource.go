@@ -12,8 +12,10 @@ import (
 // ErrResourceNotFound reports a resources/read of a URI the server does not
 // have. A ResourceHandler returns it (wrapped or not) when its URI names
 // nothing; the runtime answers -32002 to 2025-11-25 clients and -32602 to
-// 2026-07-28 clients, both with data {"uri": ...}. Generated template adapters
-// return it when a variable does not parse as its Go type.
+// 2026-07-28 clients, both with data {"uri": ...}. An error wrapping
+// fs.ErrNotExist (os.Open or fs.ReadFile of a missing file) is answered the
+// same way, its text (a path) never sent. Generated template adapters return it
+// when a variable does not parse as its Go type.
 var ErrResourceNotFound = errors.New("resource not found")
 
 // A Resource is one directly listed resource (resources/list) and the handler
@@ -81,7 +83,7 @@ type ResourceTemplate struct {
 
 // A ResourceHandler reads one resource. ctx is cancelled when the client
 // cancels the request or the connection ends. An error wrapping
-// ErrResourceNotFound becomes the era's not-found error; any other error an
+// ErrResourceNotFound or fs.ErrNotExist becomes the era's not-found error; any other error an
 // internal error (-32603) carrying its text; a panic a generic internal error.
 type ResourceHandler func(ctx context.Context, req *ResourceRequest) (*ResourceResult, error)
 

@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"runtime/debug"
 	"strconv"
 	"time"
@@ -141,7 +142,7 @@ func (s *Server) readResource(ctx context.Context, c *call) ([]byte, *rpcError) 
 		return b, rerr
 	}
 	switch {
-	case errors.Is(err, ErrResourceNotFound):
+	case errors.Is(err, ErrResourceNotFound), errors.Is(err, fs.ErrNotExist):
 		return nil, notFound(c, uri)
 	case errors.Is(err, errPanic):
 		return nil, errorf(CodeInternalError, "internal error reading %s", uri)

@@ -4,6 +4,7 @@
 //
 //	mcpgen [flags] [packages]
 //	mcpgen init [dir]
+//	mcpgen install [-dry-run] [-scope user|project] [-name NAME] CLIENT TARGET
 //
 // It loads the named packages (default "."), finds the functions and methods
 // whose doc comment holds a //mcp:tool directive, and writes next to them one
@@ -27,9 +28,8 @@
 //	              file; print every change and exit 1 on a breaking one (writes nothing)
 //	-docs FILE    also write a Markdown catalog of the tools, resources and prompts
 //	              (- for stdout)
-//	-client-config CLIENT  with -server DIR: print the JSON that makes CLIENT
-//	              (claude-desktop, claude-code, vscode) launch that server over stdio;
-//	              writes nothing
+//	-client-config CLIENT  deprecated: with -server DIR, print what
+//	              mcpgen install -dry-run CLIENT DIR prints
 //	-tags=gosdk|mcpgo  read struct tags as the official Go SDK (the whole jsonschema
 //	              tag is the description) or mcp-go (jsonschema_description, text and
 //	              enum= in jsonschema) reads them
@@ -45,6 +45,14 @@
 // loopback address (package runtime/auth/authtest), so that a server's
 // -auth-issuer can be tried without a real one; mcpgen issuer token prints an
 // access token from it. See docs/auth.md, "Try it locally".
+//
+// mcpgen install CLIENT TARGET adds a server to the configuration file of an
+// MCP client (claude-desktop, claude-code, cursor, vscode, gemini, goose),
+// keeping its other entries and backing the previous file up as FILE.bak; a
+// second run changes nothing. TARGET is a server main's directory (started
+// with go run), a built binary, or an http(s) URL (with -name). -dry-run
+// prints the entry instead; -scope project writes the client's project file
+// in the current directory. See docs/annotations.md.
 //
 // See docs/migrating.md for -tags and -fix, docs/profiles.md for the profiles'
 // rules and the compatibility rules, and docs/annotations.md and

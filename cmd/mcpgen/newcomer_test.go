@@ -115,13 +115,20 @@ func TestClientConfigGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	goPath, _ = filepath.Abs(goPath)
-	for _, client := range clients {
-		code, stdout, stderr := mcpgen(t, dir, "-server", "./cmd/p-server", "-client-config", client)
+	for _, c := range installClients {
+		code, stdout, stderr := mcpgen(t, dir, "-server", "./cmd/p-server", "-client-config", c.name)
 		if code != 0 {
-			t.Fatalf("%s: exit %d, want 0; stderr:\n%s", client, code, stderr)
+			t.Fatalf("%s: exit %d, want 0; stderr:\n%s", c.name, code, stderr)
+		}
+		if !strings.Contains(stderr, "deprecated: mcpgen install -dry-run "+c.name) {
+			t.Errorf("%s: stderr %q lacks the deprecation naming mcpgen install -dry-run", c.name, stderr)
 		}
 		got := strings.ReplaceAll(strings.ReplaceAll(stdout, dir, "$DIR"), goPath, "$GO")
-		g.check(t, "want/"+client+".json", got)
+		ext := ".json"
+		if c.yaml {
+			ext = ".yaml"
+		}
+		g.check(t, "want/"+c.name+ext, got)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "cmd/p-server/main.go")); err == nil {
 		t.Errorf("-client-config wrote the server main; it must write nothing")

@@ -56,11 +56,11 @@ func parseArgs(args []string, stderr io.Writer) (options, error) {
 	fl.StringVar(&o.compat, "compat", "", "compare the tool contracts with `base` (a git revision or a tools.json) and exit 1 on a breaking change")
 	fl.StringVar(&o.toolsOut, "tools-json", "", "also write the tool contracts to `file` (- for stdout), for a later -compat")
 	fl.StringVar(&o.docs, "docs", "", "also write a Markdown catalog of the tools, resources and prompts to `file` (- for stdout)")
-	fl.StringVar(&o.client, "client-config", "", "print the JSON that makes `client` (claude-desktop, claude-code, vscode) launch the -server main; writes nothing")
+	fl.StringVar(&o.client, "client-config", "", "deprecated: mcpgen install -dry-run `client` DIR prints the entry that makes a client launch the -server main")
 	fl.StringVar(&o.tags, "tags", "", "read struct tags in another library's `convention`: gosdk (official Go SDK) or mcpgo (mcp-go)")
 	fl.BoolVar(&o.fix, "fix", false, "rewrite struct tags written for the official Go SDK or mcp-go into mcpgen's form (doc comments, jsonschema keys), then generate")
 	fl.Usage = func() {
-		fmt.Fprintln(stderr, "usage: mcpgen [flags] [packages]\n       mcpgen init [dir]")
+		fmt.Fprintln(stderr, "usage: mcpgen [flags] [packages]\n       mcpgen init [dir]\n       mcpgen install [-dry-run] [-scope user|project] [-name NAME] CLIENT TARGET")
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
@@ -74,7 +74,7 @@ func parseArgs(args []string, stderr io.Writer) (options, error) {
 		return o, usageError(stderr, "-o must be a file name ending in .go, got %q", o.output)
 	}
 	if o.client != "" && (!knownClient(o.client) || o.server == "") {
-		return o, usageError(stderr, "-client-config needs -server DIR and one of %v, got %q", clients, o.client)
+		return o, usageError(stderr, "-client-config needs -server DIR and one of %s, got %q", installClientNames(), o.client)
 	}
 	if o.with != "" && o.server == "" {
 		return o, usageError(stderr, "-with needs -server DIR")
@@ -108,6 +108,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if len(args) > 0 && args[0] == "issuer" {
 		return runIssuer(ctx, args[1:], stdout, stderr) // issuer.go
+	}
+	if len(args) > 0 && args[0] == "install" {
+		return runInstall(args[1:], stdout, stderr) // install.go
 	}
 	o, err := parseArgs(args, stderr)
 	if errors.Is(err, flag.ErrHelp) {
@@ -161,6 +164,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if status := write(cwd, res.Files, stderr); status != exitOK {
 		return status
 	}
+	goSumHints(cwd, res.Files, stderr) // gosum.go
 	return remove(res.Remove, stderr)
 }
 
@@ -263,7 +267,7 @@ func writeAtomic(path string, data []byte) (err error) {
 // successful generation; it returns the exit status, or -1 to go on.
 func extras(o options, cwd string, res *gen.Result, stdout, stderr io.Writer) int {
 	if o.client != "" {
-		if err := clientConfig(o.client, res.Model.Server, stdout); err != nil {
+		if err := clientConfig(o.client, res.Model.Server, stdout, stderr); err != nil {
 			fmt.Fprintf(stderr, "mcpgen: -client-config: %v\n", err)
 			return exitError
 		}

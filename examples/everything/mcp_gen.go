@@ -14,7 +14,7 @@ import (
 // Fails to compile when the runtime is older or newer than this generated code expects.
 const _ = mcpruntime.SupportPackageIsVersion1
 
-// Fails to compile when a handler's signature changed without regeneration.
+// If a line below does not compile, a handler's signature or name changed since mcpgen ran: run go generate.
 var _ func(context.Context) ([]mcpruntime.Content, error) = TriggerToolChange
 var _ func(context.Context) ([]mcpruntime.Content, error) = TriggerPromptChange
 var _ func(context.Context) ([]mcpruntime.Content, error) = UpdateWatchedResource

@@ -1,8 +1,6 @@
 package files
 
 import (
-	"context"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -14,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpgen/mcpgen/mcpgentest"
 	mcpruntime "github.com/mcpgen/mcpgen/runtime"
 )
 
@@ -82,45 +81,29 @@ func newServer() *mcpruntime.Server {
 	return s
 }
 
-// call sends one 2026-07-28 request and returns its raw response.
-func call(t *testing.T, s *mcpruntime.Server, method string, params map[string]any) string {
+// read returns the contents of uri in era, or the error the server answered
+// with, which must be the era's not-found error with data.uri.
+func read(t *testing.T, s *mcpruntime.Server, uri string, era string) ([]mcpgentest.ResourceContents, *mcpgentest.Error) {
 	t.Helper()
-	params["_meta"] = map[string]any{
-		"io.modelcontextprotocol/protocolVersion":    "2026-07-28",
-		"io.modelcontextprotocol/clientCapabilities": map[string]any{},
+	got, rerr := mcpgentest.ReadResource(t, s, uri, mcpgentest.Version(era))
+	for _, c := range got {
+		if strings.Contains(c.Text, secret) || strings.Contains(string(c.Blob), secret) {
+			t.Errorf("read %s: the response holds the secret outside the root: %+v", uri, c)
+		}
 	}
-	raw, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
-	if err != nil {
-		t.Fatal(err)
+	if rerr != nil {
+		want := map[string]int{mcpgentest.Modern: -32602, mcpgentest.Legacy: -32002}[era]
+		var data struct{ URI string }
+		_ = json.Unmarshal(rerr.Data, &data)
+		if rerr.Code != want || data.URI != uri || strings.Contains(rerr.Message, secret) {
+			t.Errorf("read %s: got %v (data %s), want not found (%d with data.uri)", uri, rerr, rerr.Data, want)
+		}
 	}
-	return string(s.HandleRaw(context.Background(), raw, nil, nil).Body)
+	return got, rerr
 }
 
-// read returns the contents of uri, or the error of the response.
-func read(t *testing.T, s *mcpruntime.Server, uri string) (contents []map[string]string, errMsg string) {
-	t.Helper()
-	var resp struct {
-		Result struct{ Contents []map[string]string }
-		Error  *struct {
-			Code int
-			Data struct{ URI string }
-		}
-	}
-	body := call(t, s, "resources/read", map[string]any{"uri": uri})
-	if err := json.Unmarshal([]byte(body), &resp); err != nil {
-		t.Fatalf("read %s: %v in %s", uri, err, body)
-	}
-	if strings.Contains(body, secret) || strings.Contains(body, base64.StdEncoding.EncodeToString([]byte(secret))) {
-		t.Errorf("read %s: the response holds the secret outside the root: %s", uri, body)
-	}
-	if resp.Error != nil {
-		if resp.Error.Code != -32602 || resp.Error.Data.URI != uri {
-			t.Errorf("read %s: got %s, want not found (-32602 with data.uri)", uri, body)
-		}
-		return nil, body
-	}
-	return resp.Result.Contents, ""
-}
+// eras are the protocol eras each read runs in.
+var eras = []string{mcpgentest.Modern, mcpgentest.Legacy}
 
 func TestReadFiles(t *testing.T) {
 	s := newServer()
@@ -129,20 +112,22 @@ func TestReadFiles(t *testing.T) {
 		{uri: "file:///docs/deep/x.txt", text: "deep\n", mime: "text/plain"},
 		{uri: "file:///a%20b.txt", text: "spaced\n", mime: "text/plain"},
 		{uri: "file:///%C3%BCn%C3%AF.txt", text: "unicode\n", mime: "text/plain"},
-		{uri: "file:///bin.dat", blob: base64.StdEncoding.EncodeToString([]byte("\xff\x00\x01")), mime: "application/octet-stream"},
+		{uri: "file:///bin.dat", blob: "\xff\x00\x01", mime: "application/octet-stream"},
 	}
 	if runtime.GOOS != "windows" {
 		tests = append(tests, struct{ uri, text, blob, mime string }{uri: "file:///docs/link.md", text: "# Guide\n", mime: "text/markdown"})
 	}
-	for _, tt := range tests {
-		got, errMsg := read(t, s, tt.uri)
-		if errMsg != "" || len(got) != 1 {
-			t.Errorf("read %s: %s %v", tt.uri, errMsg, got)
-			continue
-		}
-		c := got[0]
-		if c["uri"] != tt.uri || c["text"] != tt.text || c["blob"] != tt.blob || !strings.HasPrefix(c["mimeType"], tt.mime) {
-			t.Errorf("read %s: got %v, want text %q blob %q mime %s", tt.uri, c, tt.text, tt.blob, tt.mime)
+	for _, era := range eras {
+		for _, tt := range tests {
+			got, rerr := read(t, s, tt.uri, era)
+			if rerr != nil || len(got) != 1 {
+				t.Errorf("%s: read %s: %v %v", era, tt.uri, rerr, got)
+				continue
+			}
+			c := got[0]
+			if c.URI != tt.uri || c.Text != tt.text || string(c.Blob) != tt.blob || !strings.HasPrefix(c.MIMEType, tt.mime) {
+				t.Errorf("%s: read %s: got %+v, want text %q blob %q mime %s", era, tt.uri, c, tt.text, tt.blob, tt.mime)
+			}
 		}
 	}
 }
@@ -180,8 +165,10 @@ func TestPathEscapes(t *testing.T) {
 		"file:///.git/config",
 		"dir:///.git",
 	} {
-		if got, errMsg := read(t, s, uri); errMsg == "" {
-			t.Errorf("read %s: got %v, want not found", uri, got)
+		for _, era := range eras {
+			if got, rerr := read(t, s, uri, era); rerr == nil {
+				t.Errorf("%s: read %s: got %v, want not found", era, uri, got)
+			}
 		}
 	}
 }
@@ -213,17 +200,15 @@ func TestCompletePaths(t *testing.T) {
 		t.Skip("the tree has symbolic links only off Windows")
 	}
 	for _, tt := range tests {
-		body := call(t, s, "completion/complete", map[string]any{
+		raw, rerr := mcpgentest.Call(t, s, "completion/complete", map[string]any{
 			"ref":      map[string]any{"type": "ref/resource", "uri": "file:///{+path}"},
 			"argument": map[string]any{"name": "path", "value": tt.value}})
-		var resp struct {
-			Result struct{ Completion struct{ Values []string } }
+		var res struct{ Completion struct{ Values []string } }
+		if rerr != nil || json.Unmarshal(raw, &res) != nil {
+			t.Fatalf("complete %q: %s %v", tt.value, raw, rerr)
 		}
-		if err := json.Unmarshal([]byte(body), &resp); err != nil {
-			t.Fatal(err)
-		}
-		if got := resp.Result.Completion.Values; !slices.Equal(got, tt.want) {
-			t.Errorf("complete %q: got %q, want %q (%s)", tt.value, got, tt.want, body)
+		if got := res.Completion.Values; !slices.Equal(got, tt.want) {
+			t.Errorf("complete %q: got %q, want %q (%s)", tt.value, got, tt.want, raw)
 		}
 	}
 }
@@ -242,9 +227,9 @@ func TestListDirs(t *testing.T) {
 		t.Skip("the tree has symbolic links only off Windows")
 	}
 	for _, tt := range tests {
-		got, errMsg := read(t, s, tt.uri)
-		if errMsg != "" || len(got) != 1 || got[0]["text"] != tt.want {
-			t.Errorf("read %s: got %v %s, want %q", tt.uri, got, errMsg, tt.want)
+		got, rerr := read(t, s, tt.uri, mcpgentest.Modern)
+		if rerr != nil || len(got) != 1 || got[0].Text != tt.want {
+			t.Errorf("read %s: got %v %v, want %q", tt.uri, got, rerr, tt.want)
 		}
 	}
 	for _, uri := range []string{
@@ -252,8 +237,10 @@ func TestListDirs(t *testing.T) {
 		"dir:///docs/up", "dir:///escape", "dir:///a%5C..", "dir:///a%00", "dir:///docs?limit=x",
 		"dir:///docs?limit=-1%00", "dir:///nope", "dir:///docs/guide.md",
 	} {
-		if got, errMsg := read(t, s, uri); errMsg == "" {
-			t.Errorf("read %s: got %v, want not found", uri, got)
+		for _, era := range eras {
+			if got, rerr := read(t, s, uri, era); rerr == nil {
+				t.Errorf("%s: read %s: got %v, want not found", era, uri, got)
+			}
 		}
 	}
 }

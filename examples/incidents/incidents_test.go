@@ -2,7 +2,6 @@ package incidents
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -10,6 +9,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/mcpgen/mcpgen/mcpgentest"
 	mcpruntime "github.com/mcpgen/mcpgen/runtime"
 )
 
@@ -30,61 +30,49 @@ func mustDesk() *Desk {
 	return d
 }
 
-// call sends one 2026-07-28 request and returns its response body.
-func call(t *testing.T, s *mcpruntime.Server, method string, params map[string]any) map[string]json.RawMessage {
-	t.Helper()
-	return callIn(t, context.Background(), s, method, params)
-}
-
-// callIn is call under ctx (which may carry a principal).
-func callIn(t *testing.T, ctx context.Context, s *mcpruntime.Server, method string, params map[string]any) map[string]json.RawMessage {
-	t.Helper()
-	params["_meta"] = map[string]any{
-		"io.modelcontextprotocol/protocolVersion":    "2026-07-28",
-		"io.modelcontextprotocol/clientCapabilities": map[string]any{},
-	}
-	raw, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var resp map[string]json.RawMessage
-	if err := json.Unmarshal(s.HandleRaw(ctx, raw, nil, nil).Body, &resp); err != nil {
-		t.Fatal(err)
-	}
-	return resp
-}
+// eras are the two protocol eras every protocol test runs in.
+var eras = []string{mcpgentest.Modern, mcpgentest.Legacy}
 
 func TestRunbookTemplate(t *testing.T) {
 	s := newServer()
-	resp := call(t, s, "resources/read", map[string]any{"uri": "runbook://payments/current"})
-	if !strings.Contains(string(resp["result"]), "Payments incident runbook") {
-		t.Errorf("read payments runbook: got %s", resp["result"])
+	for _, era := range eras {
+		got, rerr := mcpgentest.ReadResource(t, s, "runbook://payments/current", mcpgentest.Version(era))
+		if rerr != nil || len(got) != 1 || !strings.Contains(got[0].Text, "Payments incident runbook") {
+			t.Errorf("%s: read payments runbook: got %+v, %v", era, got, rerr)
+		}
+		// A missing item is the era's resource-not-found error, with the URI.
+		want := map[string]int{mcpgentest.Modern: -32602, mcpgentest.Legacy: -32002}[era]
+		_, rerr = mcpgentest.ReadResource(t, s, "runbook://billing/current", mcpgentest.Version(era))
+		if rerr == nil || rerr.Code != want || !strings.Contains(string(rerr.Data), `"uri":"runbook://billing/current"`) {
+			t.Errorf("%s: unknown service: got %v, want %d with data.uri", era, rerr, want)
+		}
 	}
-	resp = call(t, s, "resources/read", map[string]any{"uri": "runbook://billing/current"})
-	if !strings.Contains(string(resp["error"]), `-32602`) || !strings.Contains(string(resp["error"]), `"uri":"runbook://billing/current"`) {
-		t.Errorf("unknown service: got %s %s, want -32602 with data.uri", resp["result"], resp["error"])
-	}
-	resp = call(t, s, "completion/complete", map[string]any{
+	raw, rerr := mcpgentest.Call(t, s, "completion/complete", map[string]any{
 		"ref":      map[string]any{"type": "ref/resource", "uri": "runbook://{service}/current"},
 		"argument": map[string]any{"name": "service", "value": "pa"}})
-	if !strings.Contains(string(resp["result"]), `"values":["payments"]`) {
-		t.Errorf("complete service: got %s %s, want payments", resp["result"], resp["error"])
+	if rerr != nil || !strings.Contains(string(raw), `"values":["payments"]`) {
+		t.Errorf("complete service: got %s %v, want payments", raw, rerr)
 	}
 }
 
 func TestTriagePrompt(t *testing.T) {
 	s := newServer()
-	resp := call(t, s, "prompts/get", map[string]any{"name": "triage_incident",
-		"arguments": map[string]string{"service": "payments", "symptom": "payment failures up"}})
-	got := string(resp["result"])
-	for _, want := range []string{"Triage the payments incident (payment failures up)", `"type":"resource"`, "runbook://payments/current"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("triage prompt: %s lacks %q", got, want)
+	for _, era := range eras {
+		res, rerr := mcpgentest.GetPrompt(t, s, "triage_incident",
+			map[string]string{"service": "payments", "symptom": "payment failures up"}, mcpgentest.Version(era))
+		if rerr != nil || len(res.Messages) != 2 {
+			t.Fatalf("%s: triage prompt: got %+v, %v; want two messages", era, res, rerr)
 		}
-	}
-	resp = call(t, s, "prompts/get", map[string]any{"name": "triage_incident", "arguments": map[string]string{"service": "billing"}})
-	if !strings.Contains(string(resp["error"]), "-32602") {
-		t.Errorf("service outside the enum: got %s %s, want -32602", resp["result"], resp["error"])
+		if got := res.Messages[0].Content.Text; !strings.HasPrefix(got, "Triage the payments incident (payment failures up)") {
+			t.Errorf("%s: first message %q", era, got)
+		}
+		if r := res.Messages[1].Content.Resource; res.Messages[1].Content.Type != "resource" || r == nil || r.URI != "runbook://payments/current" {
+			t.Errorf("%s: second message %+v, want the embedded runbook", era, res.Messages[1].Content)
+		}
+		_, rerr = mcpgentest.GetPrompt(t, s, "triage_incident", map[string]string{"service": "billing"}, mcpgentest.Version(era))
+		if rerr == nil || rerr.Code != -32602 {
+			t.Errorf("%s: service outside the enum: got %v, want -32602", era, rerr)
+		}
 	}
 }
 
@@ -102,88 +90,57 @@ func TestTicketNeedsKnownEvidence(t *testing.T) {
 	}
 }
 
-// createTicket opens a P1 ticket as a caller holding scopes, answering the
-// consent question with answer (nil: the client cannot elicit). It returns the
-// final response.
 // keySeq numbers the idempotency keys of createTicket: each call is a new write.
 var keySeq atomic.Int64
 
-func createTicket(t *testing.T, s *mcpruntime.Server, scopes []string, answer map[string]any) map[string]json.RawMessage {
+// createTicket opens a P1 ticket with the given call options (caller, consent
+// answer, era) and returns its receipt or ToolError.
+func createTicket(t *testing.T, s *mcpruntime.Server, opts ...mcpgentest.Option) (Receipt, *mcpruntime.ToolError) {
 	t.Helper()
-	ctx := mcpruntime.WithPrincipal(context.Background(), &mcpruntime.Principal{Subject: "oncall", Scopes: scopes})
-	params := map[string]any{"name": "create_incident_ticket", "arguments": map[string]any{
-		"title": "Payments timeouts", "severity": "P1", "evidence_ids": []string{"status-payments-0001"},
-		"idempotency_key": fmt.Sprintf("key-%08d", keySeq.Add(1))}}
-	caps := map[string]any{"elicitation": map[string]any{}}
-	for round := 0; round < 3; round++ {
-		params["_meta"] = map[string]any{"io.modelcontextprotocol/protocolVersion": "2026-07-28",
-			"io.modelcontextprotocol/clientCapabilities": caps}
-		raw, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params})
-		var resp map[string]json.RawMessage
-		if err := json.Unmarshal(s.HandleRaw(ctx, raw, nil, nil).Body, &resp); err != nil {
-			t.Fatal(err)
-		}
-		var ir struct {
-			ResultType    string                     `json:"resultType"`
-			InputRequests map[string]json.RawMessage `json:"inputRequests"`
-			RequestState  string                     `json:"requestState"`
-		}
-		_ = json.Unmarshal(resp["result"], &ir)
-		if ir.ResultType != "input_required" {
-			return resp
-		}
-		if !strings.Contains(string(ir.InputRequests["mcpgen.confirm"]), `Open a P1 incident titled \"Payments timeouts\"?`) {
-			t.Fatalf("consent question: %s", resp["result"])
-		}
-		params["inputResponses"] = map[string]any{"mcpgen.confirm": answer}
-		params["requestState"] = ir.RequestState
-	}
-	t.Fatal("too many rounds")
-	return nil
+	return mcpgentest.CallTool[Receipt](t, s, "create_incident_ticket", TicketInput{
+		Title: "Payments timeouts", Severity: P1, EvidenceIDs: []string{"status-payments-0001"},
+		IdempotencyKey: fmt.Sprintf("key-%08d", keySeq.Add(1))}, opts...)
 }
 
 // TestTicketNeedsScopeAndConsent: a ticket opens only for a caller with the
-// severity's scope whose user confirms.
+// severity's scope whose user confirms, in both eras.
 func TestTicketNeedsScopeAndConsent(t *testing.T) {
-	s := newServer()
-	yes := map[string]any{"action": "accept", "content": map[string]any{"confirm": true}}
-	for _, tt := range []struct {
-		scopes []string
-		answer map[string]any
-		want   string
-	}{
-		{[]string{"incident:create:p2"}, yes, `"code":"forbidden","message":"insufficient scope: this request needs incident:create:p1"`},
-		{[]string{"incident:create:p1"}, map[string]any{"action": "decline"}, `"code":"not_confirmed"`},
-		{[]string{"incident:create"}, yes, "INC-0001"},
-	} {
-		resp := createTicket(t, s, tt.scopes, tt.answer)
-		if !strings.Contains(string(resp["result"]), tt.want) {
-			t.Errorf("scopes %v, answer %v: got %s %s, want %q", tt.scopes, tt.answer, resp["result"], resp["error"], tt.want)
+	for _, era := range eras {
+		s := newServer()
+		v := mcpgentest.Version(era)
+		_, te := createTicket(t, s, v, mcpgentest.As("oncall", "incident:create:p2"), mcpgentest.Confirm(true))
+		if te == nil || te.Code != mcpruntime.ErrCodeForbidden || !strings.Contains(te.Message, "needs incident:create:p1") {
+			t.Errorf("%s: scope p2 only: got %v, want forbidden naming incident:create:p1", era, te)
+		}
+		_, te = createTicket(t, s, v, mcpgentest.As("oncall", "incident:create:p1"), mcpgentest.Confirm(false))
+		if te == nil || te.Code != mcpruntime.ErrCodeNotConfirmed || !strings.Contains(te.Message, `Open a P1 incident titled "Payments timeouts"?`) {
+			t.Errorf("%s: declined: got %v, want not_confirmed quoting the question", era, te)
+		}
+		r, te := createTicket(t, s, v, mcpgentest.As("oncall", "incident:create"), mcpgentest.Confirm(true))
+		if te != nil || r.TicketID != "INC-0001" || r.Status != "committed" {
+			t.Errorf("%s: confirmed: got %+v, %v; want INC-0001 committed", era, r, te)
 		}
 	}
 }
 
 func TestTicketResource(t *testing.T) {
 	s := newServer()
-	resp := createTicket(t, s, []string{"incident:create:p1"}, map[string]any{"action": "accept", "content": map[string]any{"confirm": true}})
-	if !strings.Contains(string(resp["result"]), "INC-0001") {
-		t.Fatalf("create ticket: got %s %s", resp["result"], resp["error"])
+	if r, te := createTicket(t, s, mcpgentest.As("oncall", "incident:create:p1"), mcpgentest.Confirm(true)); te != nil || r.TicketID != "INC-0001" {
+		t.Fatalf("create ticket: got %+v, %v", r, te)
 	}
-	reader := mcpruntime.WithPrincipal(context.Background(), &mcpruntime.Principal{Subject: "oncall", Scopes: []string{"incident:read"}})
-	resp = callIn(t, reader, s, "resources/read", map[string]any{"uri": "incidents://1"})
-	if !strings.Contains(string(resp["result"]), `Payments timeouts`) {
-		t.Errorf("read incidents://1: got %s %s", resp["result"], resp["error"])
+	got, rerr := mcpgentest.ReadResource(t, s, "incidents://1", mcpgentest.As("oncall", "incident:read"))
+	if rerr != nil || len(got) != 1 || !strings.Contains(got[0].Text, "Payments timeouts") || got[0].MIMEType != "application/json" {
+		t.Errorf("read incidents://1: got %+v, %v", got, rerr)
 	}
 	// A ticket is read with incident:read: a creator without it, or no caller, is refused.
-	creator := mcpruntime.WithPrincipal(context.Background(), &mcpruntime.Principal{Subject: "bot", Scopes: []string{"incident:create:p1"}})
-	for _, ctx := range []context.Context{creator, context.Background()} {
-		if resp := callIn(t, ctx, s, "resources/read", map[string]any{"uri": "incidents://1"}); !strings.Contains(string(resp["error"]), "-32003") || strings.Contains(string(resp["error"]), "Payments") {
-			t.Errorf("read incidents://1 without incident:read: got %s %s, want -32003", resp["result"], resp["error"])
+	for _, who := range []mcpgentest.Option{mcpgentest.As("bot", "incident:create:p1"), mcpgentest.Anonymous()} {
+		if got, rerr := mcpgentest.ReadResource(t, s, "incidents://1", who); rerr == nil || rerr.Code != -32003 || strings.Contains(rerr.Message, "Payments") {
+			t.Errorf("read incidents://1 without incident:read: got %+v, %v, want -32003", got, rerr)
 		}
 	}
 	for _, uri := range []string{"incidents://2", "incidents://x"} {
-		if resp := callIn(t, reader, s, "resources/read", map[string]any{"uri": uri}); !strings.Contains(string(resp["error"]), "-32602") {
-			t.Errorf("read %s: got %s %s, want -32602", uri, resp["result"], resp["error"])
+		if _, rerr := mcpgentest.ReadResource(t, s, uri, mcpgentest.As("oncall", "incident:read")); rerr == nil || rerr.Code != -32602 {
+			t.Errorf("read %s: got %v, want -32602", uri, rerr)
 		}
 	}
 }

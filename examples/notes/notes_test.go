@@ -1,7 +1,6 @@
 package notes
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"strings"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/mcpgen/mcpgen/mcpgentest"
 	mcpruntime "github.com/mcpgen/mcpgen/runtime"
 )
 
@@ -69,76 +69,45 @@ func TestSearchSeedLine(t *testing.T) {
 	}
 }
 
-// meta is the per-request _meta of 2026-07-28.
-const meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",` +
-	`"io.modelcontextprotocol/clientInfo":{"name":"test","version":"1"},` +
-	`"io.modelcontextprotocol/clientCapabilities":{}}`
-
-// serve sends request lines to a server with the generated registration and
-// returns the responses by id.
-func serve(t *testing.T, requests ...string) map[string]json.RawMessage {
-	t.Helper()
+// newServer returns the notes server as the generated main builds it.
+func newServer() *mcpruntime.Server {
 	s := mcpruntime.NewServer(mcpruntime.Implementation{Name: "notes", Version: "test"}, nil)
 	RegisterMCP(s)
-	var out bytes.Buffer
-	in := strings.NewReader(strings.Join(requests, "\n") + "\n")
-	if err := s.ServeStdio(context.Background(), in, &out); err != nil {
-		t.Fatal(err)
-	}
-	byID := map[string]json.RawMessage{}
-	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
-		var msg struct {
-			ID     json.RawMessage `json:"id"`
-			Result json.RawMessage `json:"result"`
-		}
-		if err := json.Unmarshal([]byte(line), &msg); err != nil {
-			t.Fatalf("response %s: %v", line, err)
-		}
-		byID[string(msg.ID)] = msg.Result
-	}
-	return byID
+	return s
 }
 
 func TestGeneratedServer(t *testing.T) {
-	res := serve(t,
-		`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{`+meta+`}}`,
-		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search_notes","arguments":{"keyword":"mcp","limit":1},`+meta+`}}`,
-		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"search_notes","arguments":{"keyword":42},`+meta+`}}`,
-	)
-	var list struct {
-		Tools []struct {
-			Name        string         `json:"name"`
-			Annotations map[string]any `json:"annotations"`
-		} `json:"tools"`
-	}
-	if err := json.Unmarshal(res["1"], &list); err != nil || len(list.Tools) != 1 || list.Tools[0].Name != "search_notes" {
-		t.Fatalf("tools/list: got %s (%v), want one tool search_notes", res["1"], err)
-	}
-	if list.Tools[0].Annotations["readOnlyHint"] != true || list.Tools[0].Annotations["idempotentHint"] != true {
-		t.Errorf("annotations: got %v, want readOnlyHint and idempotentHint", list.Tools[0].Annotations)
-	}
-	var call struct {
-		StructuredContent SearchResult `json:"structuredContent"`
-		IsError           bool         `json:"isError"`
-	}
-	if err := json.Unmarshal(res["2"], &call); err != nil {
-		t.Fatal(err)
-	}
-	if call.IsError || len(call.StructuredContent.Matches) != 1 || !call.StructuredContent.Truncated {
-		t.Errorf("tools/call limit=1: got %s, want one match and truncated", res["2"])
-	}
-	if err := json.Unmarshal(res["3"], &call); err != nil || !call.IsError {
-		t.Errorf("tools/call with a number keyword: got %s, want isError", res["3"])
+	s := newServer()
+	for _, era := range []string{mcpgentest.Modern, mcpgentest.Legacy} {
+		v := mcpgentest.Version(era)
+		raw, rerr := mcpgentest.Call(t, s, "tools/list", nil, v)
+		var list struct {
+			Tools []struct {
+				Name        string         `json:"name"`
+				Annotations map[string]any `json:"annotations"`
+			} `json:"tools"`
+		}
+		if rerr != nil || json.Unmarshal(raw, &list) != nil || len(list.Tools) != 1 || list.Tools[0].Name != "search_notes" {
+			t.Fatalf("%s: tools/list: got %s (%v), want one tool search_notes", era, raw, rerr)
+		}
+		if list.Tools[0].Annotations["readOnlyHint"] != true || list.Tools[0].Annotations["idempotentHint"] != true {
+			t.Errorf("%s: annotations: got %v, want readOnlyHint and idempotentHint", era, list.Tools[0].Annotations)
+		}
+		out, te := mcpgentest.CallTool[SearchResult](t, s, "search_notes", SearchInput{Keyword: "mcp", Limit: 1}, v)
+		if te != nil || len(out.Matches) != 1 || !out.Truncated {
+			t.Errorf("%s: tools/call limit=1: got %+v, %v; want one match and truncated", era, out, te)
+		}
+		_, te = mcpgentest.CallTool[SearchResult](t, s, "search_notes", map[string]any{"keyword": 42}, v)
+		if te == nil || te.Code != mcpruntime.ErrCodeInvalidArguments {
+			t.Errorf("%s: tools/call with a number keyword: got %v, want invalid_arguments", era, te)
+		}
 	}
 }
 
 func TestDefaultLimitApplied(t *testing.T) {
-	res := serve(t, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_notes","arguments":{"keyword":" "},`+meta+`}}`)
-	var call struct {
-		StructuredContent SearchResult `json:"structuredContent"`
-	}
-	if err := json.Unmarshal(res["1"], &call); err != nil {
-		t.Fatal(err)
+	got, te := mcpgentest.CallTool[SearchResult](t, newServer(), "search_notes", map[string]any{"keyword": " "})
+	if te != nil {
+		t.Fatal(te)
 	}
 	want, err := SearchNotes(context.Background(), SearchInput{Keyword: " ", Limit: 10})
 	if err != nil {
@@ -147,7 +116,7 @@ func TestDefaultLimitApplied(t *testing.T) {
 	if !want.Truncated {
 		t.Fatal("the corpus needs more than 10 lines with a space for this test")
 	}
-	if diff := cmp.Diff(want, call.StructuredContent); diff != "" {
+	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("without limit (-want limit=10 +got):\n%s", diff)
 	}
 }

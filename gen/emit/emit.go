@@ -82,7 +82,7 @@ func numbered(src []byte) string {
 // guards emits one assertion per handler that fails to compile when the
 // handler's signature no longer matches the one that was analyzed.
 func guards(f *jen.File, p *model.Package) {
-	f.Comment("Fails to compile when a handler's signature changed without regeneration.")
+	f.Comment("If a line below does not compile, a handler's signature or name changed since mcpgen ran: run go generate.")
 	for _, t := range p.Tools {
 		f.Var().Id("_").Add(signature(t)).Op("=").Add(handlerExpr(t))
 		if t.Reconcile != "" {

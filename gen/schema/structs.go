@@ -2,6 +2,7 @@ package schema
 
 import (
 	"go/types"
+	"reflect"
 	"strings"
 
 	"github.com/invopop/jsonschema"
@@ -11,6 +12,9 @@ import (
 // the fields encoding/json reads and writes, in the order it writes them.
 func (r *run) structType(st *types.Struct, w where) *jsonschema.Schema {
 	s := &jsonschema.Schema{Type: "object", AdditionalProperties: jsonschema.FalseSchema}
+	if r.mode == modeInput {
+		r.unexportedArguments(st, w)
+	}
 	fields := structFields(st)
 	if len(fields) > 0 {
 		s.Properties = jsonschema.NewProperties()
@@ -185,4 +189,37 @@ func emptiable(t types.Type) bool {
 		return u.Len() == 0
 	}
 	return true
+}
+
+// unexportedArguments reports the unexported fields of an input struct that
+// look meant as arguments: documented, or tagged json (other than "-") or
+// jsonschema. encoding/json never sets an unexported field, so it would
+// vanish from the schema and the call silently. json:"-" marks one as
+// deliberately internal.
+func (r *run) unexportedArguments(st *types.Struct, w where) {
+	for i := range st.NumFields() {
+		f := st.Field(i)
+		if f.Exported() || f.Anonymous() {
+			continue
+		}
+		tag := reflect.StructTag(st.Tag(i))
+		jtag, hasJSON := tag.Lookup("json")
+		if jtag == "-" {
+			continue
+		}
+		_, hasSchema := tag.Lookup("jsonschema")
+		var why string
+		switch {
+		case hasJSON || hasSchema:
+			why = "has a json or jsonschema tag"
+		case r.b.fieldDoc(f) != "":
+			why = "is documented"
+		default:
+			continue
+		}
+		name := f.Name()
+		exported := strings.ToUpper(name[:1]) + name[1:]
+		r.errorf(where{path: w.path + "." + name, pos: f.Pos()},
+			"unexported field %s %s, but encoding/json never reads unexported fields, so it is no argument and is left out of the input schema: export it (%s), or tag it json:\"-\" if it is not meant as an argument", name, why, exported)
+	}
 }

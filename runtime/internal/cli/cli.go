@@ -10,7 +10,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"strings"
 )
 
 // Flags are Main's parsed flags.
@@ -24,15 +23,15 @@ type Flags struct {
 	Audit    bool   // -audit: one JSON audit record per request on stderr (env MCP_AUDIT=1)
 }
 
-// Parse parses Main's flags for the command name; tools lists the tool names
-// that -h prints; extra, when not nil, defines further flags (e.g. the OAuth
+// Parse parses Main's flags for the command name; serves returns the lines
+// about what the server serves that -h prints (nil: none); extra, when not nil, defines further flags (e.g. the OAuth
 // flags of runtime/auth). It returns flag.ErrHelp after printing the usage for -h.
 //
 // With extra nil (runtime/auth not linked in), the OAuth flags and their
 // environment variables are still recognised, only to refuse them with an
 // error saying how to link OAuth in: a server configured for OAuth must never
 // start without it.
-func Parse(name string, tools func() []string, args []string, stderr io.Writer, extra func(*flag.FlagSet)) (Flags, error) {
+func Parse(name string, serves func() []string, args []string, stderr io.Writer, extra func(*flag.FlagSet)) (Flags, error) {
 	var f Flags
 	var level string
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
@@ -50,7 +49,13 @@ func Parse(name string, tools func() []string, args []string, stderr io.Writer, 
 	} else {
 		unlinked = unlinkedAuthFlags(fs)
 	}
-	fs.Usage = func() { usage(stderr, fs, name, tools()) }
+	fs.Usage = func() {
+		var lines []string
+		if serves != nil {
+			lines = serves()
+		}
+		usage(stderr, fs, name, lines)
+	}
 	if err := fs.Parse(args); err != nil {
 		return f, err
 	}
@@ -124,12 +129,15 @@ func unlinkedAuthFlags(fs *flag.FlagSet) []*authFlag {
 }
 
 // usage prints -h: what the command serves, then its flags.
-func usage(w io.Writer, fs *flag.FlagSet, name string, tools []string) {
+func usage(w io.Writer, fs *flag.FlagSet, name string, serves []string) {
 	fmt.Fprintf(w, "usage: %s [-stdio | -http addr [-sse]] [-log-level level] [-store url] [-audit]\n\n", name)
 	fmt.Fprintf(w, "%s is an MCP server. An MCP client launches it over stdio, or reaches it over\n", name)
 	fmt.Fprintf(w, "Streamable HTTP at http://ADDR/mcp when started with -http ADDR.\n\n")
-	if len(tools) > 0 {
-		fmt.Fprintf(w, "tools: %s\n\n", strings.Join(tools, ", "))
+	for _, line := range serves {
+		fmt.Fprintln(w, line)
+	}
+	if len(serves) > 0 {
+		fmt.Fprintln(w)
 	}
 	fmt.Fprintln(w, "flags:")
 	fs.PrintDefaults()

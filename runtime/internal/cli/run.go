@@ -18,8 +18,9 @@ import (
 type Program struct {
 	// Name names the program in messages; Version is what -version prints.
 	Name, Version string
-	// Tools lists the tool names -h prints.
-	Tools func() []string
+	// Serves returns the lines -h prints about what the server serves
+	// ("tools: a, b", "resources: ...", "prompts: ...").
+	Serves func() []string
 	// Flags defines further flags (Parse's extra).
 	Flags func(*flag.FlagSet)
 	// SetLogLevel applies -log-level.
@@ -42,7 +43,7 @@ type Program struct {
 // usage (bad flags, a refused authentication set-up). Over stdio started in
 // a terminal it first prints the hint.
 func Run(ctx context.Context, p Program, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	f, err := Parse(p.Name, p.Tools, args, stderr, p.Flags)
+	f, err := Parse(p.Name, p.Serves, args, stderr, p.Flags)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}

@@ -17,7 +17,7 @@ func TestRun(t *testing.T) {
 	var steps []string
 	program := func(serveErr, configErr error) Program {
 		steps = nil
-		return Program{Name: "srv", Version: "srv 1.0", Tools: func() []string { return []string{"add"} },
+		return Program{Name: "srv", Version: "srv 1.0", Serves: func() []string { return []string{"tools: add"} },
 			SetLogLevel: func(l slog.Level) { steps = append(steps, "level "+l.String()) },
 			Audit:       func(io.Writer) { steps = append(steps, "audit") },
 			SetStore:    func(store.Store) { steps = append(steps, "store") },

@@ -16,6 +16,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
@@ -53,6 +54,7 @@ type Sealer struct {
 	ttl    time.Duration
 	random bool // a per-process key: replicas cannot share rounds
 	logger *slog.Logger
+	served atomic.Bool // served over HTTP, where replicas may share an endpoint (ServedOverHTTP)
 
 	warnOnce sync.Once
 }
@@ -132,9 +134,15 @@ func newAEAD(secret []byte) cipher.AEAD {
 // stateAAD binds a token to its purpose.
 const stateAAD = "mcpgen/requestState"
 
+// ServedOverHTTP records that tokens go to HTTP clients, where several
+// replicas may answer one endpoint: only then does a random per-process key
+// deserve the log line that names KeyEnv. A stdio server is one process for one
+// client; its random key is never a problem.
+func (sl *Sealer) ServedOverHTTP() { sl.served.Store(true) }
+
 // Seal encrypts st with the first key and stamps its expiry.
 func (sl *Sealer) Seal(st *State, now time.Time) (string, error) {
-	if sl.random {
+	if sl.random && sl.served.Load() {
 		sl.warnOnce.Do(func() {
 			sl.logger.Info("requestState key is random for this process; replicas need a shared key", "env", KeyEnv)
 		})
