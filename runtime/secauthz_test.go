@@ -8,7 +8,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -343,6 +346,33 @@ func TestAuditBoundsClientFields(t *testing.T) {
 	for _, l := range lines {
 		if len(l) > 1024 || !strings.Contains(l, "…sha256:") {
 			t.Errorf("audit line of %d bytes: %.300s", len(l), l)
+		}
+	}
+}
+
+// TestHTTPScopedCompletionChallenge: over HTTP with authentication, a
+// completion of a scoped prompt without the scope is a 403 whose challenge
+// names it, and the body holds no value (defect 3).
+func TestHTTPScopedCompletionChallenge(t *testing.T) {
+	s := newTestServer(t, nil)
+	scopedPrimitives(s)
+	ts := httptest.NewServer(authed(s.HTTPHandler(nil)))
+	defer ts.Close()
+	c := newHTTPClient(t, ts)
+	for scopes, status := range map[string]int{"user": http.StatusForbidden, "admin": http.StatusOK} {
+		params := map[string]any{"_meta": modernMetaFor(nil), "ref": map[string]any{"type": "ref/prompt", "name": "admin_prompt"},
+			"argument": map[string]any{"name": "who", "value": ""}}
+		hdr := modernHeaders("completion/complete", "")
+		hdr.Set("X-Test-Subject", "bob")
+		hdr.Set("X-Test-Scopes", scopes)
+		resp := c.post(context.Background(), hdr, rpcRequest(1, "completion/complete", params))
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != status || strings.Contains(string(body), "secret-1") != (status == http.StatusOK) {
+			t.Errorf("scopes %s: status %d %s, want %d", scopes, resp.StatusCode, body, status)
+		}
+		if status == http.StatusForbidden && resp.Header.Get("WWW-Authenticate") != `Bearer error="insufficient_scope", scope="admin"` {
+			t.Errorf("challenge %q", resp.Header.Get("WWW-Authenticate"))
 		}
 	}
 }

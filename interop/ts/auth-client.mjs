@@ -109,7 +109,7 @@ async function main() {
   const text = JSON.stringify(out.result ?? out.error ?? null);
   if (plan.expect === 'opened') {
     if (!out.result || out.result.isError || !/INC-\d{4}/.test(text)) problems.push(`no ticket opened: ${text}`);
-    if (!out.consentAsked || !out.consentAsked.includes(`Open a ${plan.severity} incident titled Payments timeouts?`)) problems.push(`consent not asked: ${out.consentAsked}`);
+    if (!out.consentAsked || !out.consentAsked.includes(`Open a ${plan.severity} incident titled "Payments timeouts"?`)) problems.push(`consent not asked: ${out.consentAsked}`);
   } else {
     if (!out.http.some((h) => h.status === 403)) problems.push('no 403 insufficient_scope answer');
     if (out.result && !out.result.isError) problems.push(`the call succeeded without the scope: ${text}`);

@@ -72,3 +72,45 @@ func TestEmptyDigestValueOutlivesItsChunk(t *testing.T) {
 		t.Fatalf("the value of the second chunk: %d bytes, %v %v", len(v), ok, err)
 	}
 }
+
+// TestMemoryLimits: a Memory refuses new entries past its entry or byte bound
+// with ErrFull (map keys and digest keys alike), never a replacement, and
+// takes new entries again once expired ones are swept.
+func TestMemoryLimits(t *testing.T) {
+	ctx := context.Background()
+	now := time.Unix(1000, 0)
+	m := store.NewMemory()
+	m.SetClock(func() time.Time { return now })
+	m.SetLimits(2, 0)
+	var d [20]byte
+	if ok, err := m.PutIfAbsent(ctx, "a", []byte("1"), time.Second); !ok || err != nil {
+		t.Fatal(ok, err)
+	}
+	if ok, err := m.PutIfAbsentDigest(ctx, "p:", &d, []byte("2"), 0); !ok || err != nil {
+		t.Fatal(ok, err)
+	}
+	if _, err := m.PutIfAbsent(ctx, "b", []byte("3"), 0); !errors.Is(err, store.ErrFull) {
+		t.Fatalf("third entry: %v", err)
+	}
+	d[0] = 1
+	if _, err := m.PutIfAbsentDigest(ctx, "p:", &d, []byte("3"), 0); !errors.Is(err, store.ErrFull) {
+		t.Fatalf("third digest entry: %v", err)
+	}
+	if ok, err := m.CompareAndSet(ctx, "a", []byte("1"), bytes.Repeat([]byte("x"), 100), time.Second); !ok || err != nil {
+		t.Fatalf("a replacement in a full store: %v %v", ok, err)
+	}
+	now = now.Add(2 * time.Second) // "a" expires
+	if ok, err := m.PutIfAbsent(ctx, "b", []byte("3"), 0); !ok || err != nil {
+		t.Fatalf("after expiry: %v %v", ok, err)
+	}
+	if n, b := m.Usage(); n != 2 || b != int64(len("b")+1+20+1) {
+		t.Errorf("usage %d entries %d bytes", n, b)
+	}
+	m.SetLimits(0, 30)
+	if _, err := m.PutIfAbsent(ctx, "c", bytes.Repeat([]byte("y"), 10), 0); !errors.Is(err, store.ErrFull) {
+		t.Fatalf("past the byte bound: %v", err)
+	}
+	if ok, err := m.PutIfAbsent(ctx, "c", []byte("y"), 0); !ok || err != nil {
+		t.Fatalf("within the byte bound: %v %v", ok, err)
+	}
+}

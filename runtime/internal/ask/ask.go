@@ -234,16 +234,29 @@ func (r *Round) readState(raw json.RawMessage, sl *seal.Sealer, now func() time.
 // duplicateMember returns a member name the JSON object raw holds twice
 // (exactly; "" when none).
 func duplicateMember(raw []byte) string {
-	var seen []string
+	var few [8]string
+	seen := few[:0]
+	var many map[string]bool // past a few names: no quadratic scan of a large object
 	dup := ""
 	jsonwire.EachMember(raw, func(key, _ []byte) {
-		if dup != "" {
-			return
-		}
-		if slices.Contains(seen, string(key)) {
+		switch {
+		case dup != "":
+		case many != nil:
+			if many[string(key)] {
+				dup = string(key)
+			}
+			many[string(key)] = true
+		case slices.Contains(seen, string(key)):
 			dup = string(key)
+		case len(seen) < len(few):
+			seen = append(seen, string(key))
+		default:
+			many = make(map[string]bool, 2*len(few))
+			for _, k := range seen {
+				many[k] = true
+			}
+			many[string(key)] = true
 		}
-		seen = append(seen, string(key))
 	})
 	return dup
 }

@@ -253,3 +253,18 @@ func TestCallerID(t *testing.T) {
 		t.Fatal("Caller.ID")
 	}
 }
+
+// TestDuplicateMember finds a repeated name among few members and among many.
+func TestDuplicateMember(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("{")
+	for i := range 100 {
+		fmt.Fprintf(&b, `"k%d":1,`, i)
+	}
+	for raw, want := range map[string]string{`{"a":1,"b":2}`: "", `{"a":1,"a":2}`: "a",
+		b.String() + `"k7":2}`: "k7", b.String() + `"k99":2}`: "k99", b.String() + `"z":2}`: ""} {
+		if got := duplicateMember([]byte(raw)); got != want {
+			t.Errorf("duplicateMember(%.40s…) = %q, want %q", raw, got, want)
+		}
+	}
+}

@@ -264,6 +264,14 @@ func TestDigests(t *testing.T) {
 			t.Errorf("Key%q = %s, want %s", p, got, want)
 		}
 	}
+	// A client is one more part: keys of one subject's clients differ, and a
+	// principal without a client keeps the keys above.
+	if got, want := Key(Who{Subject: "alice", Client: "app"}, "t", "k"), old("mcpgen:idem:", 20, "alice", "t", "k", "app"); got != want || got == Key(Who{Subject: "alice"}, "t", "k") {
+		t.Errorf("Key with a client = %s, want %s", got, want)
+	}
+	if got, want := ActionID("t", Who{Subject: "alice", Client: "app"}, "d", "k"), old("act_", 16, "t", "alice", "d", "k", "app"); got != want {
+		t.Errorf("ActionID with a client = %s, want %s", got, want)
+	}
 	sum := sha256.Sum256([]byte(`{"a":"x","b":1}`))
 	if got := ArgsDigest([]byte(`{"b":1,"a":"x"}`)); got != hex.EncodeToString(sum[:]) {
 		t.Errorf("ArgsDigest = %s", got)
