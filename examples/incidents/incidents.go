@@ -68,7 +68,7 @@ type Status struct {
 
 // GetServiceStatus reads the fixed health snapshot of a service.
 //
-//mcp:tool get_service_status readonly idempotent
+//mcp:tool get_service_status readonly idempotent openworld=false
 func GetServiceStatus(ctx context.Context, in StatusInput) (Status, error) {
 	st := Status{EvidenceID: "status-" + string(in.Service) + "-0001", Service: in.Service, ObservedAt: observedAt}
 	switch in.Service {
@@ -98,7 +98,7 @@ type Deployment struct {
 
 // ListDeployments lists the recent deployments of a service, newest first.
 //
-//mcp:tool list_deployments readonly idempotent
+//mcp:tool list_deployments readonly idempotent openworld=false
 func ListDeployments(ctx context.Context, in DeploymentsInput) ([]Deployment, error) {
 	if in.Service != Payments {
 		return []Deployment{}, nil
@@ -193,7 +193,7 @@ func (d *Desk) SetAvailable(up bool) { d.down.Store(!up) }
 // The caller needs the scope of the severity (incident:create:p1 for a P1, or
 // the broader incident:create), and the user confirms before the ticket opens.
 //
-//mcp:tool create_incident_ticket destructive scope="incident:create:{severity|lower}" confirm="Open a {severity} incident titled {title}?" reconcile=FindIncidentTicket
+//mcp:tool create_incident_ticket destructive scope="incident:create:{severity|lower}" confirm="Open a {severity} incident titled {title}?" reconcile=FindIncidentTicket openworld=false
 func (d *Desk) CreateIncidentTicket(ctx context.Context, in TicketInput) (Receipt, error) {
 	if d.down.Load() {
 		return Receipt{}, &mcpruntime.ToolError{Code: CodeTemporaryUnavailable, Retryable: true,

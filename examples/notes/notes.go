@@ -53,7 +53,7 @@ type SearchResult struct {
 // SearchNotes finds lines in the notes that contain a keyword,
 // case-insensitively, and returns at most limit of them.
 //
-//mcp:tool search_notes title="Search notes" readonly idempotent
+//mcp:tool search_notes title="Search notes" readonly idempotent openworld=false
 func SearchNotes(ctx context.Context, in SearchInput) (SearchResult, error) {
 	return search(ctx, corpus, "corpus", in)
 }
