@@ -248,6 +248,9 @@ func emitFiles(prog *model.Program) ([]File, error) {
 			return nil, fmt.Errorf("%w: emit %s: %w", ErrInternal, p.Path, err)
 		}
 		files = append(files, File{Path: p.Output, Content: src})
+		if p.Registry != nil {
+			files = append(files, File{Path: p.Registry.ServerJSONPath, Content: p.Registry.ServerJSON})
+		}
 	}
 	if prog.Server != nil {
 		src, err := emit.Server(prog.Server)

@@ -7,6 +7,8 @@
 //
 // The registration code in mcp_gen.go and the server in cmd/incidents-server
 // are generated: run go generate in this directory after changing a handler.
+//
+//mcp:server name=io.github.mcpgen/incidents title="Incidents" version=0.1.0 description="Service health, deployments and incident tickets for on-call triage." repository=https://github.com/mcpgen/mcpgen subfolder=examples/incidents oci=ghcr.io/mcpgen/incidents-server:0.1.0 remote=https://incidents.example.com/mcp
 package incidents
 
 //go:generate go run github.com/mcpgen/mcpgen/cmd/mcpgen -server ./cmd/incidents-server -with redis

@@ -96,7 +96,7 @@ func RegisterMCP(s *mcpruntime.Server) {
 		Name:         "search_notes",
 		Title:        "Search notes",
 		Description:  "SearchNotes finds lines in the notes that contain a keyword,\ncase-insensitively, and returns at most limit of them.",
-		Annotations:  &mcpruntime.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true},
+		Annotations:  &mcpruntime.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, Stated: true},
 		InputSchema:  mcpSearchNotesInputSchema,
 		OutputSchema: mcpSearchNotesOutputSchema,
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
@@ -113,4 +113,5 @@ func RegisterMCP(s *mcpruntime.Server) {
 		},
 		SchemasChecked: true,
 	})
+	s.SetServerCard([]byte("{\"$schema\":\"https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json\",\"description\":\"Finds the lines of a small corpus of notes that mention a keyword.\",\"name\":\"io.github.mcpgen/notes\",\"remotes\":[{\"type\":\"streamable-http\",\"url\":\"https://notes.example.com/mcp\"}],\"repository\":{\"source\":\"github\",\"subfolder\":\"examples/notes\",\"url\":\"https://github.com/mcpgen/mcpgen\"},\"title\":\"Notes\",\"version\":\"0.1.0\"}"))
 }

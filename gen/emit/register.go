@@ -32,6 +32,9 @@ func registerFunc(f *jen.File, p *model.Package) {
 		}
 		registerPrimitives(g, p)
 		registerForms(g, p)
+		if p.Registry != nil {
+			g.Id("s").Dot("SetServerCard").Call(jen.Index().Byte().Call(jen.Lit(string(p.Registry.Card))))
+		}
 	})
 }
 
