@@ -59,10 +59,10 @@ type toolSpec struct {
 	title                                        string
 	readOnly, destructive, idempotent, openWorld bool
 	stated                                       map[string]bool // hint flags written in the directive, with or without a value
-	strict                                       string // "", "none" or "openai"
-	task                                         string // "", "optional" or "required"
-	input                                        string // input=FILE.json, relative to the package directory
-	inputOff                                     int    // offset of the input argument within args
+	strict                                       string          // "", "none" or "openai"
+	task                                         string          // "", "optional" or "required"
+	input                                        string          // input=FILE.json, relative to the package directory
+	inputOff                                     int             // offset of the input argument within args
 	auth                                         authSpec
 	reconcile                                    string // reconcile=FUNC: looks up a lapsed write's outcome
 	reconcileOff                                 int    // offset of the reconcile argument within args

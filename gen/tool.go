@@ -60,7 +60,7 @@ func (a *analyzer) toolArgs(t *model.Tool, dir *directive, label string) (inputF
 	}
 	t.Name, t.Title = spec.name, spec.title
 	a.hints(t, spec, dir, label) // hints.go
-	t.Strict = spec.strict // resolved against Config.Strict by profileInput
+	t.Strict = spec.strict       // resolved against Config.Strict by profileInput
 	rec := reconcileRef{name: spec.reconcile, pos: dir.pos + token.Pos(dir.off+spec.reconcileOff)}
 	t.Task = spec.task
 	if spec.input == "" {
