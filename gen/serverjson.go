@@ -65,9 +65,6 @@ func (a *analyzer) registry(s *pkgScan) {
 		return
 	}
 	spec, ok := a.serverArgs(dir)
-	if !ok {
-		return
-	}
 	at := dir.pos + token.Pos(dir.off)
 	desc := spec.vals["description"]
 	if desc == "" {
@@ -75,6 +72,9 @@ func (a *analyzer) registry(s *pkgScan) {
 	}
 	if n := len([]rune(desc)); n == 0 || n > 100 {
 		a.errorf(at, "mcp:server: the registry wants a description of 1 to 100 characters, the package comment's first sentence has %d: write description=\"...\"", n)
+		ok = false
+	}
+	if !ok {
 		return
 	}
 	sj, card := serverDocs(spec, desc)

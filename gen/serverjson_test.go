@@ -3,6 +3,7 @@ package gen_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	sjs "github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/mcpgen/mcpgen/gen"
+	"github.com/mcpgen/mcpgen/gen/model"
 )
 
 // The vendored schemas (spec artifacts, unchanged):
@@ -90,6 +92,7 @@ func TestExamplesServerJSON(t *testing.T) {
 		if err := validateJSON(card, p.Registry.Card); err != nil {
 			t.Errorf("%s: Server Card does not validate against the card schema: %v", p.Path, err)
 		}
+		checkCardPublic(t, p.Path, p.Registry.Card, p.Tools)
 		onDisk, err := os.ReadFile(p.Registry.ServerJSONPath)
 		if err != nil || !bytes.Equal(onDisk, p.Registry.ServerJSON) {
 			t.Errorf("%s: committed server.json is stale or missing (%v): run go generate", p.Path, err)
@@ -99,6 +102,40 @@ func TestExamplesServerJSON(t *testing.T) {
 		t.Fatalf("%d example packages with //mcp:server, want at least 2 (notes, incidents)", n)
 	}
 }
+
+// checkCardPublic fails when a Server Card says more than the protected
+// resource metadata publishes: only identity, description and where to
+// connect (no packages, no scopes, no authorization server, no header values).
+func checkCardPublic(t *testing.T, pkg string, card []byte, tools []*model.Tool) {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(card, &m); err != nil {
+		t.Fatalf("%s: card: %v", pkg, err)
+	}
+	allowed := map[string]bool{"$schema": true, "name": true, "title": true, "description": true, "version": true,
+		"websiteUrl": true, "repository": true, "remotes": true}
+	for k := range m {
+		if !allowed[k] {
+			t.Errorf("%s: the card has %q, which is not public metadata", pkg, k)
+		}
+	}
+	for _, r := range asList(m["remotes"]) {
+		for _, h := range asList(r.(map[string]any)["headers"]) {
+			if _, ok := h.(map[string]any)["value"]; ok {
+				t.Errorf("%s: the card gives a header value: %v", pkg, h)
+			}
+		}
+	}
+	for _, tool := range tools {
+		for _, sc := range tool.Scopes {
+			if prefix, _, _ := strings.Cut(sc, "{"); strings.Contains(string(card), prefix) {
+				t.Errorf("%s: the card mentions the scope %q", pkg, sc)
+			}
+		}
+	}
+}
+
+func asList(v any) []any { l, _ := v.([]any); return l }
 
 // TestRegistrySchemaCatches shows the validation failing: documents the
 // registry refuses are refused here too.
