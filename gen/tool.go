@@ -5,7 +5,6 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
-	"strings"
 
 	"github.com/mcpgen/mcpgen/gen/model"
 	"github.com/mcpgen/mcpgen/gen/schema"
@@ -30,7 +29,7 @@ func (a *analyzer) tool(s *pkgScan, d *ast.FuncDecl, dir *directive) {
 			a.errorf(d.Name.Pos(), "%s: %s; name the tool explicitly: //mcp:tool NAME", label, msg)
 		}
 	}
-	t.Description = strings.TrimSpace(d.Doc.Text())
+	t.Description = a.docDescription(d)
 	if t.Description == "" {
 		a.errorf(d.Pos(), "%s: missing description: write a doc comment saying what the tool does (models choose tools by it)", label)
 	}

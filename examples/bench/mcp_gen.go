@@ -137,8 +137,8 @@ var mcpSearchNotesOutputSchema = json.RawMessage(`{
 func RegisterMCP(s *mcpruntime.Server) {
 	s.AddTool(&mcpruntime.Tool{
 		Name:         "add",
-		Description:  "Add adds two integers and returns their sum.",
-		Annotations:  &mcpruntime.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true},
+		Description:  "Adds two integers and returns their sum.",
+		Annotations:  &mcpruntime.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, Stated: true},
 		InputSchema:  mcpAddInputSchema,
 		OutputSchema: mcpAddOutputSchema,
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
@@ -156,8 +156,8 @@ func RegisterMCP(s *mcpruntime.Server) {
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:         "search_notes",
-		Description:  "SearchNotes searches the built-in notes corpus for lines containing a\nkeyword (case-insensitive).",
-		Annotations:  &mcpruntime.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true},
+		Description:  "Searches the built-in notes corpus for lines containing a\nkeyword (case-insensitive).",
+		Annotations:  &mcpruntime.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, Stated: true},
 		InputSchema:  mcpSearchNotesInputSchema,
 		OutputSchema: mcpSearchNotesOutputSchema,
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {

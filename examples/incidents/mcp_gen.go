@@ -260,7 +260,7 @@ var mcpDeskCreateIncidentTicketOutputSchema = json.RawMessage(`{
 func RegisterMCP(s *mcpruntime.Server, desk *Desk) {
 	s.AddTool(&mcpruntime.Tool{
 		Name:         "get_service_status",
-		Description:  "GetServiceStatus reads the fixed health snapshot of a service.",
+		Description:  "Reads the fixed health snapshot of a service.",
 		Annotations:  &mcpruntime.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, Stated: true},
 		InputSchema:  mcpGetServiceStatusInputSchema,
 		OutputSchema: mcpGetServiceStatusOutputSchema,
@@ -279,7 +279,7 @@ func RegisterMCP(s *mcpruntime.Server, desk *Desk) {
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:               "list_deployments",
-		Description:        "ListDeployments lists the recent deployments of a service, newest first.",
+		Description:        "Lists the recent deployments of a service, newest first.",
 		Annotations:        &mcpruntime.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, Stated: true},
 		InputSchema:        mcpListDeploymentsInputSchema,
 		OutputSchema:       mcpListDeploymentsOutputSchema,
@@ -300,7 +300,7 @@ func RegisterMCP(s *mcpruntime.Server, desk *Desk) {
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:         "create_incident_ticket",
-		Description:  "CreateIncidentTicket opens an incident ticket and returns its receipt. It\nrefuses evidence it does not know, so a ticket always cites real observations.\nThe caller needs the scope of the severity (incident:create:p1 for a P1, or\nthe broader incident:create), and the user confirms before the ticket opens.",
+		Description:  "Opens an incident ticket and returns its receipt. It\nrefuses evidence it does not know, so a ticket always cites real observations.\nThe caller needs the scope of the severity (incident:create:p1 for a P1, or\nthe broader incident:create), and the user confirms before the ticket opens.",
 		Annotations:  &mcpruntime.ToolAnnotations{DestructiveHint: true, Stated: true},
 		InputSchema:  mcpDeskCreateIncidentTicketInputSchema,
 		OutputSchema: mcpDeskCreateIncidentTicketOutputSchema,
@@ -384,7 +384,7 @@ func RegisterMCP(s *mcpruntime.Server, desk *Desk) {
 	s.AddPrompt(&mcpruntime.Prompt{
 		Name:        "triage_incident",
 		Title:       "Triage an incident",
-		Description: "TriageIncident starts an incident triage for a service: it asks for\nevidence first and embeds the service's runbook.",
+		Description: "Starts an incident triage for a service: it asks for\nevidence first and embeds the service's runbook.",
 		Arguments: []mcpruntime.PromptArgument{
 			{
 				Name:        "service",

@@ -95,7 +95,7 @@ func RegisterMCP(s *mcpruntime.Server) {
 	s.AddTool(&mcpruntime.Tool{
 		Name:         "search_notes",
 		Title:        "Search notes",
-		Description:  "SearchNotes finds lines in the notes that contain a keyword,\ncase-insensitively, and returns at most limit of them.",
+		Description:  "Finds lines in the notes that contain a keyword,\ncase-insensitively, and returns at most limit of them.",
 		Annotations:  &mcpruntime.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, Stated: true},
 		InputSchema:  mcpSearchNotesInputSchema,
 		OutputSchema: mcpSearchNotesOutputSchema,

@@ -102,8 +102,8 @@ func RegisterMCP(s *mcpruntime.Server) {
 	s.AddTool(&mcpruntime.Tool{
 		Name:         "build_sales_report",
 		Title:        "Build a sales report",
-		Description:  "BuildSalesReport adds up the sales of a region day by day; a long period\ntakes seconds. Progress reports each day; cancelling stops it.",
-		Annotations:  &mcpruntime.ToolAnnotations{ReadOnlyHint: true},
+		Description:  "Adds up the sales of a region day by day; a long period\ntakes seconds. Progress reports each day; cancelling stops it.",
+		Annotations:  &mcpruntime.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, Stated: true},
 		InputSchema:  mcpBuildSalesReportInputSchema,
 		OutputSchema: mcpBuildSalesReportOutputSchema,
 		Task:         mcpruntime.TaskOptional,
