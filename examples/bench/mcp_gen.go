@@ -46,9 +46,7 @@ var mcpAddOutputSchema = json.RawMessage(`{
   "properties": {
     "sum": {
       "description": "Sum is A + B.",
-      "type": "integer",
-      "minimum": -9223372036854775808,
-      "maximum": 9223372036854775807
+      "type": "integer"
     }
   },
   "required": [
@@ -97,9 +95,7 @@ var mcpSearchNotesOutputSchema = json.RawMessage(`{
               },
               "line": {
                 "description": "Line is the 1-based line number in File.",
-                "type": "integer",
-                "minimum": -9223372036854775808,
-                "maximum": 9223372036854775807
+                "type": "integer"
               },
               "text": {
                 "description": "Text is the line.",
@@ -121,9 +117,7 @@ var mcpSearchNotesOutputSchema = json.RawMessage(`{
     },
     "total": {
       "description": "Total is the number of matching lines, hits beyond Limit included.",
-      "type": "integer",
-      "minimum": -9223372036854775808,
-      "maximum": 9223372036854775807
+      "type": "integer"
     }
   },
   "required": [

@@ -56,9 +56,7 @@ var mcpSearchNotesOutputSchema = json.RawMessage(`{
               },
               "line": {
                 "description": "Line is the 1-based line number.",
-                "type": "integer",
-                "minimum": -9223372036854775808,
-                "maximum": 9223372036854775807
+                "type": "integer"
               },
               "text": {
                 "description": "Text is the line without its newline.",

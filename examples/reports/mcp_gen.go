@@ -52,9 +52,7 @@ var mcpBuildSalesReportOutputSchema = json.RawMessage(`{
     },
     "total_cents": {
       "description": "TotalCents is the revenue over the period, in cents.",
-      "type": "integer",
-      "minimum": -9223372036854775808,
-      "maximum": 9223372036854775807
+      "type": "integer"
     },
     "days": {
       "description": "Days are the per-day totals, oldest first.",
@@ -71,9 +69,7 @@ var mcpBuildSalesReportOutputSchema = json.RawMessage(`{
               },
               "cents": {
                 "description": "Cents is the day's revenue in cents.",
-                "type": "integer",
-                "minimum": -9223372036854775808,
-                "maximum": 9223372036854775807
+                "type": "integer"
               }
             },
             "required": [
