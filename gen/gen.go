@@ -252,9 +252,6 @@ func emitFiles(prog *model.Program) ([]File, error) {
 			return nil, fmt.Errorf("%w: emit %s: %w", ErrInternal, p.Path, err)
 		}
 		files = append(files, File{Path: p.Output, Content: src})
-		if p.Registry != nil {
-			files = append(files, File{Path: p.Registry.ServerJSONPath, Content: p.Registry.ServerJSON})
-		}
 	}
 	if prog.Server != nil {
 		src, err := emit.Server(prog.Server)
@@ -262,6 +259,11 @@ func emitFiles(prog *model.Program) ([]File, error) {
 			return nil, fmt.Errorf("%w: emit server: %w", ErrInternal, err)
 		}
 		files = append(files, File{Path: prog.Server.Output, Content: src})
+	}
+	for _, p := range prog.Packages { // after the Go files: Files[i] is Packages[i]'s
+		if p.Registry != nil {
+			files = append(files, File{Path: p.Registry.ServerJSONPath, Content: p.Registry.ServerJSON})
+		}
 	}
 	return files, nil
 }
