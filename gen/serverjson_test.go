@@ -80,6 +80,12 @@ func TestExamplesServerJSON(t *testing.T) {
 	if err != nil || len(res.Diagnostics) > 0 {
 		t.Fatalf("generate examples with -lint=marketplace: %v %v", err, res.Diagnostics)
 	}
+	for i, p := range res.Model.Packages {
+		// Every tool of every example states its four hints.
+		if got := bytes.Count(res.Files[i].Content, []byte("Stated: true}")); got != len(p.Tools) {
+			t.Errorf("%s: %d tools state their hints, want all %d", p.Path, got, len(p.Tools))
+		}
+	}
 	n := 0
 	for _, p := range res.Model.Packages {
 		if p.Registry == nil {
