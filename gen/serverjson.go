@@ -183,17 +183,14 @@ func semverish(v string) bool {
 }
 
 // packageSummary is the first sentence of a package comment, without
-// directives and with "Package name" dropped: "Package notes serves notes."
-// is "Serves notes."
+// directives and with "Package name" dropped before a verb: "Package notes
+// serves notes." is "Serves notes."
 func packageSummary(doc, pkg string) string {
 	text := strings.Join(strings.Fields(doc), " ")
 	if i := strings.Index(text, ". "); i >= 0 {
 		text = text[:i+1]
 	}
-	if rest, ok := strings.CutPrefix(text, "Package "+pkg+" "); ok && rest != "" {
-		text = strings.ToUpper(rest[:1]) + rest[1:]
-	}
-	return text
+	return dropIdent(text, "Package "+pkg) // doctext.go
 }
 
 // serverDocs builds server.json and the Server Card from spec. Both are
