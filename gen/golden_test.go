@@ -163,6 +163,8 @@ func caseConfig(t *testing.T, comment []byte) gen.Config {
 			case "-with":
 				i++
 				cfg.With = strings.Split(fields[i], ",")
+			case "-verbatim-docs":
+				cfg.VerbatimDocs = true
 			case "-fix": // testdata/fix cases (fix_test.go)
 				cfg.Fix = true
 			default:
