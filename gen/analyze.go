@@ -93,6 +93,7 @@ func (a *analyzer) pkg(p *packages.Package) *model.Package {
 		}
 		a.file(s, f)
 	}
+	a.registry(s)    // serverjson.go
 	a.elicitForms(s) // elicit.go
 	a.finishPkg(s)
 	return s.mp

@@ -58,10 +58,11 @@ type toolSpec struct {
 	name                                         string // empty: derived from the function name
 	title                                        string
 	readOnly, destructive, idempotent, openWorld bool
-	strict                                       string // "", "none" or "openai"
-	task                                         string // "", "optional" or "required"
-	input                                        string // input=FILE.json, relative to the package directory
-	inputOff                                     int    // offset of the input argument within args
+	stated                                       map[string]bool // hint flags written in the directive, with or without a value
+	strict                                       string          // "", "none" or "openai"
+	task                                         string          // "", "optional" or "required"
+	input                                        string          // input=FILE.json, relative to the package directory
+	inputOff                                     int             // offset of the input argument within args
 	auth                                         authSpec
 	reconcile                                    string // reconcile=FUNC: looks up a lapsed write's outcome
 	reconcileOff                                 int    // offset of the reconcile argument within args
@@ -112,7 +113,7 @@ func isFlag(word string) bool {
 }
 
 // toolArgsUsage lists the accepted arguments, for error messages.
-const toolArgsUsage = `want [NAME] [title="..."] [readonly] [destructive] [idempotent] [openworld] [strict=openai|none] [task=optional|required] [input=FILE.json] [scope="..."] [confirm="..."] [reconcile=FUNC]`
+const toolArgsUsage = `want [NAME] [title="..."] [readonly] [destructive[=false]] [idempotent[=false]] [openworld[=false]] [strict=openai|none] [task=optional|required] [input=FILE.json] [scope="..."] [confirm="..."] [reconcile=FUNC]`
 
 // setStrict records strict=openai|none, returning a message for another value.
 func (s *toolSpec) setStrict(t argToken) string {
@@ -138,18 +139,29 @@ func (s *toolSpec) setTask(t argToken) string {
 // set records one argument, returning a message for an invalid one.
 func (s *toolSpec) set(key string, t argToken) string {
 	if isFlag(key) {
+		on := true
 		if t.hasVal {
-			return fmt.Sprintf("flag %s takes no value", key)
+			switch t.val {
+			case "true":
+			case "false":
+				on = false
+			default:
+				return fmt.Sprintf("flag %s takes no value, or =true or =false, got %q", key, t.val)
+			}
 		}
+		if s.stated == nil {
+			s.stated = map[string]bool{}
+		}
+		s.stated[key] = true
 		switch key {
 		case "readonly":
-			s.readOnly = true
+			s.readOnly = on
 		case "destructive":
-			s.destructive = true
+			s.destructive = on
 		case "idempotent":
-			s.idempotent = true
+			s.idempotent = on
 		case "openworld":
-			s.openWorld = true
+			s.openWorld = on
 		}
 		return ""
 	}

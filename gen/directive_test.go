@@ -17,12 +17,13 @@ func TestParseToolArgs(t *testing.T) {
 		{"", toolSpec{}, nil},
 		{"search_notes", toolSpec{name: "search_notes"}, nil},
 		{`search title="Search \"all\" notes" readonly idempotent`,
-			toolSpec{name: "search", title: `Search "all" notes`, readOnly: true, idempotent: true}, nil},
-		{"destructive openworld", toolSpec{destructive: true, openWorld: true}, nil},
+			toolSpec{name: "search", title: `Search "all" notes`, readOnly: true, idempotent: true, stated: set("readonly", "idempotent")}, nil},
+		{"destructive openworld", toolSpec{destructive: true, openWorld: true, stated: set("destructive", "openworld")}, nil},
+		{"destructive=false openworld=true", toolSpec{openWorld: true, stated: set("destructive", "openworld")}, nil},
 		{"name=a.b-c title=Plain", toolSpec{name: "a.b-c", title: "Plain"}, nil},
 		{"x readonyl", toolSpec{name: "x"}, []string{`unknown argument "readonyl"`}},
-		{"readonly readonly", toolSpec{readOnly: true}, []string{`duplicate argument "readonly"`}},
-		{"idempotent=true", toolSpec{}, []string{"flag idempotent takes no value"}},
+		{"readonly readonly", toolSpec{readOnly: true, stated: set("readonly")}, []string{`duplicate argument "readonly"`}},
+		{"idempotent=yes", toolSpec{}, []string{"flag idempotent takes no value, or =true or =false"}},
 		{`title="open`, toolSpec{}, []string{"unterminated quoted value for title"}},
 		{`"x"`, toolSpec{}, []string{"unexpected quote"}},
 		{`title="a"b`, toolSpec{}, []string{"missing space after quoted value"}},
@@ -119,4 +120,13 @@ func TestSortDiagnostics(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("sortDiagnostics mismatch (-want +got):\n%s", diff)
 	}
+}
+
+// set is a set of hint flags, as toolSpec.stated records them.
+func set(keys ...string) map[string]bool {
+	m := map[string]bool{}
+	for _, k := range keys {
+		m[k] = true
+	}
+	return m
 }

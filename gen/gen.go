@@ -116,6 +116,10 @@ type Config struct {
 	// Fix asks for Result.Fixed: the source files whose struct tags follow
 	// another library's convention, rewritten into mcpgen's (fix.go).
 	Fix bool
+	// VerbatimDocs keeps doc comments as written in descriptions; by default
+	// a leading Go identifier followed by a verb is dropped ("Search finds
+	// notes." is "Finds notes.", gen/doctext.go).
+	VerbatimDocs bool
 	// With names optional components the server main links (see Components):
 	// "auth" (runtime/auth: Main's -auth-issuer, -auth-audience,
 	// -auth-introspection; linked anyway when something declares scope="...")
@@ -255,6 +259,11 @@ func emitFiles(prog *model.Program) ([]File, error) {
 			return nil, fmt.Errorf("%w: emit server: %w", ErrInternal, err)
 		}
 		files = append(files, File{Path: prog.Server.Output, Content: src})
+	}
+	for _, p := range prog.Packages { // after the Go files: Files[i] is Packages[i]'s
+		if p.Registry != nil {
+			files = append(files, File{Path: p.Registry.ServerJSONPath, Content: p.Registry.ServerJSON})
+		}
 	}
 	return files, nil
 }

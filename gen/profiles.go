@@ -105,8 +105,8 @@ func (l locator) lookup(ptr string) token.Position {
 // CheckLint reports an unknown profile name in names, for flag validation.
 func CheckLint(names []string) error {
 	for _, n := range names {
-		if _, ok := profile.Lookup(n); !ok {
-			return fmt.Errorf("unknown profile %q (want %s)", n, strings.Join(profile.Names(), ", "))
+		if _, ok := profile.Lookup(n); !ok && n != marketplace {
+			return fmt.Errorf("unknown profile %q (want %s)", n, strings.Join(append(profile.Names(), marketplace), ", "))
 		}
 	}
 	return nil

@@ -25,7 +25,7 @@ const promptArgsUsage = `want //mcp:prompt [NAME] [title="..."] [scope="..."]`
 func (a *analyzer) prompt(s *pkgScan, d *ast.FuncDecl, dir *directive, comps map[string]*completeSpec) {
 	label := "mcp:prompt " + d.Name.Name
 	p := &model.Prompt{Func: d.Name.Name, Name: snakeCase(d.Name.Name), Pos: a.fset.Position(d.Pos()),
-		Description: strings.TrimSpace(d.Doc.Text())}
+		Description: a.docDescription(d)}
 	a.promptArgs(p, dir, label)
 	sig, recv := a.primitiveFunc(s, d, label, promptShapes)
 	if sig == nil {

@@ -22,7 +22,7 @@ const resourceArgsUsage = `want //mcp:resource URI [name=NAME] [title="..."] [mi
 func (a *analyzer) resource(s *pkgScan, d *ast.FuncDecl, dir *directive, comps map[string]*completeSpec) {
 	label := "mcp:resource " + d.Name.Name
 	r := &model.Resource{Func: d.Name.Name, Name: snakeCase(d.Name.Name), Pos: a.fset.Position(d.Pos()),
-		Description: strings.TrimSpace(d.Doc.Text())}
+		Description: a.docDescription(d)}
 	tpl := a.resourceArgs(r, dir, label)
 	sig, recv := a.primitiveFunc(s, d, label, resourceShapes)
 	if tpl == nil || sig == nil {

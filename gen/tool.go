@@ -5,7 +5,6 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
-	"strings"
 
 	"github.com/mcpgen/mcpgen/gen/model"
 	"github.com/mcpgen/mcpgen/gen/schema"
@@ -30,7 +29,7 @@ func (a *analyzer) tool(s *pkgScan, d *ast.FuncDecl, dir *directive) {
 			a.errorf(d.Name.Pos(), "%s: %s; name the tool explicitly: //mcp:tool NAME", label, msg)
 		}
 	}
-	t.Description = strings.TrimSpace(d.Doc.Text())
+	t.Description = a.docDescription(d)
 	if t.Description == "" {
 		a.errorf(d.Pos(), "%s: missing description: write a doc comment saying what the tool does (models choose tools by it)", label)
 	}
@@ -59,9 +58,8 @@ func (a *analyzer) toolArgs(t *model.Tool, dir *directive, label string) (inputF
 		}
 	}
 	t.Name, t.Title = spec.name, spec.title
-	t.ReadOnly, t.Destructive = spec.readOnly, spec.destructive
-	t.Idempotent, t.OpenWorld = spec.idempotent, spec.openWorld
-	t.Strict = spec.strict // resolved against Config.Strict by profileInput
+	a.hints(t, spec, dir, label) // hints.go
+	t.Strict = spec.strict       // resolved against Config.Strict by profileInput
 	rec := reconcileRef{name: spec.reconcile, pos: dir.pos + token.Pos(dir.off+spec.reconcileOff)}
 	t.Task = spec.task
 	if spec.input == "" {

@@ -61,7 +61,7 @@ var expectations = map[string]expectation{
 	"notes": {
 		tools:       []string{"search_notes"},
 		titles:      map[string]string{"search_notes": "Search notes"},
-		annotations: map[string]string{"search_notes": `{"readOnlyHint":true,"idempotentHint":true}`},
+		annotations: map[string]string{"search_notes": `{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false}`},
 		calls: []call{
 			// Case-insensitive, every file in name order, non-ASCII text intact, default limit 10.
 			{Name: "search_notes", Args: map[string]any{"keyword": "MCP"}, want: ok, structured: map[string]string{"": `{"matches":[

@@ -63,7 +63,7 @@ func (h *HTTPHandler) Shutdown(ctx context.Context) error { return h.h.Shutdown(
 func (s *Server) ListenAndServe(ctx context.Context, addr string, opts *HTTPOptions) error {
 	o := opts.withDefaults()
 	h := newHTTPHandler(s, o)
-	err := serveHTTP(ctx, addr, h.withLegacySSE(), o, h.EndStreams, s.logger)
+	err := serveHTTP(ctx, addr, h.withLegacySSE(), s.withServerCard(o), h.EndStreams, s.logger)
 	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), o.ShutdownTimeout)
 	defer cancel()
 	return errors.Join(err, h.Shutdown(dctx))

@@ -135,6 +135,7 @@ type Options struct {
 // A Server holds the registered tools and serves them over any transport. Its methods
 // are safe for concurrent use; tools may be added while serving.
 type Server struct {
+	card     atomic.Pointer[serverCard] // SetServerCard (servercard.go)
 	info     Implementation
 	opts     Options
 	logger   *slog.Logger

@@ -79,14 +79,18 @@ type Tool struct {
 	SchemasChecked bool
 }
 
-// ToolAnnotations are hints about a tool's behaviour. Each hint is sent only when true,
-// so only the hints the author declared reach the client.
+// ToolAnnotations are hints about a tool's behaviour. Unless Stated is set, each hint is
+// sent only when true, and a client reads an absent hint as the specification's default
+// (destructive, open world). annotations.go encodes them.
 type ToolAnnotations struct {
 	Title           string `json:"title,omitempty"`
 	ReadOnlyHint    bool   `json:"readOnlyHint,omitempty"`
 	DestructiveHint bool   `json:"destructiveHint,omitempty"`
 	IdempotentHint  bool   `json:"idempotentHint,omitempty"`
 	OpenWorldHint   bool   `json:"openWorldHint,omitempty"`
+	// Stated sends all four hints, false ones included: the author decided each
+	// one. mcpgen-generated tools set it (docs/annotations.md#annotation-hints).
+	Stated bool `json:"-"`
 }
 
 // A ToolHandler runs a tool call. ctx is cancelled when the client cancels the call or

@@ -15,7 +15,7 @@ import (
 // config is the generator configuration for the options, in dir.
 func (o options) config(dir string) gen.Config {
 	return gen.Config{Dir: dir, Patterns: o.patterns, Output: o.output, ServerDir: o.server,
-		Strict: o.strict, Lint: o.lintNames(), Tags: o.tags, With: o.withNames()}
+		Strict: o.strict, Lint: o.lintNames(), Tags: o.tags, VerbatimDocs: o.verbatim, With: o.withNames()}
 }
 
 // lintNames splits -lint.

@@ -19,8 +19,9 @@
 //	-check        write nothing; exit 1 listing every stale or missing file
 //	-server DIR   also write DIR/main.go, a runnable server for all tools
 //	-debug=model  print the analyzed model as JSON on stdout
-//	-lint=LIST    check input schemas against provider profiles (openai,anthropic,gemini);
-//	              each finding is an error at the Go field responsible
+//	-lint=LIST    check input schemas against provider profiles (openai,anthropic,gemini),
+//	              and tool annotations against marketplace; each finding is an error
+//	              at the Go field or directive responsible
 //	-strict=openai  emit input schemas in OpenAI's strict form (optional fields
 //	              required and nullable); //mcp:tool strict=none opts a tool out
 //	-tools-json FILE  also write the tool contracts (name, inputSchema, outputSchema) to FILE
@@ -33,6 +34,8 @@
 //	-tags=gosdk|mcpgo  read struct tags as the official Go SDK (the whole jsonschema
 //	              tag is the description) or mcp-go (jsonschema_description, text and
 //	              enum= in jsonschema) reads them
+//	-verbatim-docs  keep doc comments as written in descriptions (by default a
+//	              leading Go identifier is dropped: "Search finds notes." is "Finds notes.")
 //	-fix          rewrite struct tags written for the official Go SDK or mcp-go into
 //	              mcpgen's form (descriptions become doc comments), then generate
 //

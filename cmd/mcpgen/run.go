@@ -38,6 +38,7 @@ type options struct {
 	tags     string // -tags: struct tag dialect (fix.go)
 	fix      bool   // -fix: rewrite foreign struct tags (fix.go)
 	with     string // -with: optional components of the -server main
+	verbatim bool   // -verbatim-docs: descriptions keep the leading Go identifier
 	patterns []string
 }
 
@@ -52,12 +53,13 @@ func parseArgs(args []string, stderr io.Writer) (options, error) {
 	fl.StringVar(&o.with, "with", "", "link optional `components` into the -server main, comma-separated: auth (OAuth: -auth-issuer; implied by scope=), redis (-store redis://)")
 	fl.StringVar(&o.debug, "debug", "", "print the analyzed `model` as JSON on stdout")
 	fl.StringVar(&o.strict, "strict", "", "emit every input schema in a provider's strict `form` (openai), unless a tool says strict=none")
-	fl.StringVar(&o.lint, "lint", "", "report as errors what the comma-separated `profiles` (openai,anthropic,gemini) would reject")
+	fl.StringVar(&o.lint, "lint", "", "report as errors what the comma-separated `profiles` (openai,anthropic,gemini,marketplace) would reject")
 	fl.StringVar(&o.compat, "compat", "", "compare the tool contracts with `base` (a git revision or a tools.json) and exit 1 on a breaking change")
 	fl.StringVar(&o.toolsOut, "tools-json", "", "also write the tool contracts to `file` (- for stdout), for a later -compat")
 	fl.StringVar(&o.docs, "docs", "", "also write a Markdown catalog of the tools, resources and prompts to `file` (- for stdout)")
 	fl.StringVar(&o.client, "client-config", "", "deprecated: mcpgen install -dry-run `client` DIR prints the entry that makes a client launch the -server main")
 	fl.StringVar(&o.tags, "tags", "", "read struct tags in another library's `convention`: gosdk (official Go SDK) or mcpgo (mcp-go)")
+	fl.BoolVar(&o.verbatim, "verbatim-docs", false, "keep doc comments as written in descriptions (by default \"Search finds notes.\" is \"Finds notes.\")")
 	fl.BoolVar(&o.fix, "fix", false, "rewrite struct tags written for the official Go SDK or mcp-go into mcpgen's form (doc comments, jsonschema keys), then generate")
 	fl.Usage = func() {
 		fmt.Fprintln(stderr, "usage: mcpgen [flags] [packages]\n       mcpgen init [dir]\n       mcpgen install [-dry-run] [-scope user|project] [-name NAME] CLIENT TARGET")

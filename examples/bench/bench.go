@@ -30,7 +30,7 @@ type AddOutput struct {
 
 // Add adds two integers and returns their sum.
 //
-//mcp:tool add readonly idempotent
+//mcp:tool add readonly idempotent openworld=false
 func Add(_ context.Context, in AddInput) (AddOutput, error) {
 	return AddOutput{Sum: in.A + in.B}, nil
 }
@@ -64,7 +64,7 @@ type SearchOutput struct {
 // SearchNotes searches the built-in notes corpus for lines containing a
 // keyword (case-insensitive).
 //
-//mcp:tool search_notes readonly idempotent
+//mcp:tool search_notes readonly idempotent openworld=false
 func SearchNotes(_ context.Context, in SearchInput) (SearchOutput, error) {
 	c := corpus()
 	kw := strings.ToLower(in.Keyword)

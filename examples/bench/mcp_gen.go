@@ -46,9 +46,7 @@ var mcpAddOutputSchema = json.RawMessage(`{
   "properties": {
     "sum": {
       "description": "Sum is A + B.",
-      "type": "integer",
-      "minimum": -9223372036854775808,
-      "maximum": 9223372036854775807
+      "type": "integer"
     }
   },
   "required": [
@@ -97,9 +95,7 @@ var mcpSearchNotesOutputSchema = json.RawMessage(`{
               },
               "line": {
                 "description": "Line is the 1-based line number in File.",
-                "type": "integer",
-                "minimum": -9223372036854775808,
-                "maximum": 9223372036854775807
+                "type": "integer"
               },
               "text": {
                 "description": "Text is the line.",
@@ -121,9 +117,7 @@ var mcpSearchNotesOutputSchema = json.RawMessage(`{
     },
     "total": {
       "description": "Total is the number of matching lines, hits beyond Limit included.",
-      "type": "integer",
-      "minimum": -9223372036854775808,
-      "maximum": 9223372036854775807
+      "type": "integer"
     }
   },
   "required": [
@@ -137,8 +131,8 @@ var mcpSearchNotesOutputSchema = json.RawMessage(`{
 func RegisterMCP(s *mcpruntime.Server) {
 	s.AddTool(&mcpruntime.Tool{
 		Name:         "add",
-		Description:  "Add adds two integers and returns their sum.",
-		Annotations:  &mcpruntime.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true},
+		Description:  "Adds two integers and returns their sum.",
+		Annotations:  &mcpruntime.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, Stated: true},
 		InputSchema:  mcpAddInputSchema,
 		OutputSchema: mcpAddOutputSchema,
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
@@ -156,8 +150,8 @@ func RegisterMCP(s *mcpruntime.Server) {
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:         "search_notes",
-		Description:  "SearchNotes searches the built-in notes corpus for lines containing a\nkeyword (case-insensitive).",
-		Annotations:  &mcpruntime.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true},
+		Description:  "Searches the built-in notes corpus for lines containing a\nkeyword (case-insensitive).",
+		Annotations:  &mcpruntime.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, Stated: true},
 		InputSchema:  mcpSearchNotesInputSchema,
 		OutputSchema: mcpSearchNotesOutputSchema,
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {

@@ -10,7 +10,7 @@ import (
 // TriggerToolChange (re)registers the transient tool test_transient_tool, so
 // clients listening for tool-list changes hear of one.
 //
-//mcp:tool name=test_trigger_tool_change
+//mcp:tool name=test_trigger_tool_change openworld=false destructive=false
 func TriggerToolChange(ctx context.Context) ([]mcpruntime.Content, error) {
 	mcpruntime.ServerFrom(ctx).PutTool(&mcpruntime.Tool{
 		Name:        "test_transient_tool",
@@ -26,7 +26,7 @@ func TriggerToolChange(ctx context.Context) ([]mcpruntime.Content, error) {
 // TriggerPromptChange (re)registers the transient prompt test_transient_prompt,
 // so clients listening for prompt-list changes hear of one.
 //
-//mcp:tool name=test_trigger_prompt_change
+//mcp:tool name=test_trigger_prompt_change openworld=false destructive=false
 func TriggerPromptChange(ctx context.Context) ([]mcpruntime.Content, error) {
 	mcpruntime.ServerFrom(ctx).PutPrompt(&mcpruntime.Prompt{
 		Name:        "test_transient_prompt",
@@ -41,7 +41,7 @@ func TriggerPromptChange(ctx context.Context) ([]mcpruntime.Content, error) {
 // UpdateWatchedResource announces that test://watched-resource changed, to
 // the clients subscribed to it.
 //
-//mcp:tool name=test_update_watched_resource
+//mcp:tool name=test_update_watched_resource openworld=false destructive=false
 func UpdateWatchedResource(ctx context.Context) ([]mcpruntime.Content, error) {
 	mcpruntime.ServerFrom(ctx).ResourceUpdated("test://watched-resource")
 	return []mcpruntime.Content{mcpruntime.Text("test://watched-resource updated")}, nil

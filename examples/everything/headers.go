@@ -20,7 +20,7 @@ type HeaderIn struct {
 // CustomHeader echoes its region argument. Its region parameter carries
 // x-mcp-header, so Streamable HTTP clients send it as Mcp-Param-Region.
 //
-//mcp:tool name=test_custom_header readonly
+//mcp:tool name=test_custom_header readonly openworld=false
 func CustomHeader(ctx context.Context, in HeaderIn) ([]mcpruntime.Content, error) {
 	return []mcpruntime.Content{mcpruntime.Text(fmt.Sprintf("region: %s", in.Region))}, nil
 }

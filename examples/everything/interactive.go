@@ -21,7 +21,7 @@ type SamplingIn struct {
 
 // Sampling asks the client's model to answer a prompt and returns its reply.
 //
-//mcp:tool name=test_sampling
+//mcp:tool name=test_sampling openworld=false destructive=false
 func Sampling(ctx context.Context, in SamplingIn) ([]mcpruntime.Content, error) {
 	res, err := mcpruntime.Sample(ctx, "completion", userPrompt(in.Prompt, 100))
 	if err != nil {
@@ -44,7 +44,7 @@ const userInfoSchema = `{"type":"object","properties":{` +
 
 // Elicitation asks the user for a username and an email address.
 //
-//mcp:tool name=test_elicitation
+//mcp:tool name=test_elicitation openworld=false destructive=false
 func Elicitation(ctx context.Context, in ElicitationIn) ([]mcpruntime.Content, error) {
 	return elicitSummary(ctx, "user_info", in.Message, userInfoSchema)
 }
@@ -59,7 +59,7 @@ const defaultsSchema = `{"type":"object","properties":{` +
 
 // ElicitationDefaults asks for a form whose every field has a default value.
 //
-//mcp:tool name=test_elicitation_sep1034_defaults
+//mcp:tool name=test_elicitation_sep1034_defaults openworld=false destructive=false
 func ElicitationDefaults(ctx context.Context) ([]mcpruntime.Content, error) {
 	return elicitSummary(ctx, "defaults", "Please review your profile", defaultsSchema)
 }
@@ -75,7 +75,7 @@ const enumsSchema = `{"type":"object","properties":{` +
 // ElicitationEnums asks for a form with single- and multi-select enums, titled
 // and untitled.
 //
-//mcp:tool name=test_elicitation_sep1330_enums
+//mcp:tool name=test_elicitation_sep1330_enums openworld=false destructive=false
 func ElicitationEnums(ctx context.Context) ([]mcpruntime.Content, error) {
 	return elicitSummary(ctx, "enums", "Please pick your options", enumsSchema)
 }

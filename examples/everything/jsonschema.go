@@ -13,7 +13,7 @@ import (
 // file json_schema_2020_12.json, sent as written. It echoes the arguments it
 // was called with, which the runtime has validated against that schema.
 //
-//mcp:tool name=json_schema_2020_12_tool input=json_schema_2020_12.json
+//mcp:tool name=json_schema_2020_12_tool input=json_schema_2020_12.json openworld=false destructive=false
 func JSONSchema202012(ctx context.Context, in json.RawMessage) ([]mcpruntime.Content, error) {
 	return []mcpruntime.Content{mcpruntime.Text(fmt.Sprintf("ok: %s", in))}, nil
 }

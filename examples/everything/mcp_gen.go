@@ -428,6 +428,7 @@ func RegisterMCP(s *mcpruntime.Server) {
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_trigger_tool_change",
 		Description: "TriggerToolChange (re)registers the transient tool test_transient_tool, so\nclients listening for tool-list changes hear of one.",
+		Annotations: &mcpruntime.ToolAnnotations{Stated: true},
 		InputSchema: mcpTriggerToolChangeInputSchema,
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
 			out, err := TriggerToolChange(ctx)
@@ -441,6 +442,7 @@ func RegisterMCP(s *mcpruntime.Server) {
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_trigger_prompt_change",
 		Description: "TriggerPromptChange (re)registers the transient prompt test_transient_prompt,\nso clients listening for prompt-list changes hear of one.",
+		Annotations: &mcpruntime.ToolAnnotations{Stated: true},
 		InputSchema: mcpTriggerPromptChangeInputSchema,
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
 			out, err := TriggerPromptChange(ctx)
@@ -453,7 +455,8 @@ func RegisterMCP(s *mcpruntime.Server) {
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_update_watched_resource",
-		Description: "UpdateWatchedResource announces that test://watched-resource changed, to\nthe clients subscribed to it.",
+		Description: "Announces that test://watched-resource changed, to\nthe clients subscribed to it.",
+		Annotations: &mcpruntime.ToolAnnotations{Stated: true},
 		InputSchema: mcpUpdateWatchedResourceInputSchema,
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
 			out, err := UpdateWatchedResource(ctx)
@@ -466,8 +469,8 @@ func RegisterMCP(s *mcpruntime.Server) {
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_custom_header",
-		Description: "CustomHeader echoes its region argument. Its region parameter carries\nx-mcp-header, so Streamable HTTP clients send it as Mcp-Param-Region.",
-		Annotations: &mcpruntime.ToolAnnotations{ReadOnlyHint: true},
+		Description: "Echoes its region argument. Its region parameter carries\nx-mcp-header, so Streamable HTTP clients send it as Mcp-Param-Region.",
+		Annotations: &mcpruntime.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, Stated: true},
 		InputSchema: mcpCustomHeaderInputSchema,
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
 			var in HeaderIn
@@ -484,7 +487,8 @@ func RegisterMCP(s *mcpruntime.Server) {
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_sampling",
-		Description: "Sampling asks the client's model to answer a prompt and returns its reply.",
+		Description: "Asks the client's model to answer a prompt and returns its reply.",
+		Annotations: &mcpruntime.ToolAnnotations{Stated: true},
 		InputSchema: mcpSamplingInputSchema,
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
 			var in SamplingIn
@@ -501,7 +505,8 @@ func RegisterMCP(s *mcpruntime.Server) {
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_elicitation",
-		Description: "Elicitation asks the user for a username and an email address.",
+		Description: "Asks the user for a username and an email address.",
+		Annotations: &mcpruntime.ToolAnnotations{Stated: true},
 		InputSchema: mcpElicitationInputSchema,
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
 			var in ElicitationIn
@@ -518,7 +523,8 @@ func RegisterMCP(s *mcpruntime.Server) {
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_elicitation_sep1034_defaults",
-		Description: "ElicitationDefaults asks for a form whose every field has a default value.",
+		Description: "Asks for a form whose every field has a default value.",
+		Annotations: &mcpruntime.ToolAnnotations{Stated: true},
 		InputSchema: mcpElicitationDefaultsInputSchema,
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
 			out, err := ElicitationDefaults(ctx)
@@ -531,7 +537,8 @@ func RegisterMCP(s *mcpruntime.Server) {
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_elicitation_sep1330_enums",
-		Description: "ElicitationEnums asks for a form with single- and multi-select enums, titled\nand untitled.",
+		Description: "Asks for a form with single- and multi-select enums, titled\nand untitled.",
+		Annotations: &mcpruntime.ToolAnnotations{Stated: true},
 		InputSchema: mcpElicitationEnumsInputSchema,
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
 			out, err := ElicitationEnums(ctx)
@@ -545,6 +552,7 @@ func RegisterMCP(s *mcpruntime.Server) {
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "json_schema_2020_12_tool",
 		Description: "JSONSchema202012 is the tool with JSON Schema 2020-12 features ($schema,\n$defs with $anchor, allOf/anyOf, if/then/else); its input schema is the\nfile json_schema_2020_12.json, sent as written. It echoes the arguments it\nwas called with, which the runtime has validated against that schema.",
+		Annotations: &mcpruntime.ToolAnnotations{Stated: true},
 		InputSchema: mcpJSONSchema202012InputSchema,
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
 			var in json.RawMessage
@@ -561,7 +569,8 @@ func RegisterMCP(s *mcpruntime.Server) {
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_input_required_result_elicitation",
-		Description: "InputRequiredElicitation asks for the user's name, then greets them.",
+		Description: "Asks for the user's name, then greets them.",
+		Annotations: &mcpruntime.ToolAnnotations{Stated: true},
 		InputSchema: mcpInputRequiredElicitationInputSchema,
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
 			out, err := InputRequiredElicitation(ctx)
@@ -574,7 +583,8 @@ func RegisterMCP(s *mcpruntime.Server) {
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_input_required_result_sampling",
-		Description: "InputRequiredSampling asks the client's model a question.",
+		Description: "Asks the client's model a question.",
+		Annotations: &mcpruntime.ToolAnnotations{Stated: true},
 		InputSchema: mcpInputRequiredSamplingInputSchema,
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
 			out, err := InputRequiredSampling(ctx)
@@ -587,7 +597,8 @@ func RegisterMCP(s *mcpruntime.Server) {
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_input_required_result_list_roots",
-		Description: "InputRequiredListRoots asks the client for its roots and lists them.",
+		Description: "Asks the client for its roots and lists them.",
+		Annotations: &mcpruntime.ToolAnnotations{Stated: true},
 		InputSchema: mcpInputRequiredListRootsInputSchema,
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
 			out, err := InputRequiredListRoots(ctx)
@@ -600,7 +611,8 @@ func RegisterMCP(s *mcpruntime.Server) {
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_input_required_result_request_state",
-		Description: "InputRequiredRequestState asks for a confirmation; the answer comes back with\nthe sealed requestState the runtime issued.",
+		Description: "Asks for a confirmation; the answer comes back with\nthe sealed requestState the runtime issued.",
+		Annotations: &mcpruntime.ToolAnnotations{Stated: true},
 		InputSchema: mcpInputRequiredRequestStateInputSchema,
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
 			out, err := InputRequiredRequestState(ctx)
@@ -613,7 +625,8 @@ func RegisterMCP(s *mcpruntime.Server) {
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_input_required_result_multiple_inputs",
-		Description: "InputRequiredMultipleInputs asks for an elicitation, a completion and the\nroots in one round.",
+		Description: "Asks for an elicitation, a completion and the\nroots in one round.",
+		Annotations: &mcpruntime.ToolAnnotations{Stated: true},
 		InputSchema: mcpInputRequiredMultipleInputsInputSchema,
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
 			out, err := InputRequiredMultipleInputs(ctx)
@@ -626,7 +639,8 @@ func RegisterMCP(s *mcpruntime.Server) {
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_input_required_result_multi_round",
-		Description: "InputRequiredMultiRound asks two questions in two rounds: the second only\nonce the first is answered.",
+		Description: "Asks two questions in two rounds: the second only\nonce the first is answered.",
+		Annotations: &mcpruntime.ToolAnnotations{Stated: true},
 		InputSchema: mcpInputRequiredMultiRoundInputSchema,
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
 			out, err := InputRequiredMultiRound(ctx)
@@ -639,7 +653,8 @@ func RegisterMCP(s *mcpruntime.Server) {
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_input_required_result_tampered_state",
-		Description: "InputRequiredTamperedState asks for a confirmation; a retry whose\nrequestState was altered is rejected by the runtime before this runs again.",
+		Description: "Asks for a confirmation; a retry whose\nrequestState was altered is rejected by the runtime before this runs again.",
+		Annotations: &mcpruntime.ToolAnnotations{Stated: true},
 		InputSchema: mcpInputRequiredTamperedStateInputSchema,
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
 			out, err := InputRequiredTamperedState(ctx)
@@ -652,7 +667,8 @@ func RegisterMCP(s *mcpruntime.Server) {
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_input_required_result_capabilities",
-		Description: "InputRequiredCapabilities asks only for what the client declared:\nelicitation, else sampling, else roots; with none it fails with -32021.",
+		Description: "Asks only for what the client declared:\nelicitation, else sampling, else roots; with none it fails with -32021.",
+		Annotations: &mcpruntime.ToolAnnotations{Stated: true},
 		InputSchema: mcpInputRequiredCapabilitiesInputSchema,
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
 			out, err := InputRequiredCapabilities(ctx)
@@ -665,7 +681,8 @@ func RegisterMCP(s *mcpruntime.Server) {
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_missing_capability",
-		Description: "MissingCapability needs the client's sampling capability: without it the\nrequest fails with -32021 and data.requiredCapabilities {\"sampling\":{}}.",
+		Description: "Needs the client's sampling capability: without it the\nrequest fails with -32021 and data.requiredCapabilities {\"sampling\":{}}.",
+		Annotations: &mcpruntime.ToolAnnotations{Stated: true},
 		InputSchema: mcpMissingCapabilityInputSchema,
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
 			out, err := MissingCapability(ctx)
@@ -678,8 +695,8 @@ func RegisterMCP(s *mcpruntime.Server) {
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "greet",
-		Description: "Greet greets someone at once: a plain tool, never a task.",
-		Annotations: &mcpruntime.ToolAnnotations{ReadOnlyHint: true},
+		Description: "Greets someone at once: a plain tool, never a task.",
+		Annotations: &mcpruntime.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, Stated: true},
 		InputSchema: mcpGreetInputSchema,
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
 			var in GreetInput
@@ -696,8 +713,8 @@ func RegisterMCP(s *mcpruntime.Server) {
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "slow_compute",
-		Description: "SlowCompute computes for the given number of seconds, reporting progress\nevery second. It runs as a task when it takes longer than the server's\nthreshold; cancelling the task stops it.",
-		Annotations: &mcpruntime.ToolAnnotations{ReadOnlyHint: true},
+		Description: "Computes for the given number of seconds, reporting progress\nevery second. It runs as a task when it takes longer than the server's\nthreshold; cancelling the task stops it.",
+		Annotations: &mcpruntime.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, Stated: true},
 		InputSchema: mcpSlowComputeInputSchema,
 		Task:        mcpruntime.TaskOptional,
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
@@ -715,7 +732,8 @@ func RegisterMCP(s *mcpruntime.Server) {
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "failing_job",
-		Description: "FailingJob works for about a second, then fails with a tool error (the\ntask completes with isError true). Clients must support tasks to call it.",
+		Description: "Works for about a second, then fails with a tool error (the\ntask completes with isError true). Clients must support tasks to call it.",
+		Annotations: &mcpruntime.ToolAnnotations{Stated: true},
 		InputSchema: mcpFailingJobInputSchema,
 		Task:        mcpruntime.TaskRequired,
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
@@ -729,7 +747,8 @@ func RegisterMCP(s *mcpruntime.Server) {
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "protocol_error_job",
-		Description: "ProtocolErrorJob panics: its task fails with a JSON-RPC error.",
+		Description: "Panics: its task fails with a JSON-RPC error.",
+		Annotations: &mcpruntime.ToolAnnotations{Stated: true},
 		InputSchema: mcpProtocolErrorJobInputSchema,
 		Task:        mcpruntime.TaskRequired,
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
@@ -743,8 +762,8 @@ func RegisterMCP(s *mcpruntime.Server) {
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "confirm_delete",
-		Description: "ConfirmDelete becomes a task at once, then asks the user (through the\ntask: input_required) whether to delete the file.",
-		Annotations: &mcpruntime.ToolAnnotations{DestructiveHint: true},
+		Description: "Becomes a task at once, then asks the user (through the\ntask: input_required) whether to delete the file.",
+		Annotations: &mcpruntime.ToolAnnotations{DestructiveHint: true, Stated: true},
 		InputSchema: mcpConfirmDeleteInputSchema,
 		Task:        mcpruntime.TaskOptional,
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
@@ -762,7 +781,8 @@ func RegisterMCP(s *mcpruntime.Server) {
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "multi_input",
-		Description: "MultiInput becomes a task, then asks two questions at once; the task waits\nfor both answers.",
+		Description: "Becomes a task, then asks two questions at once; the task waits\nfor both answers.",
+		Annotations: &mcpruntime.ToolAnnotations{Stated: true},
 		InputSchema: mcpMultiInputInputSchema,
 		Task:        mcpruntime.TaskOptional,
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
@@ -776,7 +796,8 @@ func RegisterMCP(s *mcpruntime.Server) {
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_tool_with_task",
-		Description: "ToolWithTask asks for the user's name as an ordinary call (input_required,\nno task yet), then works for a second as a task and greets them.",
+		Description: "Asks for the user's name as an ordinary call (input_required,\nno task yet), then works for a second as a task and greets them.",
+		Annotations: &mcpruntime.ToolAnnotations{Stated: true},
 		InputSchema: mcpToolWithTaskInputSchema,
 		Task:        mcpruntime.TaskRequired,
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
@@ -790,7 +811,8 @@ func RegisterMCP(s *mcpruntime.Server) {
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_simple_text",
-		Description: "SimpleText returns a fixed text. It takes no arguments.",
+		Description: "Returns a fixed text. It takes no arguments.",
+		Annotations: &mcpruntime.ToolAnnotations{Stated: true},
 		InputSchema: mcpSimpleTextInputSchema,
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
 			out, err := SimpleText(ctx)
@@ -803,7 +825,8 @@ func RegisterMCP(s *mcpruntime.Server) {
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_image_content",
-		Description: "ImageContent returns a 1×1 PNG image.",
+		Description: "Returns a 1×1 PNG image.",
+		Annotations: &mcpruntime.ToolAnnotations{Stated: true},
 		InputSchema: mcpImageContentInputSchema,
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
 			out, err := ImageContent(ctx)
@@ -816,7 +839,8 @@ func RegisterMCP(s *mcpruntime.Server) {
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_audio_content",
-		Description: "AudioContent returns a short silent WAV clip.",
+		Description: "Returns a short silent WAV clip.",
+		Annotations: &mcpruntime.ToolAnnotations{Stated: true},
 		InputSchema: mcpAudioContentInputSchema,
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
 			out, err := AudioContent(ctx)
@@ -829,7 +853,8 @@ func RegisterMCP(s *mcpruntime.Server) {
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_embedded_resource",
-		Description: "EmbeddedResource returns a text resource embedded in the result.",
+		Description: "Returns a text resource embedded in the result.",
+		Annotations: &mcpruntime.ToolAnnotations{Stated: true},
 		InputSchema: mcpEmbeddedResourceInputSchema,
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
 			out, err := EmbeddedResource(ctx)
@@ -842,7 +867,8 @@ func RegisterMCP(s *mcpruntime.Server) {
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_multiple_content_types",
-		Description: "MultipleContentTypes returns text, an image and an embedded resource in one result.",
+		Description: "Returns text, an image and an embedded resource in one result.",
+		Annotations: &mcpruntime.ToolAnnotations{Stated: true},
 		InputSchema: mcpMultipleContentTypesInputSchema,
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
 			out, err := MultipleContentTypes(ctx)
@@ -856,6 +882,7 @@ func RegisterMCP(s *mcpruntime.Server) {
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_error_handling",
 		Description: "ErrorHandling always fails, to show how a tool error reaches the model as an\nisError result rather than a protocol error.",
+		Annotations: &mcpruntime.ToolAnnotations{Stated: true},
 		InputSchema: mcpErrorHandlingInputSchema,
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
 			if err := ErrorHandling(ctx); err != nil {
@@ -867,7 +894,8 @@ func RegisterMCP(s *mcpruntime.Server) {
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_tool_with_progress",
-		Description: "ToolWithProgress reports progress 0, 50 and 100 of 100 before it answers.",
+		Description: "Reports progress 0, 50 and 100 of 100 before it answers.",
+		Annotations: &mcpruntime.ToolAnnotations{Stated: true},
 		InputSchema: mcpToolWithProgressInputSchema,
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
 			out, err := ToolWithProgress(ctx)
@@ -880,7 +908,8 @@ func RegisterMCP(s *mcpruntime.Server) {
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_tool_with_logging",
-		Description: "ToolWithLogging sends three log messages while it runs.",
+		Description: "Sends three log messages while it runs.",
+		Annotations: &mcpruntime.ToolAnnotations{Stated: true},
 		InputSchema: mcpToolWithLoggingInputSchema,
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
 			out, err := ToolWithLogging(ctx)
@@ -893,7 +922,8 @@ func RegisterMCP(s *mcpruntime.Server) {
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_logging_tool",
-		Description: "LoggingTool tries to log; the runtime drops the message unless the client\nasked for logs.",
+		Description: "Tries to log; the runtime drops the message unless the client\nasked for logs.",
+		Annotations: &mcpruntime.ToolAnnotations{Stated: true},
 		InputSchema: mcpLoggingToolInputSchema,
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
 			out, err := LoggingTool(ctx)
@@ -906,7 +936,8 @@ func RegisterMCP(s *mcpruntime.Server) {
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_streaming_elicitation",
-		Description: "StreamingElicitation answers normally; it shows that a 2026-07-28 response\nstream carries only notifications before the result, never a request.",
+		Description: "Answers normally; it shows that a 2026-07-28 response\nstream carries only notifications before the result, never a request.",
+		Annotations: &mcpruntime.ToolAnnotations{Stated: true},
 		InputSchema: mcpStreamingElicitationInputSchema,
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
 			out, err := StreamingElicitation(ctx)
@@ -919,7 +950,8 @@ func RegisterMCP(s *mcpruntime.Server) {
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_reconnection",
-		Description: "Reconnection closes the HTTP connection of its SSE stream mid-call, the\n2025-11-25 polling pattern: the client reconnects with Last-Event-ID and\nreceives the result on the resumed stream.",
+		Description: "Closes the HTTP connection of its SSE stream mid-call, the\n2025-11-25 polling pattern: the client reconnects with Last-Event-ID and\nreceives the result on the resumed stream.",
+		Annotations: &mcpruntime.ToolAnnotations{Stated: true},
 		InputSchema: mcpReconnectionInputSchema,
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
 			out, err := Reconnection(ctx)
@@ -973,7 +1005,7 @@ func RegisterMCP(s *mcpruntime.Server) {
 	s.AddResourceTemplate(&mcpruntime.ResourceTemplate{
 		URITemplate: "test://template/{id}/data",
 		Name:        "template_data",
-		Description: "TemplateData returns JSON data for any id: the resource template\ntest://template/{id}/data.",
+		Description: "Returns JSON data for any id: the resource template\ntest://template/{id}/data.",
 		MIMEType:    "application/json",
 		Handler: func(ctx context.Context, req *mcpruntime.ResourceRequest) (*mcpruntime.ResourceResult, error) {
 			out, err := TemplateData(ctx, req.Vars["id"])
@@ -985,7 +1017,7 @@ func RegisterMCP(s *mcpruntime.Server) {
 	})
 	s.AddPrompt(&mcpruntime.Prompt{
 		Name:        "test_input_required_result_prompt",
-		Description: "InputRequiredPrompt asks the user for context before it renders: the same\ninput_required rounds as tools, on prompts/get.",
+		Description: "Asks the user for context before it renders: the same\ninput_required rounds as tools, on prompts/get.",
 		Handler: func(ctx context.Context, req *mcpruntime.PromptRequest) (*mcpruntime.PromptResult, error) {
 			out, err := InputRequiredPrompt(ctx)
 			if err != nil {
@@ -1008,7 +1040,7 @@ func RegisterMCP(s *mcpruntime.Server) {
 	})
 	s.AddPrompt(&mcpruntime.Prompt{
 		Name:        "test_prompt_with_arguments",
-		Description: "PromptWithArguments repeats its two arguments.",
+		Description: "Repeats its two arguments.",
 		Arguments: []mcpruntime.PromptArgument{
 			{
 				Name:        "arg1",
@@ -1036,7 +1068,7 @@ func RegisterMCP(s *mcpruntime.Server) {
 	})
 	s.AddPrompt(&mcpruntime.Prompt{
 		Name:        "test_prompt_with_embedded_resource",
-		Description: "PromptWithEmbeddedResource embeds a resource in its messages.",
+		Description: "Embeds a resource in its messages.",
 		Arguments: []mcpruntime.PromptArgument{
 			{
 				Name:        "resourceUri",
@@ -1058,7 +1090,7 @@ func RegisterMCP(s *mcpruntime.Server) {
 	})
 	s.AddPrompt(&mcpruntime.Prompt{
 		Name:        "test_prompt_with_image",
-		Description: "PromptWithImage shows an image in its messages.",
+		Description: "Shows an image in its messages.",
 		Handler: func(ctx context.Context, req *mcpruntime.PromptRequest) (*mcpruntime.PromptResult, error) {
 			out, err := PromptWithImage(ctx)
 			if err != nil {

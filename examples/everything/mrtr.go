@@ -28,7 +28,7 @@ type ColorForm struct {
 
 // InputRequiredElicitation asks for the user's name, then greets them.
 //
-//mcp:tool name=test_input_required_result_elicitation
+//mcp:tool name=test_input_required_result_elicitation openworld=false destructive=false
 func InputRequiredElicitation(ctx context.Context) ([]mcpruntime.Content, error) {
 	form, action, err := mcpruntime.Elicit[NameForm](ctx, "user_name", "What is your name?")
 	if err != nil {
@@ -64,7 +64,7 @@ func InputRequiredPrompt(ctx context.Context) ([]mcpruntime.PromptMessage, error
 
 // InputRequiredSampling asks the client's model a question.
 //
-//mcp:tool name=test_input_required_result_sampling
+//mcp:tool name=test_input_required_result_sampling openworld=false destructive=false
 func InputRequiredSampling(ctx context.Context) ([]mcpruntime.Content, error) {
 	res, err := mcpruntime.Sample(ctx, "capital", userPrompt("What is the capital of France?", 100))
 	if err != nil {
@@ -75,7 +75,7 @@ func InputRequiredSampling(ctx context.Context) ([]mcpruntime.Content, error) {
 
 // InputRequiredListRoots asks the client for its roots and lists them.
 //
-//mcp:tool name=test_input_required_result_list_roots
+//mcp:tool name=test_input_required_result_list_roots openworld=false destructive=false
 func InputRequiredListRoots(ctx context.Context) ([]mcpruntime.Content, error) {
 	roots, err := mcpruntime.ListRoots(ctx, "roots")
 	if err != nil {
@@ -102,7 +102,7 @@ const confirmSchema = `{"type":"object","properties":{"ok":{"type":"boolean","de
 // InputRequiredRequestState asks for a confirmation; the answer comes back with
 // the sealed requestState the runtime issued.
 //
-//mcp:tool name=test_input_required_result_request_state
+//mcp:tool name=test_input_required_result_request_state openworld=false destructive=false
 func InputRequiredRequestState(ctx context.Context) ([]mcpruntime.Content, error) {
 	ok, err := confirm(ctx, "confirm", "Please confirm")
 	if err != nil {
@@ -134,7 +134,7 @@ func confirm(ctx context.Context, key, message string) (bool, error) {
 // InputRequiredMultipleInputs asks for an elicitation, a completion and the
 // roots in one round.
 //
-//mcp:tool name=test_input_required_result_multiple_inputs
+//mcp:tool name=test_input_required_result_multiple_inputs openworld=false destructive=false
 func InputRequiredMultipleInputs(ctx context.Context) ([]mcpruntime.Content, error) {
 	var (
 		name   mcpruntime.ElicitResult
@@ -159,7 +159,7 @@ const nameSchema = `{"type":"object","properties":{"name":{"type":"string","desc
 // InputRequiredMultiRound asks two questions in two rounds: the second only
 // once the first is answered.
 //
-//mcp:tool name=test_input_required_result_multi_round
+//mcp:tool name=test_input_required_result_multi_round openworld=false destructive=false
 func InputRequiredMultiRound(ctx context.Context) ([]mcpruntime.Content, error) {
 	name, _, err := mcpruntime.Elicit[NameForm](ctx, "step1", "What is your name?")
 	if err != nil {
@@ -175,7 +175,7 @@ func InputRequiredMultiRound(ctx context.Context) ([]mcpruntime.Content, error) 
 // InputRequiredTamperedState asks for a confirmation; a retry whose
 // requestState was altered is rejected by the runtime before this runs again.
 //
-//mcp:tool name=test_input_required_result_tampered_state
+//mcp:tool name=test_input_required_result_tampered_state openworld=false destructive=false
 func InputRequiredTamperedState(ctx context.Context) ([]mcpruntime.Content, error) {
 	ok, err := confirm(ctx, "confirm", "Please confirm")
 	if err != nil {
@@ -187,7 +187,7 @@ func InputRequiredTamperedState(ctx context.Context) ([]mcpruntime.Content, erro
 // InputRequiredCapabilities asks only for what the client declared:
 // elicitation, else sampling, else roots; with none it fails with -32021.
 //
-//mcp:tool name=test_input_required_result_capabilities
+//mcp:tool name=test_input_required_result_capabilities openworld=false destructive=false
 func InputRequiredCapabilities(ctx context.Context) ([]mcpruntime.Content, error) {
 	switch {
 	case mcpruntime.ClientSupports(ctx, "elicitation"):
@@ -203,7 +203,7 @@ func InputRequiredCapabilities(ctx context.Context) ([]mcpruntime.Content, error
 // MissingCapability needs the client's sampling capability: without it the
 // request fails with -32021 and data.requiredCapabilities {"sampling":{}}.
 //
-//mcp:tool name=test_missing_capability
+//mcp:tool name=test_missing_capability openworld=false destructive=false
 func MissingCapability(ctx context.Context) ([]mcpruntime.Content, error) {
 	if err := mcpruntime.RequireCapability(ctx, "sampling"); err != nil {
 		return nil, err

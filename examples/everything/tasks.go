@@ -22,7 +22,7 @@ type GreetInput struct {
 
 // Greet greets someone at once: a plain tool, never a task.
 //
-//mcp:tool name=greet readonly
+//mcp:tool name=greet readonly openworld=false
 func Greet(ctx context.Context, in GreetInput) ([]mcpruntime.Content, error) {
 	return text("Hello, " + in.Name + "!"), nil
 }
@@ -39,7 +39,7 @@ type SlowComputeInput struct {
 // every second. It runs as a task when it takes longer than the server's
 // threshold; cancelling the task stops it.
 //
-//mcp:tool name=slow_compute readonly task=optional
+//mcp:tool name=slow_compute readonly task=optional openworld=false
 func SlowCompute(ctx context.Context, in SlowComputeInput) ([]mcpruntime.Content, error) {
 	for i := range in.Seconds {
 		if err := mcpruntime.Progress(ctx, float64(i), float64(in.Seconds), fmt.Sprintf("computing %s: %d of %d seconds", in.Label, i, in.Seconds)); err != nil {
@@ -60,7 +60,7 @@ var errJobFailed = errors.New("job failed: the upstream system rejected the batc
 // FailingJob works for about a second, then fails with a tool error (the
 // task completes with isError true). Clients must support tasks to call it.
 //
-//mcp:tool name=failing_job task=required
+//mcp:tool name=failing_job task=required openworld=false destructive=false
 func FailingJob(ctx context.Context) ([]mcpruntime.Content, error) {
 	select {
 	case <-ctx.Done():
@@ -72,7 +72,7 @@ func FailingJob(ctx context.Context) ([]mcpruntime.Content, error) {
 
 // ProtocolErrorJob panics: its task fails with a JSON-RPC error.
 //
-//mcp:tool name=protocol_error_job task=required
+//mcp:tool name=protocol_error_job task=required openworld=false destructive=false
 func ProtocolErrorJob(ctx context.Context) ([]mcpruntime.Content, error) {
 	panic("protocol_error_job: simulated crash")
 }
@@ -89,7 +89,7 @@ const confirmDeleteSchema = `{"type":"object","properties":{"confirm":{"type":"b
 // ConfirmDelete becomes a task at once, then asks the user (through the
 // task: input_required) whether to delete the file.
 //
-//mcp:tool name=confirm_delete destructive task=optional
+//mcp:tool name=confirm_delete destructive task=optional openworld=false
 func ConfirmDelete(ctx context.Context, in DeleteInput) ([]mcpruntime.Content, error) {
 	mcpruntime.StartTask(ctx)
 	ok, err := askConfirm(ctx, "confirm_delete", "Delete "+in.Filename+"?")
@@ -120,7 +120,7 @@ func askConfirm(ctx context.Context, key, message string) (bool, error) {
 // MultiInput becomes a task, then asks two questions at once; the task waits
 // for both answers.
 //
-//mcp:tool name=multi_input task=optional
+//mcp:tool name=multi_input task=optional openworld=false destructive=false
 func MultiInput(ctx context.Context) ([]mcpruntime.Content, error) {
 	mcpruntime.StartTask(ctx)
 	var first, second mcpruntime.ElicitResult
@@ -146,7 +146,7 @@ func nameOf(res mcpruntime.ElicitResult) string {
 // ToolWithTask asks for the user's name as an ordinary call (input_required,
 // no task yet), then works for a second as a task and greets them.
 //
-//mcp:tool name=test_tool_with_task task=required
+//mcp:tool name=test_tool_with_task task=required openworld=false destructive=false
 func ToolWithTask(ctx context.Context) ([]mcpruntime.Content, error) {
 	form, action, err := mcpruntime.Elicit[NameForm](ctx, "user_name", "What is your name?")
 	if err != nil {

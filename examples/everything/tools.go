@@ -11,28 +11,28 @@ import (
 
 // SimpleText returns a fixed text. It takes no arguments.
 //
-//mcp:tool name=test_simple_text
+//mcp:tool name=test_simple_text openworld=false destructive=false
 func SimpleText(ctx context.Context) ([]mcpruntime.Content, error) {
 	return []mcpruntime.Content{mcpruntime.Text("This is a simple text response for testing.")}, nil
 }
 
 // ImageContent returns a 1×1 PNG image.
 //
-//mcp:tool name=test_image_content
+//mcp:tool name=test_image_content openworld=false destructive=false
 func ImageContent(ctx context.Context) ([]mcpruntime.Content, error) {
 	return []mcpruntime.Content{mcpruntime.Image(onePixelPNG(), "image/png")}, nil
 }
 
 // AudioContent returns a short silent WAV clip.
 //
-//mcp:tool name=test_audio_content
+//mcp:tool name=test_audio_content openworld=false destructive=false
 func AudioContent(ctx context.Context) ([]mcpruntime.Content, error) {
 	return []mcpruntime.Content{mcpruntime.Audio(shortWAV(80), "audio/wav")}, nil
 }
 
 // EmbeddedResource returns a text resource embedded in the result.
 //
-//mcp:tool name=test_embedded_resource
+//mcp:tool name=test_embedded_resource openworld=false destructive=false
 func EmbeddedResource(ctx context.Context) ([]mcpruntime.Content, error) {
 	return []mcpruntime.Content{mcpruntime.EmbeddedResource(mcpruntime.ResourceContents{
 		URI:      "test://embedded-resource",
@@ -43,7 +43,7 @@ func EmbeddedResource(ctx context.Context) ([]mcpruntime.Content, error) {
 
 // MultipleContentTypes returns text, an image and an embedded resource in one result.
 //
-//mcp:tool name=test_multiple_content_types
+//mcp:tool name=test_multiple_content_types openworld=false destructive=false
 func MultipleContentTypes(ctx context.Context) ([]mcpruntime.Content, error) {
 	return []mcpruntime.Content{
 		mcpruntime.Text("Multiple content types test:"),
@@ -59,7 +59,7 @@ func MultipleContentTypes(ctx context.Context) ([]mcpruntime.Content, error) {
 // ErrorHandling always fails, to show how a tool error reaches the model as an
 // isError result rather than a protocol error.
 //
-//mcp:tool name=test_error_handling
+//mcp:tool name=test_error_handling openworld=false destructive=false
 func ErrorHandling(ctx context.Context) error {
 	// The conformance suite expects this exact text, capital letter included.
 	//lint:ignore ST1005 the text is fixed by the conformance scenario.
@@ -68,7 +68,7 @@ func ErrorHandling(ctx context.Context) error {
 
 // ToolWithProgress reports progress 0, 50 and 100 of 100 before it answers.
 //
-//mcp:tool name=test_tool_with_progress
+//mcp:tool name=test_tool_with_progress openworld=false destructive=false
 func ToolWithProgress(ctx context.Context) ([]mcpruntime.Content, error) {
 	for i, p := range []float64{0, 50, 100} {
 		if i > 0 {
@@ -85,7 +85,7 @@ func ToolWithProgress(ctx context.Context) ([]mcpruntime.Content, error) {
 
 // ToolWithLogging sends three log messages while it runs.
 //
-//mcp:tool name=test_tool_with_logging
+//mcp:tool name=test_tool_with_logging openworld=false destructive=false
 func ToolWithLogging(ctx context.Context) ([]mcpruntime.Content, error) {
 	if err := logSteps(ctx, "Tool execution started", "Tool processing data", "Tool execution completed"); err != nil {
 		return nil, err
@@ -96,7 +96,7 @@ func ToolWithLogging(ctx context.Context) ([]mcpruntime.Content, error) {
 // LoggingTool tries to log; the runtime drops the message unless the client
 // asked for logs.
 //
-//mcp:tool name=test_logging_tool
+//mcp:tool name=test_logging_tool openworld=false destructive=false
 func LoggingTool(ctx context.Context) ([]mcpruntime.Content, error) {
 	if err := logSteps(ctx, "Logging tool ran"); err != nil {
 		return nil, err
@@ -107,7 +107,7 @@ func LoggingTool(ctx context.Context) ([]mcpruntime.Content, error) {
 // StreamingElicitation answers normally; it shows that a 2026-07-28 response
 // stream carries only notifications before the result, never a request.
 //
-//mcp:tool name=test_streaming_elicitation
+//mcp:tool name=test_streaming_elicitation openworld=false destructive=false
 func StreamingElicitation(ctx context.Context) ([]mcpruntime.Content, error) {
 	if err := mcpruntime.Progress(ctx, 1, 1, "working"); err != nil {
 		return nil, fmt.Errorf("report progress: %w", err)
@@ -119,7 +119,7 @@ func StreamingElicitation(ctx context.Context) ([]mcpruntime.Content, error) {
 // 2025-11-25 polling pattern: the client reconnects with Last-Event-ID and
 // receives the result on the resumed stream.
 //
-//mcp:tool name=test_reconnection
+//mcp:tool name=test_reconnection openworld=false destructive=false
 func Reconnection(ctx context.Context) ([]mcpruntime.Content, error) {
 	mcpruntime.CloseSSEStream(ctx)
 	if err := sleep(ctx, 100*time.Millisecond); err != nil {

@@ -40,7 +40,7 @@ func RegisterMCP(s *mcpruntime.Server) {
 		URITemplate: "dir://{/path*}{?limit}",
 		Name:        "dir",
 		Title:       "Directory listing",
-		Description: "Dir lists a directory of the served tree, one entry a line, directories\nwith a trailing \"/\", hidden entries left out: dir:///docs/deep lists\ndocs/deep, dir:/// the root, and dir:///docs?limit=10 at most ten entries.",
+		Description: "Lists a directory of the served tree, one entry a line, directories\nwith a trailing \"/\", hidden entries left out: dir:///docs/deep lists\ndocs/deep, dir:/// the root, and dir:///docs?limit=10 at most ten entries.",
 		MIMEType:    "text/plain",
 		Handler: func(ctx context.Context, req *mcpruntime.ResourceRequest) (*mcpruntime.ResourceResult, error) {
 			var limit *int

@@ -50,7 +50,7 @@ func NewWorkspace() (*Workspace, error) {
 
 // Workspace summarizes the Go workspace: its module and packages.
 //
-//mcp:tool go_workspace readonly
+//mcp:tool go_workspace readonly openworld=false
 func (w *Workspace) Workspace(ctx context.Context) ([]mcpruntime.Content, error) {
 	pkgs, err := w.packages()
 	if err != nil {
@@ -67,7 +67,7 @@ func (w *Workspace) Workspace(ctx context.Context) ([]mcpruntime.Content, error)
 
 // PackageAPI summarizes the exported API of Go packages of the workspace.
 //
-//mcp:tool go_package_api readonly
+//mcp:tool go_package_api readonly openworld=false
 func (w *Workspace) PackageAPI(ctx context.Context, in PackageAPIParams) ([]mcpruntime.Content, error) {
 	pkgs, err := w.packages()
 	if err != nil {
@@ -94,7 +94,7 @@ func (w *Workspace) PackageAPI(ctx context.Context, in PackageAPIParams) ([]mcpr
 // Diagnostics reports the syntax errors in the workspace, and the active
 // files that are not gofmt-formatted.
 //
-//mcp:tool go_diagnostics readonly
+//mcp:tool go_diagnostics readonly openworld=false
 func (w *Workspace) Diagnostics(ctx context.Context, in DiagnosticsParams) ([]mcpruntime.Content, error) {
 	var problems []string
 	err := w.walk(func(path string) {
@@ -123,7 +123,7 @@ func (w *Workspace) Diagnostics(ctx context.Context, in DiagnosticsParams) ([]mc
 // RenameSymbol lists the edits that rename a symbol declared in a file's
 // package, across the workspace.
 //
-//mcp:tool go_rename_symbol readonly
+//mcp:tool go_rename_symbol readonly openworld=false
 func (w *Workspace) RenameSymbol(ctx context.Context, in RenameSymbolParams) ([]mcpruntime.Content, error) {
 	if !token.IsIdentifier(in.NewName) {
 		return nil, fmt.Errorf("%q is not a Go identifier", in.NewName)
@@ -142,7 +142,7 @@ func (w *Workspace) RenameSymbol(ctx context.Context, in RenameSymbolParams) ([]
 // SymbolReferences lists the references to a package-level symbol (a name,
 // pkg.Name or Type.Field) named in a file.
 //
-//mcp:tool go_symbol_references readonly
+//mcp:tool go_symbol_references readonly openworld=false
 func (w *Workspace) SymbolReferences(ctx context.Context, in SymbolReferencesParams) ([]mcpruntime.Content, error) {
 	refs, err := w.references(in.File, in.Symbol)
 	if err != nil {
@@ -155,7 +155,7 @@ func (w *Workspace) SymbolReferences(ctx context.Context, in SymbolReferencesPar
 // names match a query fuzzily (the query's letters in order, any case); at
 // most 100.
 //
-//mcp:tool go_search readonly
+//mcp:tool go_search readonly openworld=false
 func (w *Workspace) Search(ctx context.Context, in SearchParams) ([]mcpruntime.Content, error) {
 	pkgs, err := w.packages()
 	if err != nil {
@@ -179,7 +179,7 @@ func (w *Workspace) Search(ctx context.Context, in SearchParams) ([]mcpruntime.C
 
 // FileContext summarizes what a file uses from the packages it imports.
 //
-//mcp:tool go_file_context readonly
+//mcp:tool go_file_context readonly openworld=false
 func (w *Workspace) FileContext(ctx context.Context, in FileContextParams) ([]mcpruntime.Content, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, in.File, nil, parser.SkipObjectResolution)

@@ -223,8 +223,8 @@ var mcpWorkspaceVulncheckOutputSchema = json.RawMessage(`{
 func RegisterMCP(s *mcpruntime.Server, workspace *Workspace) {
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "go_workspace",
-		Description: "Workspace summarizes the Go workspace: its module and packages.",
-		Annotations: &mcpruntime.ToolAnnotations{ReadOnlyHint: true},
+		Description: "Summarizes the Go workspace: its module and packages.",
+		Annotations: &mcpruntime.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, Stated: true},
 		InputSchema: mcpWorkspaceWorkspaceInputSchema,
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
 			out, err := workspace.Workspace(ctx)
@@ -237,8 +237,8 @@ func RegisterMCP(s *mcpruntime.Server, workspace *Workspace) {
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "go_package_api",
-		Description: "PackageAPI summarizes the exported API of Go packages of the workspace.",
-		Annotations: &mcpruntime.ToolAnnotations{ReadOnlyHint: true},
+		Description: "Summarizes the exported API of Go packages of the workspace.",
+		Annotations: &mcpruntime.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, Stated: true},
 		InputSchema: mcpWorkspacePackageAPIInputSchema,
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
 			var in PackageAPIParams
@@ -255,8 +255,8 @@ func RegisterMCP(s *mcpruntime.Server, workspace *Workspace) {
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "go_diagnostics",
-		Description: "Diagnostics reports the syntax errors in the workspace, and the active\nfiles that are not gofmt-formatted.",
-		Annotations: &mcpruntime.ToolAnnotations{ReadOnlyHint: true},
+		Description: "Reports the syntax errors in the workspace, and the active\nfiles that are not gofmt-formatted.",
+		Annotations: &mcpruntime.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, Stated: true},
 		InputSchema: mcpWorkspaceDiagnosticsInputSchema,
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
 			var in DiagnosticsParams
@@ -273,8 +273,8 @@ func RegisterMCP(s *mcpruntime.Server, workspace *Workspace) {
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "go_rename_symbol",
-		Description: "RenameSymbol lists the edits that rename a symbol declared in a file's\npackage, across the workspace.",
-		Annotations: &mcpruntime.ToolAnnotations{ReadOnlyHint: true},
+		Description: "Lists the edits that rename a symbol declared in a file's\npackage, across the workspace.",
+		Annotations: &mcpruntime.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, Stated: true},
 		InputSchema: mcpWorkspaceRenameSymbolInputSchema,
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
 			var in RenameSymbolParams
@@ -291,8 +291,8 @@ func RegisterMCP(s *mcpruntime.Server, workspace *Workspace) {
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "go_symbol_references",
-		Description: "SymbolReferences lists the references to a package-level symbol (a name,\npkg.Name or Type.Field) named in a file.",
-		Annotations: &mcpruntime.ToolAnnotations{ReadOnlyHint: true},
+		Description: "Lists the references to a package-level symbol (a name,\npkg.Name or Type.Field) named in a file.",
+		Annotations: &mcpruntime.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, Stated: true},
 		InputSchema: mcpWorkspaceSymbolReferencesInputSchema,
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
 			var in SymbolReferencesParams
@@ -309,8 +309,8 @@ func RegisterMCP(s *mcpruntime.Server, workspace *Workspace) {
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "go_search",
-		Description: "Search finds the package-level symbols of the workspace whose qualified\nnames match a query fuzzily (the query's letters in order, any case); at\nmost 100.",
-		Annotations: &mcpruntime.ToolAnnotations{ReadOnlyHint: true},
+		Description: "Finds the package-level symbols of the workspace whose qualified\nnames match a query fuzzily (the query's letters in order, any case); at\nmost 100.",
+		Annotations: &mcpruntime.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, Stated: true},
 		InputSchema: mcpWorkspaceSearchInputSchema,
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
 			var in SearchParams
@@ -327,8 +327,8 @@ func RegisterMCP(s *mcpruntime.Server, workspace *Workspace) {
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "go_file_context",
-		Description: "FileContext summarizes what a file uses from the packages it imports.",
-		Annotations: &mcpruntime.ToolAnnotations{ReadOnlyHint: true},
+		Description: "Summarizes what a file uses from the packages it imports.",
+		Annotations: &mcpruntime.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, Stated: true},
 		InputSchema: mcpWorkspaceFileContextInputSchema,
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
 			var in FileContextParams
@@ -345,8 +345,8 @@ func RegisterMCP(s *mcpruntime.Server, workspace *Workspace) {
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:         "go_vulncheck",
-		Description:  "Vulncheck checks the packages matching a pattern (default ./...) in a\ndirectory (default the workspace root) for known vulnerabilities. This\nport has no vulnerability database: it checks the pattern and the\ndirectory and reports no findings.",
-		Annotations:  &mcpruntime.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: true},
+		Description:  "Checks the packages matching a pattern (default ./...) in a\ndirectory (default the workspace root) for known vulnerabilities. This\nport has no vulnerability database: it checks the pattern and the\ndirectory and reports no findings.",
+		Annotations:  &mcpruntime.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: true, Stated: true},
 		InputSchema:  mcpWorkspaceVulncheckInputSchema,
 		OutputSchema: mcpWorkspaceVulncheckOutputSchema,
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {

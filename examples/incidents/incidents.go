@@ -7,6 +7,8 @@
 //
 // The registration code in mcp_gen.go and the server in cmd/incidents-server
 // are generated: run go generate in this directory after changing a handler.
+//
+//mcp:server name=io.github.mcpgen/incidents title="Incidents" version=0.1.0 description="Service health, deployments and incident tickets for on-call triage." repository=https://github.com/mcpgen/mcpgen subfolder=examples/incidents oci=ghcr.io/mcpgen/incidents-server:0.1.0 remote=https://incidents.example.com/mcp
 package incidents
 
 //go:generate go run github.com/mcpgen/mcpgen/cmd/mcpgen -server ./cmd/incidents-server -with redis
@@ -68,7 +70,7 @@ type Status struct {
 
 // GetServiceStatus reads the fixed health snapshot of a service.
 //
-//mcp:tool get_service_status readonly idempotent
+//mcp:tool get_service_status readonly idempotent openworld=false
 func GetServiceStatus(ctx context.Context, in StatusInput) (Status, error) {
 	st := Status{EvidenceID: "status-" + string(in.Service) + "-0001", Service: in.Service, ObservedAt: observedAt}
 	switch in.Service {
@@ -98,7 +100,7 @@ type Deployment struct {
 
 // ListDeployments lists the recent deployments of a service, newest first.
 //
-//mcp:tool list_deployments readonly idempotent
+//mcp:tool list_deployments readonly idempotent openworld=false
 func ListDeployments(ctx context.Context, in DeploymentsInput) ([]Deployment, error) {
 	if in.Service != Payments {
 		return []Deployment{}, nil
@@ -193,7 +195,7 @@ func (d *Desk) SetAvailable(up bool) { d.down.Store(!up) }
 // The caller needs the scope of the severity (incident:create:p1 for a P1, or
 // the broader incident:create), and the user confirms before the ticket opens.
 //
-//mcp:tool create_incident_ticket destructive scope="incident:create:{severity|lower}" confirm="Open a {severity} incident titled {title}?" reconcile=FindIncidentTicket
+//mcp:tool create_incident_ticket destructive scope="incident:create:{severity|lower}" confirm="Open a {severity} incident titled {title}?" reconcile=FindIncidentTicket openworld=false
 func (d *Desk) CreateIncidentTicket(ctx context.Context, in TicketInput) (Receipt, error) {
 	if d.down.Load() {
 		return Receipt{}, &mcpruntime.ToolError{Code: CodeTemporaryUnavailable, Retryable: true,

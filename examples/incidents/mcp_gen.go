@@ -260,8 +260,8 @@ var mcpDeskCreateIncidentTicketOutputSchema = json.RawMessage(`{
 func RegisterMCP(s *mcpruntime.Server, desk *Desk) {
 	s.AddTool(&mcpruntime.Tool{
 		Name:         "get_service_status",
-		Description:  "GetServiceStatus reads the fixed health snapshot of a service.",
-		Annotations:  &mcpruntime.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true},
+		Description:  "Reads the fixed health snapshot of a service.",
+		Annotations:  &mcpruntime.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, Stated: true},
 		InputSchema:  mcpGetServiceStatusInputSchema,
 		OutputSchema: mcpGetServiceStatusOutputSchema,
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
@@ -279,8 +279,8 @@ func RegisterMCP(s *mcpruntime.Server, desk *Desk) {
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:               "list_deployments",
-		Description:        "ListDeployments lists the recent deployments of a service, newest first.",
-		Annotations:        &mcpruntime.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true},
+		Description:        "Lists the recent deployments of a service, newest first.",
+		Annotations:        &mcpruntime.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, Stated: true},
 		InputSchema:        mcpListDeploymentsInputSchema,
 		OutputSchema:       mcpListDeploymentsOutputSchema,
 		LegacyOutputSchema: mcpListDeploymentsLegacyOutputSchema,
@@ -300,8 +300,8 @@ func RegisterMCP(s *mcpruntime.Server, desk *Desk) {
 	})
 	s.AddTool(&mcpruntime.Tool{
 		Name:         "create_incident_ticket",
-		Description:  "CreateIncidentTicket opens an incident ticket and returns its receipt. It\nrefuses evidence it does not know, so a ticket always cites real observations.\nThe caller needs the scope of the severity (incident:create:p1 for a P1, or\nthe broader incident:create), and the user confirms before the ticket opens.",
-		Annotations:  &mcpruntime.ToolAnnotations{DestructiveHint: true},
+		Description:  "Opens an incident ticket and returns its receipt. It\nrefuses evidence it does not know, so a ticket always cites real observations.\nThe caller needs the scope of the severity (incident:create:p1 for a P1, or\nthe broader incident:create), and the user confirms before the ticket opens.",
+		Annotations:  &mcpruntime.ToolAnnotations{DestructiveHint: true, Stated: true},
 		InputSchema:  mcpDeskCreateIncidentTicketInputSchema,
 		OutputSchema: mcpDeskCreateIncidentTicketOutputSchema,
 		Scopes:       []string{"incident:create:{severity|lower}"},
@@ -385,7 +385,7 @@ func RegisterMCP(s *mcpruntime.Server, desk *Desk) {
 	s.AddPrompt(&mcpruntime.Prompt{
 		Name:        "triage_incident",
 		Title:       "Triage an incident",
-		Description: "TriageIncident starts an incident triage for a service: it asks for\nevidence first and embeds the service's runbook.",
+		Description: "Starts an incident triage for a service: it asks for\nevidence first and embeds the service's runbook.",
 		Arguments: []mcpruntime.PromptArgument{
 			{
 				Name:        "service",
@@ -410,4 +410,5 @@ func RegisterMCP(s *mcpruntime.Server, desk *Desk) {
 			return mcpruntime.Messages(out...), nil
 		},
 	})
+	s.SetServerCard([]byte("{\"$schema\":\"https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json\",\"description\":\"Service health, deployments and incident tickets for on-call triage.\",\"name\":\"io.github.mcpgen/incidents\",\"remotes\":[{\"type\":\"streamable-http\",\"url\":\"https://incidents.example.com/mcp\"}],\"repository\":{\"source\":\"github\",\"subfolder\":\"examples/incidents\",\"url\":\"https://github.com/mcpgen/mcpgen\"},\"title\":\"Incidents\",\"version\":\"0.1.0\"}"))
 }

@@ -56,9 +56,7 @@ var mcpSearchNotesOutputSchema = json.RawMessage(`{
               },
               "line": {
                 "description": "Line is the 1-based line number.",
-                "type": "integer",
-                "minimum": -9223372036854775808,
-                "maximum": 9223372036854775807
+                "type": "integer"
               },
               "text": {
                 "description": "Text is the line without its newline.",
@@ -95,8 +93,8 @@ func RegisterMCP(s *mcpruntime.Server) {
 	s.AddTool(&mcpruntime.Tool{
 		Name:         "search_notes",
 		Title:        "Search notes",
-		Description:  "SearchNotes finds lines in the notes that contain a keyword,\ncase-insensitively, and returns at most limit of them.",
-		Annotations:  &mcpruntime.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true},
+		Description:  "Finds lines in the notes that contain a keyword,\ncase-insensitively, and returns at most limit of them.",
+		Annotations:  &mcpruntime.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, Stated: true},
 		InputSchema:  mcpSearchNotesInputSchema,
 		OutputSchema: mcpSearchNotesOutputSchema,
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
@@ -113,4 +111,5 @@ func RegisterMCP(s *mcpruntime.Server) {
 		},
 		SchemasChecked: true,
 	})
+	s.SetServerCard([]byte("{\"$schema\":\"https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json\",\"description\":\"Finds the lines of a small corpus of notes that mention a keyword.\",\"name\":\"io.github.mcpgen/notes\",\"remotes\":[{\"type\":\"streamable-http\",\"url\":\"https://notes.example.com/mcp\"}],\"repository\":{\"source\":\"github\",\"subfolder\":\"examples/notes\",\"url\":\"https://github.com/mcpgen/mcpgen\"},\"title\":\"Notes\",\"version\":\"0.1.0\"}"))
 }

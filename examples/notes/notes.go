@@ -2,7 +2,11 @@
 // lines in a small corpus of notes containing a keyword, case-insensitively.
 //
 // The registration code in mcp_gen.go and the server in cmd/notes-server are
-// generated: run go generate in this directory after changing a handler.
+// generated: run go generate in this directory after changing a handler. The
+// //mcp:server line below is the registry metadata: go generate also writes
+// server.json, and the server serves the same data as its Server Card.
+//
+//mcp:server name=io.github.mcpgen/notes title="Notes" version=0.1.0 description="Finds the lines of a small corpus of notes that mention a keyword." repository=https://github.com/mcpgen/mcpgen subfolder=examples/notes oci=ghcr.io/mcpgen/notes-server:0.1.0 remote=https://notes.example.com/mcp
 package notes
 
 //go:generate go run github.com/mcpgen/mcpgen/cmd/mcpgen -server ./cmd/notes-server
@@ -53,7 +57,7 @@ type SearchResult struct {
 // SearchNotes finds lines in the notes that contain a keyword,
 // case-insensitively, and returns at most limit of them.
 //
-//mcp:tool search_notes title="Search notes" readonly idempotent
+//mcp:tool search_notes title="Search notes" readonly idempotent openworld=false
 func SearchNotes(ctx context.Context, in SearchInput) (SearchResult, error) {
 	return search(ctx, corpus, "corpus", in)
 }

@@ -80,8 +80,8 @@ var mcpMarketElicitationSchema = json.RawMessage(`{
 func RegisterMCP(s *mcpruntime.Server) {
 	s.AddTool(&mcpruntime.Tool{
 		Name:         "get_policy",
-		Description:  "GetPolicy returns a product's after-sales policy. It asks the user for the\nmarket first; the question is its only step, and it has no side effects.",
-		Annotations:  &mcpruntime.ToolAnnotations{ReadOnlyHint: true},
+		Description:  "Returns a product's after-sales policy. It asks the user for the\nmarket first; the question is its only step, and it has no side effects.",
+		Annotations:  &mcpruntime.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, Stated: true},
 		InputSchema:  mcpGetPolicyInputSchema,
 		OutputSchema: mcpGetPolicyOutputSchema,
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {

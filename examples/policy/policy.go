@@ -72,7 +72,7 @@ var errNoMarket = errors.New("the after-sales policy depends on the market, and 
 // GetPolicy returns a product's after-sales policy. It asks the user for the
 // market first; the question is its only step, and it has no side effects.
 //
-//mcp:tool name=get_policy readonly
+//mcp:tool name=get_policy readonly openworld=false
 func GetPolicy(ctx context.Context, in PolicyIn) (Policy, error) {
 	byRegion, ok := rules[in.ProductID]
 	if !ok {

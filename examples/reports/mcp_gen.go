@@ -52,9 +52,7 @@ var mcpBuildSalesReportOutputSchema = json.RawMessage(`{
     },
     "total_cents": {
       "description": "TotalCents is the revenue over the period, in cents.",
-      "type": "integer",
-      "minimum": -9223372036854775808,
-      "maximum": 9223372036854775807
+      "type": "integer"
     },
     "days": {
       "description": "Days are the per-day totals, oldest first.",
@@ -71,9 +69,7 @@ var mcpBuildSalesReportOutputSchema = json.RawMessage(`{
               },
               "cents": {
                 "description": "Cents is the day's revenue in cents.",
-                "type": "integer",
-                "minimum": -9223372036854775808,
-                "maximum": 9223372036854775807
+                "type": "integer"
               }
             },
             "required": [
@@ -102,8 +98,8 @@ func RegisterMCP(s *mcpruntime.Server) {
 	s.AddTool(&mcpruntime.Tool{
 		Name:         "build_sales_report",
 		Title:        "Build a sales report",
-		Description:  "BuildSalesReport adds up the sales of a region day by day; a long period\ntakes seconds. Progress reports each day; cancelling stops it.",
-		Annotations:  &mcpruntime.ToolAnnotations{ReadOnlyHint: true},
+		Description:  "Adds up the sales of a region day by day; a long period\ntakes seconds. Progress reports each day; cancelling stops it.",
+		Annotations:  &mcpruntime.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, Stated: true},
 		InputSchema:  mcpBuildSalesReportInputSchema,
 		OutputSchema: mcpBuildSalesReportOutputSchema,
 		Task:         mcpruntime.TaskOptional,

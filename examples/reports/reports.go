@@ -47,7 +47,7 @@ type Report struct {
 // BuildSalesReport adds up the sales of a region day by day; a long period
 // takes seconds. Progress reports each day; cancelling stops it.
 //
-//mcp:tool build_sales_report title="Build a sales report" readonly task=optional
+//mcp:tool build_sales_report title="Build a sales report" readonly task=optional openworld=false
 func BuildSalesReport(ctx context.Context, in ReportInput) (Report, error) {
 	r := Report{Region: in.Region}
 	end := time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)

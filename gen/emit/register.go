@@ -32,6 +32,9 @@ func registerFunc(f *jen.File, p *model.Package) {
 		}
 		registerPrimitives(g, p)
 		registerForms(g, p)
+		if p.Registry != nil {
+			g.Id("s").Dot("SetServerCard").Call(jen.Index().Byte().Call(jen.Lit(string(p.Registry.Card))))
+		}
 	})
 }
 
@@ -98,8 +101,8 @@ func fields(elems ...jen.Code) *jen.Statement {
 	return jen.Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, elems...)
 }
 
-// annotations is the &mcpruntime.ToolAnnotations{...} literal with only the
-// hints the author declared, or nil when there are none.
+// annotations is the &mcpruntime.ToolAnnotations{...} literal stating all four
+// hints (gen/hints.go resolved the defaults): the true ones and Stated.
 func annotations(t *model.Tool) *jen.Statement {
 	hints := []struct {
 		set  bool
@@ -116,9 +119,7 @@ func annotations(t *model.Tool) *jen.Statement {
 			fs = append(fs, field(h.name, jen.True()))
 		}
 	}
-	if len(fs) == 0 {
-		return nil
-	}
+	fs = append(fs, field("Stated", jen.True()))
 	return jen.Op("&").Add(rt("ToolAnnotations")).Add(jen.Values(fs...))
 }
 

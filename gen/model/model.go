@@ -80,7 +80,18 @@ type Package struct {
 	// name of a package the generated file imports; the file imports such a
 	// package under another name.
 	Taken []string `json:",omitempty"`
-	Pos   token.Position
+	// Registry is what //mcp:server in the package comment says, nil without one:
+	// the package's server.json and the Server Card RegisterMCP hands the runtime.
+	Registry *Registry `json:",omitempty"`
+	Pos      token.Position
+}
+
+// Registry is a server's registry metadata (//mcp:server) and the documents
+// built from it (gen/serverjson.go).
+type Registry struct {
+	ServerJSONPath string // absolute path of server.json, beside the package's files
+	ServerJSON     []byte // server.json (MCP registry schema 2025-12-11)
+	Card           []byte // the Server Card (SEP-2127), compact JSON
 }
 
 // A Receiver is a type whose methods are tool handlers.

@@ -196,7 +196,7 @@ func (b *Builder) Output(t types.Type, at token.Pos) (*jsonschema.Schema, []Diag
 	r := b.newRun(modeOutput, t)
 	// A pointer result is marshaled through the pointer: addressable.
 	w := where{path: r.root, pos: at, addr: isPointer(t)}
-	s := r.assemble(r.typ(derefRoot(t), w))
+	s := dropMachineBounds(r.assemble(r.typ(derefRoot(t), w))) // machinebounds.go
 	r.checkSize(s, t, at)
 	return s, r.finishDiags()
 }

@@ -61,7 +61,8 @@
 //
 //	bool                     {"type":"boolean"}
 //	intN, uintN, uintptr     {"type":"integer","minimum":..,"maximum":..} (int and uint are 64-bit;
-//	                         bounds beyond 2^53 are written exactly)
+//	                         bounds beyond 2^53 are written exactly; output schemas leave out
+//	                         the machine range of 64-bit types, machinebounds.go)
 //	float32                  {"type":"number"} with ±math.MaxFloat32 bounds
 //	float64                  {"type":"number"} (no bounds: 1e400 validates but does not decode)
 //	string                   {"type":"string"}
