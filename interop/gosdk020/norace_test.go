@@ -1,0 +1,5 @@
+//go:build !race
+
+package gosdk020
+
+const raceEnabled = false
