@@ -21,7 +21,7 @@ func BenchmarkExtensionHooks(b *testing.B) {
 		"observe": {Observe: func(ctx context.Context, _ *MessageInfo) (context.Context, func(Outcome)) {
 			return context.WithValue(ctx, key{}, 1), func(Outcome) {}
 		}},
-		"stages": {Stages: func(context.Context, Stage) func(error) { return func(error) {} }},
+		"stages":   {Stages: func(context.Context, Stage) func(error) { return func(error) {} }},
 		"unusedID": {ID: "com.example/x"},
 	}
 	hooks["all"] = &Extension{ToolCall: hooks["toolcall"].ToolCall, Observe: hooks["observe"].Observe, Stages: hooks["stages"].Stages,
