@@ -60,10 +60,9 @@ func (s *Server) runTool(ctx context.Context, c *call, e *toolEntry, args json.R
 // toolOutcome maps what the rest of the pipeline returned to the call's
 // result or JSON-RPC error.
 func (s *Server) toolOutcome(c *call, e *toolEntry, res *ToolResult, err error) (*ToolResult, *rpcError) {
-	var re *RPCError
 	switch {
-	case errors.As(err, &re):
-		return nil, &rpcError{code: re.Code, msg: re.Message, data: re.Data}
+	case err != nil && errors.As(err, new(*RPCError)): // an interceptor's (extension.go)
+		return nil, extError(c, e.tool.Name, err)
 	case errors.Is(err, errAbandoned):
 		return nil, errAbandonedRPC
 	case errors.Is(err, errPanic):
