@@ -181,6 +181,10 @@ type MessageInfo struct {
 	ID json.RawMessage
 	// Modern reports a 2026-07-28 message.
 	Modern bool
+	// Revision is the message's protocol revision: its _meta protocolVersion
+	// (2026-07-28), the session's negotiated one (handshake revisions), ""
+	// before initialize or when absent.
+	Revision string
 	// Params are the raw params (with _meta: Meta reads a member).
 	Params json.RawMessage
 	// Session is the 2025-11-25 session, nil without one.
@@ -615,6 +619,12 @@ func (s *Server) observe(ctx context.Context, m *Message, sess *Session) (contex
 		return ctx, nil
 	}
 	info := &MessageInfo{Method: m.Method, Modern: m.Era == EraModern, Params: m.Params, Session: sess}
+	switch {
+	case info.Modern && m.params.Meta != nil:
+		info.Revision, _ = rawString(m.params.Meta.ProtocolVersion)
+	case !info.Modern && sess != nil:
+		info.Revision = sess.ProtocolVersion()
+	}
 	if m.Kind == KindRequest {
 		info.ID = m.ID
 	}
@@ -818,4 +828,17 @@ func (e stageEnd) end(err error) {
 	for i := len(e) - 1; i >= 0; i-- {
 		e[i](err)
 	}
+}
+
+// Notify sends the client a notification about the request ctx belongs to,
+// where the request's own notifications go (its SSE stream over HTTP, the
+// connection on stdio, the session otherwise), e.g. an extension's status
+// notification. Outside a request it does nothing; after the request was
+// answered it returns ErrRequestDone.
+func Notify(ctx context.Context, method string, params any) error {
+	c := callFrom(ctx)
+	if c == nil {
+		return nil
+	}
+	return c.send(ctx, method, params)
 }
