@@ -303,8 +303,8 @@ func member(obj []byte, name string) (json.RawMessage, bool) {
 	return found, found != nil
 }
 
-// Use registers x with the server. It fails, registering nothing, on a
-// method without a name or handler, a method name the core serves or
+// Use registers x with the server. It fails, registering nothing, on
+// Settings that are not a JSON object, a method without a name or handler, a method name the core serves or
 // another extension registered, or an ID already used. Register extensions
 // before serving; Use is safe for concurrent use but a request already being
 // served may not see x.
@@ -325,6 +325,11 @@ func (s *Server) Use(x *Extension) error {
 		}
 	} else {
 		next.methods = map[string]*Method{}
+	}
+	if x.Settings != nil {
+		if set := jsonwire.TrimSpace(x.Settings); len(set) < 2 || set[0] != '{' || !jsonwire.Valid(set) {
+			return fmt.Errorf("mcpgen runtime: extension %q: Settings must be a JSON object", x.ID)
+		}
 	}
 	if x.ID != "" {
 		for _, o := range next.list {

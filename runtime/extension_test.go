@@ -74,6 +74,8 @@ func TestUseRefusesShadowAndDuplicates(t *testing.T) {
 		{&Extension{ID: "a/x", Methods: []Method{{Name: "tasks/get", Handle: h}}}, "core method"},
 		{&Extension{ID: "a/x", Methods: []Method{{Name: "", Handle: h}}}, "without a name"},
 		{&Extension{ID: "a/x", Methods: []Method{{Name: "a/m"}}}, "no Handle"},
+		{&Extension{ID: "a/x", Settings: json.RawMessage(`[1]`)}, "JSON object"},
+		{&Extension{ID: "a/x", Settings: json.RawMessage(`{"a":`)}, "JSON object"},
 	} {
 		err := s.Use(tc.x)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
