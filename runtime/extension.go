@@ -43,6 +43,8 @@ type Extension struct {
 	// (server/discover: "2026-07-28"; initialize: the negotiated revision) and
 	// may add or change members, e.g. capabilities.tasks for 2025-11-25.
 	// AdvertiseExtension adds the extensions entry. caps belongs to the call.
+	// What it adds must encode as JSON; an Advertise that panics or adds
+	// something that does not encode (tried alone first) is skipped.
 	Advertise func(revision string, caps map[string]any)
 
 	// Methods are the custom request and notification methods the extension
@@ -508,6 +510,9 @@ func (x *extSet) advertise(revision string, caps map[string]any) {
 	for _, e := range x.list {
 		switch {
 		case e.Advertise != nil:
+			if _, err := json.Marshal(advertisedBy(e, revision)); err != nil {
+				continue // checked alone first: a bad one must not break initialize
+			}
 			e.Advertise(revision, caps)
 		case e.ID != "" && (revision == versionModern || revision == versionLegacy):
 			AdvertiseExtension(caps, e.ID, e.Settings)
@@ -846,4 +851,17 @@ func Notify(ctx context.Context, method string, params any) error {
 		return nil
 	}
 	return c.send(ctx, method, params)
+}
+
+// advertisedBy returns what e's Advertise adds to empty capabilities of
+// revision (nil when it panics), to check that it encodes.
+func advertisedBy(e *Extension, revision string) (caps map[string]any) {
+	defer func() {
+		if recover() != nil {
+			caps = map[string]any{"": make(chan int)} // fails to encode
+		}
+	}()
+	caps = map[string]any{}
+	e.Advertise(revision, caps)
+	return caps
 }

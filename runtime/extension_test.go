@@ -510,3 +510,20 @@ func TestNotifyFromAnExtensionMethod(t *testing.T) {
 		t.Errorf("Notify outside a request: %v", err)
 	}
 }
+
+func TestAdvertiseThatFailsIsSkipped(t *testing.T) {
+	s := extServer(t, nil)
+	for _, x := range []*Extension{
+		{ID: "a/panic", Advertise: func(string, map[string]any) { panic("no") }},
+		{ID: "a/chan", Advertise: func(_ string, caps map[string]any) { caps["bad"] = make(chan int) }},
+		{ID: "a/good", Advertise: func(_ string, caps map[string]any) { AdvertiseExtension(caps, "a/good", nil) }},
+	} {
+		if err := s.Use(x); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := s.HandleRaw(context.Background(), modernRaw("server/discover", "", `{}`), nil, nil)
+	if !bytes.Contains(r.Body, []byte(`"extensions":{"a/good":{}}`)) || bytes.Contains(r.Body, []byte("bad")) {
+		t.Errorf("discover: %s", r.Body)
+	}
+}
