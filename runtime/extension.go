@@ -538,7 +538,15 @@ func (s *Server) extMethod(name string) (methodInfo, bool) {
 func (s *Server) serveMethod(ctx context.Context, c *call) ([]byte, *rpcError) {
 	m := s.exts.Load().methods[c.msg.Method]
 	req := &MethodRequest{Method: c.msg.Method, ID: c.msg.ID, Params: c.msg.Params, Session: c.sess}
-	res, err := recovered(s, "extension method panicked", "method", m.Name, func() (json.RawMessage, error) { return m.Handle(ctx, req) })
+	r, rerr := s.openRound(c, m.Name, nil) // mrtr.go: Ask and Elicit work in Handle
+	if rerr != nil {
+		return nil, rerr
+	}
+	rctx := withRound(ctx, r)
+	res, err := recovered(s, "extension method panicked", "method", m.Name, func() (json.RawMessage, error) { return m.Handle(rctx, req) })
+	if b, rerr, handled := s.closeRound(c, r); handled {
+		return b, rerr
+	}
 	if err != nil {
 		return nil, extError(c, m.Name, err)
 	}

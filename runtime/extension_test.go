@@ -527,3 +527,32 @@ func TestAdvertiseThatFailsIsSkipped(t *testing.T) {
 		t.Errorf("discover: %s", r.Body)
 	}
 }
+
+func TestExtensionMethodAsks(t *testing.T) {
+	s := extServer(t, nil)
+	err := s.Use(&Extension{ID: "x/ask", Methods: []Method{{Name: "x/ask", Handle: func(ctx context.Context, _ *MethodRequest) (json.RawMessage, error) {
+		var res ElicitResult
+		if err := Ask(ctx, AskElicitation("q", "Proceed?", json.RawMessage(`{"type":"object","properties":{"ok":{"type":"boolean"}}}`), &res)); err != nil {
+			return nil, err
+		}
+		return json.Marshal(map[string]any{"action": res.Action})
+	}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	caps := `{"elicitation":{}}`
+	r := s.HandleRaw(context.Background(), modernRaw("x/ask", "", caps), nil, nil)
+	var ir struct {
+		Result struct {
+			ResultType   string
+			RequestState string
+		}
+	}
+	if err := json.Unmarshal(r.Body, &ir); err != nil || ir.Result.ResultType != "input_required" {
+		t.Fatalf("first round: %s", r.Body)
+	}
+	r = s.HandleRaw(context.Background(), modernRaw("x/ask", `"inputResponses":{"q":{"action":"accept","content":{"ok":true}}},"requestState":"`+ir.Result.RequestState+`"`, caps), nil, nil)
+	if !bytes.Contains(r.Body, []byte(`"action":"accept"`)) || !bytes.Contains(r.Body, []byte(`"resultType":"complete"`)) {
+		t.Errorf("answered round: %s", r.Body)
+	}
+}
