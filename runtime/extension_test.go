@@ -556,3 +556,30 @@ func TestExtensionMethodAsks(t *testing.T) {
 		t.Errorf("answered round: %s", r.Body)
 	}
 }
+
+func TestOutcomeIdempotency(t *testing.T) {
+	s := extServer(t, nil)
+	s.AddTool(&Tool{Name: "write", IdempotencyKey: "key",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"key":{"type":"string"},"n":{"type":"integer"}}}`),
+		Handler: func(context.Context, *ToolRequest) (*ToolResult, error) {
+			return &ToolResult{Content: []Content{Text("done")}}, nil
+		}})
+	var got []string
+	var mu sync.Mutex
+	err := s.Use(&Extension{ID: "x/o", Observe: func(ctx context.Context, _ *MessageInfo) (context.Context, func(Outcome)) {
+		return ctx, func(o Outcome) {
+			mu.Lock()
+			got = append(got, o.Idempotency)
+			mu.Unlock()
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range []string{`{"key":"k","n":1}`, `{"key":"k","n":1}`, `{"key":"k","n":2}`, `{"n":3}`} {
+		s.HandleRaw(context.Background(), modernRaw("tools/call", `"name":"write","arguments":`+args, `{}`), nil, nil)
+	}
+	if want := "fresh replayed conflict "; strings.Join(got, " ") != want {
+		t.Errorf("idempotency outcomes %q, want %q", strings.Join(got, " "), want)
+	}
+}
