@@ -34,6 +34,11 @@ func (s *Server) listTools(ctx context.Context, c *call) ([]byte, *rpcError) {
 		}
 	}
 	size := s.opts.PageSize
+	if x := s.exts.Load(); x != nil && len(x.views) > 0 {
+		if v := x.variant(&c.info); v != 0 {
+			return s.toolsVariant(ctx, c, set, start, x, v) // extension.go
+		}
+	}
 	if s.opts.HideUnauthorized || start%size != 0 {
 		return s.toolsPage(ctx, c, set, start)
 	}
@@ -64,6 +69,11 @@ func (s *Server) toolsPage(ctx context.Context, c *call, set *toolset.Set[*toolE
 		s.logger.Error("tool cannot be listed", "tool", failed, "err", err)
 		return nil, errorf(CodeInternalError, "internal error: tool %s cannot be listed", failed)
 	}
+	return s.closeToolsPage(b, modern), nil
+}
+
+// closeToolsPage adds the era's members to a tools/list page and closes it.
+func (s *Server) closeToolsPage(b []byte, modern bool) []byte {
 	if modern { // as modernResult, in place
 		b = append(b, `,"ttlMs":`...)
 		b = strconv.AppendInt(b, s.ttlMs, 10)
@@ -71,7 +81,7 @@ func (s *Server) toolsPage(ctx context.Context, c *call, set *toolset.Set[*toolE
 		b = append(b, `,"resultType":"complete","_meta":`...)
 		b = append(b, s.serverInfoMeta...)
 	}
-	return append(b, '}'), nil
+	return append(b, '}')
 }
 
 // callTool answers tools/call: validate the arguments, run the handler, check and
@@ -123,48 +133,6 @@ func (s *Server) toolReply(c *call, e *toolEntry, r *round, res *ToolResult, rer
 	return s.encodeToolResult(c, e, res)
 }
 
-// runTool validates the arguments and runs the handler. Invalid arguments, handler
-// errors and panics become isError results; a nil result is an internal error.
-// A tool that is not readonly runs through invokeWrite (effects.go): idempotency
-// key, receipt.
-func (s *Server) runTool(ctx context.Context, c *call, e *toolEntry, args json.RawMessage) (*ToolResult, *rpcError) {
-	fails, err := e.input.Failures(args)
-	if err != nil {
-		s.logger.Error("input schema unusable", "tool", e.tool.Name, "err", err)
-		return nil, errorf(CodeInternalError, "internal error: tool %s has an unusable input schema", e.tool.Name)
-	}
-	if fails != nil {
-		return toolErrorResult(e, e.invalidArgumentsError(fails)), nil
-	}
-	if err := s.gate(ctx, e, args); err != nil { // authorize.go, consent.go
-		return gateFailed(e, err)
-	}
-	c.toolReq = ToolRequest{Name: e.tool.Name, Arguments: args, closed: e.input.Closed()}
-	var res *ToolResult
-	if e.fx != nil || c.fx != nil {
-		res, err = s.invokeWrite(ctx, c, e, &c.toolReq)
-	} else {
-		res, err = s.invoke(ctx, c, e.tool, &c.toolReq)
-	}
-	switch {
-	case errors.Is(err, errAbandoned):
-		return nil, errAbandonedRPC
-	case errors.Is(err, errPanic):
-		return toolErrorResult(e, panicError(e)), nil
-	case errors.Is(err, errCallTimeout):
-		return s.timeoutResult(c, e), nil
-	case errors.Is(err, ErrNilResult) || err == nil && res == nil:
-		s.logger.Error("tool returned no result", "tool", e.tool.Name, "err", ErrNilResult)
-		return nil, errorf(CodeInternalError, "internal error: tool %s returned no result", e.tool.Name)
-	case err != nil:
-		if d := c.deniedScope(); d != nil && errors.Is(err, d) {
-			return nil, deniedRPC(d) // RequireScope over HTTP with runtime/auth: 403
-		}
-		return handlerErrorResult(e, err), nil
-	}
-	return res, nil
-}
-
 // timeoutResult is the isError result of a call cut off at Options.CallTimeout.
 func (s *Server) timeoutResult(c *call, e *toolEntry) *ToolResult {
 	return toolErrorResult(e, s.timeoutError(c, e))
@@ -197,6 +165,16 @@ var (
 // (invokeAside). A handler whose deadline passed before it started (a long
 // consent or authorization wait) does not run.
 func (s *Server) invoke(ctx context.Context, c *call, t *Tool, req *ToolRequest) (*ToolResult, error) {
+	if st := c.stage(ctx, StageHandler); st != nil {
+		res, err := s.invokeAt(ctx, c, t, req)
+		st.end(err)
+		return res, err
+	}
+	return s.invokeAt(ctx, c, t, req)
+}
+
+// invokeAt calls the handler as invoke says.
+func (s *Server) invokeAt(ctx context.Context, c *call, t *Tool, req *ToolRequest) (*ToolResult, error) {
 	switch {
 	case c.watch.When.IsZero():
 		return s.invokeNow(ctx, t, req)
