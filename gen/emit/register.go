@@ -27,6 +27,7 @@ func registerFunc(f *jen.File, p *model.Package) {
 		params = append(params, jen.Id(r.Param).Add(recvType(r.TypeName, r.Pointer)))
 	}
 	f.Func().Id("RegisterMCP").Params(params...).BlockFunc(func(g *jen.Group) {
+		registerViews(g, p) // views.go
 		for _, t := range p.Tools {
 			g.Id("s").Dot("AddTool").Call(jen.Op("&").Add(rt("Tool")).Add(toolFields(t)))
 		}
@@ -64,6 +65,9 @@ func toolFields(t *model.Tool) jen.Code {
 	}
 	if t.Task != "" {
 		fs = append(fs, field("Task", rt(taskConst(t.Task))))
+	}
+	if m := toolMeta(t); m != nil {
+		fs = append(fs, field("Meta", m))
 	}
 	fs = append(fs, field("Handler", adapter(t)))
 	if t.IdempotencyKey != "" {
