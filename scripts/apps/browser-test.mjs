@@ -35,9 +35,11 @@ try {
   const page = context.pages()[0] || (await context.newPage());
   page.on("console", (m) => { if (m.type() === "error") console.log(`browser console: ${m.text()}`); });
   await page.goto(hostURL);
-  await page.waitForFunction(() => window.mcpHost && (window.mcpHost.ready || window.mcpHost.error), null, { timeout });
+  await page.waitForFunction(() => window.mcpHost && (window.mcpHost.ready || window.mcpHost.error), null, { timeout })
+    .catch(() => {});
   const host = await page.evaluate(() => window.mcpHost);
-  check(!host.error, `host rendered the view${host.error ? ": " + host.error : ""}`);
+  check(host.ready && !host.error, `the view initialized and got the tool's input and result` +
+    (host.error ? `: ${host.error}` : host.ready ? "" : ` (not within ${timeout} ms; host log: ${host.log.join(" | ")})`));
   check(host.modelTools.includes("show_incident_board") && !host.modelTools.includes("acknowledge_alert"),
     `the model's tools hide the app-only tool: ${host.modelTools.join(", ")}`);
 
