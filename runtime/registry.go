@@ -177,7 +177,7 @@ func (e *toolEntry) Desc() *toolset.Desc { return &e.desc }
 func (e *toolEntry) Wire() toolset.Tool {
 	t := e.tool
 	w := toolset.Tool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: t.InputSchema,
-		OutputSchema: t.OutputSchema, LegacyOutputSchema: t.LegacyOutputSchema, Task: string(t.Task), Meta: t.Meta}
+		OutputSchema: t.OutputSchema, LegacyOutputSchema: t.LegacyOutputSchema, Task: string(t.Task)}
 	if t.Annotations != nil {
 		w.Annotations = t.Annotations
 	}

@@ -49,10 +49,6 @@ type Tool struct {
 	// Task says whether the tool runs as a task (tasks.go, docs/tasks.md):
 	// "" never, TaskOptional when the server decides, TaskRequired always.
 	Task TaskSupport
-	// Meta is the Tool object's _meta in tools/list, a JSON object (nil for
-	// none): metadata for extensions, such as MCP Apps' {"ui":{"resourceUri":
-	// ...}} (runtime/apps). It must not change once the tool is registered.
-	Meta json.RawMessage
 	// Handler runs the tool.
 	Handler ToolHandler
 
