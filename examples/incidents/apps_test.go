@@ -1,6 +1,7 @@
 package incidents
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -24,9 +25,9 @@ func TestAppsSchemas(t *testing.T) {
 	spec := compileSchema(t, specDir(t)+"/2026-07-28/schema/schema.json")
 	s := newServer()
 	results := map[string]json.RawMessage{
-		"ListToolsResult":    result(t, call(t, s, "tools/list", map[string]any{})),
-		"ReadResourceResult": result(t, call(t, s, "resources/read", map[string]any{"uri": "ui://incidents/board"})),
-		"DiscoverResult":     result(t, call(t, s, "server/discover", map[string]any{})),
+		"ListToolsResult":    result(t, callApps(t, s, "tools/list", map[string]any{})),
+		"ReadResourceResult": result(t, callApps(t, s, "resources/read", map[string]any{"uri": "ui://incidents/board"})),
+		"DiscoverResult":     result(t, callApps(t, s, "server/discover", map[string]any{})),
 	}
 	for def, raw := range results {
 		validate(t, spec, "#/$defs/"+def, raw)
@@ -104,6 +105,22 @@ func TestAcknowledgeOnce(t *testing.T) {
 	if !strings.Contains(string(board), `P1 alert-payments-0001 payments: error rate 18.2 %, checkout failures 21 %, acknowledged (ACK-0001)`) {
 		t.Errorf("board after the acknowledgement lacks it in its text: %s", board)
 	}
+}
+
+// callApps sends one 2026-07-28 request from a client with MCP Apps.
+func callApps(t *testing.T, s *mcpruntime.Server, method string, params map[string]any) map[string]json.RawMessage {
+	t.Helper()
+	params["_meta"] = map[string]any{
+		"io.modelcontextprotocol/protocolVersion":    "2026-07-28",
+		"io.modelcontextprotocol/clientCapabilities": uiCaps,
+	}
+	raw, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var resp map[string]json.RawMessage
+	unmarshal(t, s.HandleRaw(context.Background(), raw, nil, nil).Body, &resp)
+	return resp
 }
 
 // result returns a response's result, failing the test on an error.

@@ -389,6 +389,7 @@ var mcpViewBoard string
 // RegisterMCP registers the tools of package incidents with s.
 // Handlers that are methods are called on desk.
 func RegisterMCP(s *mcpruntime.Server, desk *Desk) {
+	mcpapps.Register(s)
 	mcpapps.AddView(s, &mcpapps.View{
 		URI:           "ui://incidents/board",
 		Name:          "board",
@@ -404,7 +405,7 @@ func RegisterMCP(s *mcpruntime.Server, desk *Desk) {
 		Annotations:  &mcpruntime.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true},
 		InputSchema:  mcpDeskShowIncidentBoardInputSchema,
 		OutputSchema: mcpDeskShowIncidentBoardOutputSchema,
-		Meta:         json.RawMessage(`{"ui":{"resourceUri":"ui://incidents/board"}}`),
+		Meta:         mcpapps.ToolMeta("ui://incidents/board"),
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
 			out, err := desk.ShowIncidentBoard(ctx)
 			if err != nil {
@@ -421,7 +422,7 @@ func RegisterMCP(s *mcpruntime.Server, desk *Desk) {
 		Annotations:  &mcpruntime.ToolAnnotations{IdempotentHint: true},
 		InputSchema:  mcpDeskAcknowledgeAlertInputSchema,
 		OutputSchema: mcpDeskAcknowledgeAlertOutputSchema,
-		Meta:         json.RawMessage(`{"ui":{"resourceUri":"ui://incidents/board","visibility":["app"]}}`),
+		Meta:         mcpapps.ToolMeta("ui://incidents/board", mcpapps.VisibleToApp),
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
 			var in AckInput
 			if err := req.Decode(&in); err != nil {

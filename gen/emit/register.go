@@ -63,11 +63,11 @@ func toolFields(t *model.Tool) jen.Code {
 	if t.Confirm != "" {
 		fs = append(fs, field("Confirm", jen.Lit(t.Confirm)))
 	}
+	if m := toolMeta(t); m != nil { // views.go
+		fs = append(fs, field("Meta", m))
+	}
 	if t.Task != "" {
 		fs = append(fs, field("Task", rt(taskConst(t.Task))))
-	}
-	if m := toolMeta(t); m != nil {
-		fs = append(fs, field("Meta", m))
 	}
 	fs = append(fs, field("Handler", adapter(t)))
 	if t.IdempotencyKey != "" {

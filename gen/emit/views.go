@@ -4,20 +4,30 @@ package emit
 // (runtime/apps.AddView) and a linked tool's _meta.ui.
 
 import (
-	"encoding/json"
-
 	"github.com/dave/jennifer/jen"
 
 	"github.com/mcpgen/mcpgen/gen/model"
 )
 
-// viewImports imports embed (blank) and runtime/apps when p has views.
-func viewImports(f *jen.File, p *model.Package) {
-	if len(p.Views) == 0 {
-		return
+// usesApps reports whether p has views or tools with _meta.ui.
+func usesApps(p *model.Package) bool {
+	for _, t := range p.Tools {
+		if t.UI != "" || len(t.Visibility) > 0 {
+			return true
+		}
 	}
-	f.Anon("embed")
-	f.ImportAlias(model.AppsPath, model.AppsAlias)
+	return len(p.Views) > 0
+}
+
+// viewImports imports embed (blank) when p has views, and runtime/apps when
+// it uses MCP Apps.
+func viewImports(f *jen.File, p *model.Package) {
+	if len(p.Views) > 0 {
+		f.Anon("embed")
+	}
+	if usesApps(p) {
+		f.ImportAlias(model.AppsPath, model.AppsAlias)
+	}
 }
 
 // viewVars declares the string variable of each view's embedded file.
@@ -29,8 +39,11 @@ func viewVars(f *jen.File, p *model.Package) {
 	}
 }
 
-// registerViews registers p's views with s.
+// registerViews registers the MCP Apps extension and p's views with s.
 func registerViews(g *jen.Group, p *model.Package) {
+	if usesApps(p) {
+		g.Qual(model.AppsPath, "Register").Call(jen.Id("s"))
+	}
 	for _, v := range p.Views {
 		g.Qual(model.AppsPath, "AddView").Call(jen.Id("s"), jen.Op("&").Qual(model.AppsPath, "View").Add(viewFields(v)))
 	}
@@ -70,19 +83,19 @@ func viewFields(v *model.View) jen.Code {
 	return fields(fs...)
 }
 
-// toolMeta is t's Tool.Meta ({"ui":{"resourceUri":...,"visibility":[...]}}),
+// toolMeta is t's Tool.Meta (mcpapps.ToolMeta(resourceURI, visibility...)),
 // or nil when t has neither a view nor a visibility.
 func toolMeta(t *model.Tool) jen.Code {
 	if t.UI == "" && len(t.Visibility) == 0 {
 		return nil
 	}
-	ui := struct {
-		ResourceURI string   `json:"resourceUri,omitempty"`
-		Visibility  []string `json:"visibility,omitempty"`
-	}{t.UI, t.Visibility}
-	b, err := json.Marshal(map[string]any{"ui": ui})
-	if err != nil {
-		panic(err) // strings only
+	args := []jen.Code{jen.Lit(t.UI)}
+	for _, v := range t.Visibility {
+		name := "VisibleToModel"
+		if v == "app" {
+			name = "VisibleToApp"
+		}
+		args = append(args, jen.Qual(model.AppsPath, name))
 	}
-	return jen.Qual("encoding/json", "RawMessage").Call(rawLit(b))
+	return jen.Qual(model.AppsPath, "ToolMeta").Call(args...)
 }
