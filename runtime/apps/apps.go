@@ -185,6 +185,15 @@ func Register(s *mcpruntime.Server) {
 	})
 }
 
+// ModelVisible reports whether a model may see and call t: its _meta.ui
+// visibility includes VisibleToModel, or it has none (the default). Hosts
+// that offer the server's tools to a model directly (runtime/modelcall) leave
+// the others out, as the spec asks of MCP Apps hosts.
+func ModelVisible(t *mcpruntime.Tool) bool {
+	ui, ok := toolUI(t)
+	return !ok || len(ui.Visibility) == 0 || slices.Contains(ui.Visibility, VisibleToModel)
+}
+
 // Supported reports whether the client of the request in ctx declared MCP
 // Apps with the HTML view type (capabilities.extensions
 // ["io.modelcontextprotocol/ui"].mimeTypes holds MIMEType) in a revision
