@@ -14,14 +14,16 @@
 #        scripts/apps.sh -preview [-server DIR | MCP_URL] [-port N]
 #                                               serve the host page for a developer:
 #                                               build and start the server main in DIR
-#                                               (default ./examples/incidents/cmd/incidents-server)
-#                                               or use a running server's URL
+#                                               (a package path from the current directory;
+#                                               default: the incidents example) or use a
+#                                               running server's URL
 #        scripts/apps.sh -env                   install, then print the environment
 # env:   MCPGEN_INTEROP_HOME  cache shared with interop/run.sh (Node, npm packages)
 #        CHROMIUM             the browser (default /usr/bin/chromium, apt-get installed when missing)
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
+cwd=$(pwd) # -preview -server DIR is relative to where the script was started
 die() { echo "apps: $*" >&2; exit 1; }
 
 eval "$("$repo/interop/run.sh" -env | sed 's/^/export /')" || die "could not install Node (interop/run.sh -env)"
@@ -61,9 +63,10 @@ trap cleanup EXIT
 cp "$repo"/scripts/apps/*.mjs "$repo"/scripts/apps/*.html "$repo"/scripts/apps/host.js "$work/"
 ln -s "$modules" "$work/node_modules"
 
-# start_server MAIN_DIR: build the server main and serve it over HTTP; sets mcp_url.
+# start_server FROM MAIN_DIR: build the server main (a package path relative to
+# FROM) and serve it over HTTP; sets mcp_url.
 start_server() {
-  (cd "$repo" && go build -o "$work/server" "$1") || die "go build $1 failed"
+  (cd "$1" && go build -o "$work/server" "$2") || die "go build $2 (in $1) failed"
   "$work/server" -http 127.0.0.1:0 -audit </dev/null 2>"$work/server.log" &
   pids+=($!)
   for _ in $(seq 100); do
@@ -96,7 +99,12 @@ if [ "${1:-}" = "-preview" ]; then
       *) url=$1; shift ;;
     esac
   done
-  if [ -z "$url" ]; then start_server "$main"; url=$mcp_url; fi
+  if [ -z "$url" ]; then
+    from=$cwd
+    [ "$main" = ./examples/incidents/cmd/incidents-server ] && from=$repo
+    start_server "$from" "$main"
+    url=$mcp_url
+  fi
   start_host "$url" "$port"
   echo "apps: open $host_url (add &tool=NAME&args=JSON for another tool); the server is $url; Ctrl-C ends" >&2
   wait
@@ -108,7 +116,7 @@ if ! [ -x "${CHROMIUM:-/usr/bin/chromium}" ]; then
   command -v apt-get >/dev/null || die "no /usr/bin/chromium and no apt-get to install it"
   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >&2 || die "apt-get install chromium failed"
 fi
-start_server ./examples/incidents/cmd/incidents-server
+start_server "$repo" ./examples/incidents/cmd/incidents-server
 start_host "$mcp_url"
 echo "apps: $("${CHROMIUM:-/usr/bin/chromium}" --version 2>/dev/null); server $mcp_url; host $host_url" >&2
 status=0
