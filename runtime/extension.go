@@ -181,6 +181,10 @@ type MessageInfo struct {
 	ID json.RawMessage
 	// Modern reports a 2026-07-28 message.
 	Modern bool
+	// Revision is the message's protocol revision: its _meta protocolVersion
+	// (2026-07-28), the session's negotiated one (handshake revisions), ""
+	// before initialize or when absent.
+	Revision string
 	// Params are the raw params (with _meta: Meta reads a member).
 	Params json.RawMessage
 	// Session is the 2025-11-25 session, nil without one.
@@ -299,8 +303,8 @@ func member(obj []byte, name string) (json.RawMessage, bool) {
 	return found, found != nil
 }
 
-// Use registers x with the server. It fails, registering nothing, on a
-// method without a name or handler, a method name the core serves or
+// Use registers x with the server. It fails, registering nothing, on
+// Settings that are not a JSON object, a method without a name or handler, a method name the core serves or
 // another extension registered, or an ID already used. Register extensions
 // before serving; Use is safe for concurrent use but a request already being
 // served may not see x.
@@ -321,6 +325,11 @@ func (s *Server) Use(x *Extension) error {
 		}
 	} else {
 		next.methods = map[string]*Method{}
+	}
+	if x.Settings != nil {
+		if set := jsonwire.TrimSpace(x.Settings); len(set) < 2 || set[0] != '{' || !jsonwire.Valid(set) {
+			return fmt.Errorf("mcpgen runtime: extension %q: Settings must be a JSON object", x.ID)
+		}
 	}
 	if x.ID != "" {
 		for _, o := range next.list {
@@ -615,6 +624,12 @@ func (s *Server) observe(ctx context.Context, m *Message, sess *Session) (contex
 		return ctx, nil
 	}
 	info := &MessageInfo{Method: m.Method, Modern: m.Era == EraModern, Params: m.Params, Session: sess}
+	switch {
+	case info.Modern && m.params.Meta != nil:
+		info.Revision, _ = rawString(m.params.Meta.ProtocolVersion)
+	case !info.Modern && sess != nil:
+		info.Revision = sess.ProtocolVersion()
+	}
 	if m.Kind == KindRequest {
 		info.ID = m.ID
 	}
@@ -818,4 +833,17 @@ func (e stageEnd) end(err error) {
 	for i := len(e) - 1; i >= 0; i-- {
 		e[i](err)
 	}
+}
+
+// Notify sends the client a notification about the request ctx belongs to,
+// where the request's own notifications go (its SSE stream over HTTP, the
+// connection on stdio, the session otherwise), e.g. an extension's status
+// notification. Outside a request it does nothing; after the request was
+// answered it returns ErrRequestDone.
+func Notify(ctx context.Context, method string, params any) error {
+	c := callFrom(ctx)
+	if c == nil {
+		return nil
+	}
+	return c.send(ctx, method, params)
 }

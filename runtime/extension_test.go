@@ -74,6 +74,8 @@ func TestUseRefusesShadowAndDuplicates(t *testing.T) {
 		{&Extension{ID: "a/x", Methods: []Method{{Name: "tasks/get", Handle: h}}}, "core method"},
 		{&Extension{ID: "a/x", Methods: []Method{{Name: "", Handle: h}}}, "without a name"},
 		{&Extension{ID: "a/x", Methods: []Method{{Name: "a/m"}}}, "no Handle"},
+		{&Extension{ID: "a/x", Settings: json.RawMessage(`[1]`)}, "JSON object"},
+		{&Extension{ID: "a/x", Settings: json.RawMessage(`{"a":`)}, "JSON object"},
 	} {
 		err := s.Use(tc.x)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -365,6 +367,9 @@ func TestExtensionObserveAuditAndLifecycle(t *testing.T) {
 				hdr = m.Header.Get("X-Test")
 			}
 			mu.Lock()
+			if m.Method == "tools/call" && m.Revision != "2026-07-28" {
+				t.Errorf("MessageInfo.Revision = %q", m.Revision)
+			}
 			events = append(events, "start "+m.Method+" "+string(tp)+" "+hdr)
 			mu.Unlock()
 			return context.WithValue(ctx, traceKey{}, "t-1"), func(o Outcome) {
@@ -474,5 +479,34 @@ func TestExtensionStages(t *testing.T) {
 	}
 	if g, want := run(`{"n":"x"}`), "validate /validate:invalid_arguments"; g != want {
 		t.Errorf("invalid: %s, want %s", g, want)
+	}
+}
+
+func TestNotifyFromAnExtensionMethod(t *testing.T) {
+	s := extServer(t, nil)
+	err := s.Use(&Extension{ID: "x/n", Methods: []Method{{Name: "x/ping", Handle: func(ctx context.Context, _ *MethodRequest) (json.RawMessage, error) {
+		if err := Notify(ctx, "notifications/x/pong", map[string]int{"n": 1}); err != nil {
+			return nil, err
+		}
+		return json.RawMessage(`{}`), nil
+	}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	var mu sync.Mutex
+	out := SinkFunc(func(_ context.Context, msg []byte) error {
+		mu.Lock()
+		got = append(got, string(msg))
+		mu.Unlock()
+		return nil
+	})
+	sess, _ := legacySession(t, s, `{}`)
+	r := s.HandleRaw(context.Background(), legacyRaw("x/ping", ""), sess, out)
+	if !bytes.Contains(r.Body, []byte(`"result":{}`)) || len(got) != 1 || got[0] != `{"jsonrpc":"2.0","method":"notifications/x/pong","params":{"n":1}}` {
+		t.Errorf("reply %s, notifications %q", r.Body, got)
+	}
+	if err := Notify(context.Background(), "x", nil); err != nil {
+		t.Errorf("Notify outside a request: %v", err)
 	}
 }
