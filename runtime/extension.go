@@ -43,6 +43,8 @@ type Extension struct {
 	// (server/discover: "2026-07-28"; initialize: the negotiated revision) and
 	// may add or change members, e.g. capabilities.tasks for 2025-11-25.
 	// AdvertiseExtension adds the extensions entry. caps belongs to the call.
+	// What it adds must encode as JSON; an Advertise that panics or adds
+	// something that does not encode (tried alone first) is skipped.
 	Advertise func(revision string, caps map[string]any)
 
 	// Methods are the custom request and notification methods the extension
@@ -214,6 +216,11 @@ type Outcome struct {
 	ToolError string
 	// Aborted reports a request the client cancelled (no reply).
 	Aborted bool
+	// Idempotency is what the idempotency ledger did for a keyed tools/call,
+	// named as the audit record names it: "fresh" (claimed; the handler ran),
+	// "replayed", "conflict", "in_progress", "outcome_unknown", "reconciled",
+	// "store_error"; "" for a call without a key.
+	Idempotency string
 }
 
 // A Stage is a named step of the tools/call pipeline (DESIGN.md, "The call
@@ -508,6 +515,9 @@ func (x *extSet) advertise(revision string, caps map[string]any) {
 	for _, e := range x.list {
 		switch {
 		case e.Advertise != nil:
+			if _, err := json.Marshal(advertisedBy(e, revision)); err != nil {
+				continue // checked alone first: a bad one must not break initialize
+			}
 			e.Advertise(revision, caps)
 		case e.ID != "" && (revision == versionModern || revision == versionLegacy):
 			AdvertiseExtension(caps, e.ID, e.Settings)
@@ -533,7 +543,15 @@ func (s *Server) extMethod(name string) (methodInfo, bool) {
 func (s *Server) serveMethod(ctx context.Context, c *call) ([]byte, *rpcError) {
 	m := s.exts.Load().methods[c.msg.Method]
 	req := &MethodRequest{Method: c.msg.Method, ID: c.msg.ID, Params: c.msg.Params, Session: c.sess}
-	res, err := recovered(s, "extension method panicked", "method", m.Name, func() (json.RawMessage, error) { return m.Handle(ctx, req) })
+	r, rerr := s.openRound(c, m.Name, nil) // mrtr.go: Ask and Elicit work in Handle
+	if rerr != nil {
+		return nil, rerr
+	}
+	rctx := withRound(ctx, r)
+	res, err := recovered(s, "extension method panicked", "method", m.Name, func() (json.RawMessage, error) { return m.Handle(rctx, req) })
+	if b, rerr, handled := s.closeRound(c, r); handled {
+		return b, rerr
+	}
 	if err != nil {
 		return nil, extError(c, m.Name, err)
 	}
@@ -653,7 +671,7 @@ func (s *Server) observe(ctx context.Context, m *Message, sess *Session) (contex
 func outcome(c *call, r Reply, aborted bool) Outcome {
 	o := Outcome{Code: r.Code, Aborted: aborted}
 	if c != nil && c.fx != nil {
-		o.ToolError = c.fx.errCode
+		o.ToolError, o.Idempotency = c.fx.errCode, c.fx.idempotency
 	}
 	return o
 }
@@ -846,4 +864,17 @@ func Notify(ctx context.Context, method string, params any) error {
 		return nil
 	}
 	return c.send(ctx, method, params)
+}
+
+// advertisedBy returns what e's Advertise adds to empty capabilities of
+// revision (nil when it panics), to check that it encodes.
+func advertisedBy(e *Extension, revision string) (caps map[string]any) {
+	defer func() {
+		if recover() != nil {
+			caps = map[string]any{"": make(chan int)} // fails to encode
+		}
+	}()
+	caps = map[string]any{}
+	e.Advertise(revision, caps)
+	return caps
 }
