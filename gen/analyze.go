@@ -70,6 +70,7 @@ type pkgScan struct {
 	recvs  map[string]*model.Receiver    // by type name
 	names  *nameSet                      // identifiers the generated file may not reuse
 	fnames map[string]bool               // base names of files with tools
+	views  viewScan                      // the MCP Apps views (view.go)
 }
 
 // pkg analyzes one package.
@@ -95,6 +96,7 @@ func (a *analyzer) pkg(p *packages.Package) *model.Package {
 	}
 	a.registry(s)    // serverjson.go
 	a.elicitForms(s) // elicit.go
+	a.finishViews(s) // view.go
 	a.finishPkg(s)
 	return s.mp
 }
@@ -151,6 +153,7 @@ func (a *analyzer) funcDecl(s *pkgScan, d *ast.FuncDecl) {
 		return
 	}
 	var tool, ctor *directive
+	var views []*directive
 	for i := range ds {
 		dir := &ds[i]
 		switch dir.word {
@@ -162,6 +165,8 @@ func (a *analyzer) funcDecl(s *pkgScan, d *ast.FuncDecl) {
 			tool = dir
 		case "constructor":
 			ctor = dir
+		case "view":
+			views = append(views, dir)
 		default:
 			a.errorf(dir.pos, "%s", unknownDirective(dir.word)) // suggest.go
 		}
@@ -170,9 +175,14 @@ func (a *analyzer) funcDecl(s *pkgScan, d *ast.FuncDecl) {
 	case tool != nil && ctor != nil:
 		a.errorf(ctor.pos, "mcp:tool %s: a function cannot be both //mcp:tool and //mcp:constructor", funcName(d))
 	case tool != nil:
-		a.tool(s, d, tool)
+		a.tool(s, d, tool, views)
 	case ctor != nil:
 		a.constructor(s, d, ctor)
+	}
+	if tool == nil {
+		for _, v := range views {
+			a.errorf(v.pos, "//mcp:view must annotate a //mcp:tool whose ui= names an HTML file")
+		}
 	}
 }
 

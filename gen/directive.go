@@ -66,6 +66,10 @@ type toolSpec struct {
 	auth                                         authSpec
 	reconcile                                    string // reconcile=FUNC: looks up a lapsed write's outcome
 	reconcileOff                                 int    // offset of the reconcile argument within args
+	ui                                           string // ui=FILE.html or ui=ui://...: the tool's view
+	uiOff                                        int    // offset of the ui argument within args
+	visibility                                   string // visibility=model|app|"model app"
+	visibilityOff                                int    // offset of the visibility argument within args
 }
 
 // A token of a directive's arguments.
@@ -113,7 +117,7 @@ func isFlag(word string) bool {
 }
 
 // toolArgsUsage lists the accepted arguments, for error messages.
-const toolArgsUsage = `want [NAME] [title="..."] [readonly] [destructive[=false]] [idempotent[=false]] [openworld[=false]] [strict=openai|none] [task=optional|required] [input=FILE.json] [scope="..."] [confirm="..."] [reconcile=FUNC]`
+const toolArgsUsage = `want [NAME] [title="..."] [readonly] [destructive[=false]] [idempotent[=false]] [openworld[=false]] [strict=openai|none] [task=optional|required] [input=FILE.json] [scope="..."] [confirm="..."] [reconcile=FUNC] [ui=FILE.html|ui://...] [visibility=model|app]`
 
 // setStrict records strict=openai|none, returning a message for another value.
 func (s *toolSpec) setStrict(t argToken) string {
@@ -180,7 +184,11 @@ func (s *toolSpec) set(key string, t argToken) string {
 		return s.auth.set(key, t)
 	case key == "reconcile" && t.hasVal && t.val != "":
 		s.reconcile, s.reconcileOff = t.val, t.off
-	case key == "name" || key == "title" || key == "input" || key == "reconcile":
+	case key == "ui" && t.hasVal && t.val != "":
+		s.ui, s.uiOff = t.val, t.off
+	case key == "visibility" && t.hasVal && t.val != "":
+		s.visibility, s.visibilityOff = t.val, t.off
+	case key == "name" || key == "title" || key == "input" || key == "reconcile" || key == "ui" || key == "visibility":
 		return fmt.Sprintf("%s needs a value: %s=\"...\"", key, key)
 	default:
 		return fmt.Sprintf("unknown argument %q (%s)", t.key, toolArgsUsage)

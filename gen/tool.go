@@ -15,14 +15,15 @@ const acceptedShapes = "func(context.Context, In) (Out, error), func(context.Con
 	"func(context.Context) (Out, error) or func(context.Context) error"
 
 // tool analyzes one //mcp:tool handler and adds it to s.
-func (a *analyzer) tool(s *pkgScan, d *ast.FuncDecl, dir *directive) {
+func (a *analyzer) tool(s *pkgScan, d *ast.FuncDecl, dir *directive, views []*directive) {
 	fn, ok := s.p.TypesInfo.Defs[d.Name].(*types.Func)
 	if !ok {
 		return // type checking failed; reported by load
 	}
 	label := "mcp:tool " + funcName(d)
 	t := &model.Tool{Func: d.Name.Name, Pos: a.fset.Position(d.Pos())}
-	in, auth, rec := a.toolArgs(t, dir, label)
+	in, auth, rec, ui := a.toolArgs(t, dir, label)
+	ui.views = views
 	if t.Name == "" {
 		t.Name = snakeCase(d.Name.Name)
 		if msg := checkToolName(t.Name); msg != "" {
@@ -39,6 +40,7 @@ func (a *analyzer) tool(s *pkgScan, d *ast.FuncDecl, dir *directive) {
 	}
 	a.toolAuth(t, auth, dir, label)
 	a.reconcile(s, t, sig, rec, label) // reconcile.go
+	a.toolView(s, t, ui, label)        // view.go
 	s.fnames[filepath.Base(t.Pos.Filename)] = true
 	s.mp.Tools = append(s.mp.Tools, t)
 }
@@ -47,7 +49,7 @@ func (a *analyzer) tool(s *pkgScan, d *ast.FuncDecl, dir *directive) {
 // file, if any, with the position of the argument, the scope= and confirm=
 // arguments (checked once the input schema is known) and the reconcile=
 // function (checked once the handler's shape is known).
-func (a *analyzer) toolArgs(t *model.Tool, dir *directive, label string) (inputFile, authSpec, reconcileRef) {
+func (a *analyzer) toolArgs(t *model.Tool, dir *directive, label string) (inputFile, authSpec, reconcileRef, viewRef) {
 	spec, errs := parseToolArgs(dir.args)
 	for _, e := range errs {
 		a.errorf(dir.pos+token.Pos(dir.off+e.off), "%s: %s", label, e.msg)
@@ -62,10 +64,11 @@ func (a *analyzer) toolArgs(t *model.Tool, dir *directive, label string) (inputF
 	t.Strict = spec.strict       // resolved against Config.Strict by profileInput
 	rec := reconcileRef{name: spec.reconcile, pos: dir.pos + token.Pos(dir.off+spec.reconcileOff)}
 	t.Task = spec.task
+	ui := a.viewArgs(t, spec, dir, label) // view.go
 	if spec.input == "" {
-		return inputFile{}, spec.auth, rec
+		return inputFile{}, spec.auth, rec, ui
 	}
-	return inputFile{name: spec.input, pos: dir.pos + token.Pos(dir.off+spec.inputOff)}, spec.auth, rec
+	return inputFile{name: spec.input, pos: dir.pos + token.Pos(dir.off+spec.inputOff)}, spec.auth, rec, ui
 }
 
 // receiver records the receiver of a method handler; it reports false when

@@ -163,6 +163,7 @@ type Desk struct {
 	crash   bool          // INCIDENTS_CRASH_AFTER_COMMIT=1: die right after storing a ticket (fault tests)
 	delay   time.Duration // INCIDENTS_DELAY: a slow ticket system answers this long after storing (chaos tests)
 	pause   func()        // tests: runs before a ticket is stored
+	board   board         // the alerts' acknowledgements (board.go)
 }
 
 // NewDesk returns an empty incident desk.

@@ -48,6 +48,7 @@ func renderPackage(p *model.Package, r *rawLits) ([]byte, bool, error) {
 		importNames(f, taken, t.Out)
 	}
 	primitiveImports(f, taken, p)
+	viewImports(f, p)
 	if p.FullSchema {
 		f.Anon(model.FullSchemaPath) // a schema beyond the runtime's built-in validator
 	}
@@ -56,6 +57,7 @@ func renderPackage(p *model.Package, r *rawLits) ([]byte, bool, error) {
 		schemaVars(f, r, t)
 	}
 	formVars(f, r, p)
+	viewVars(f, p)
 	registerFunc(f, p)
 	return render(f, r)
 }

@@ -27,6 +27,7 @@ func registerFunc(f *jen.File, p *model.Package) {
 		params = append(params, jen.Id(r.Param).Add(recvType(r.TypeName, r.Pointer)))
 	}
 	f.Func().Id("RegisterMCP").Params(params...).BlockFunc(func(g *jen.Group) {
+		registerViews(g, p) // views.go
 		for _, t := range p.Tools {
 			g.Id("s").Dot("AddTool").Call(jen.Op("&").Add(rt("Tool")).Add(toolFields(t)))
 		}
@@ -64,6 +65,9 @@ func toolFields(t *model.Tool) jen.Code {
 	}
 	if t.Confirm != "" {
 		fs = append(fs, field("Confirm", jen.Lit(t.Confirm)))
+	}
+	if m := toolMeta(t); m != nil { // views.go
+		fs = append(fs, field("Meta", m))
 	}
 	if t.Task != "" {
 		fs = append(fs, field("Task", rt(taskConst(t.Task))))

@@ -68,6 +68,9 @@ type Package struct {
 	Resources []*Resource `json:",omitempty"`
 	// Prompts are the //mcp:prompt handlers, in source order.
 	Prompts []*Prompt `json:",omitempty"`
+	// Views are the MCP Apps views embedded from the package's HTML files,
+	// in order of first use.
+	Views []*View `json:",omitempty"`
 	// Forms are the struct types passed to mcpruntime.Elicit, in order of first use.
 	Forms []*Form `json:",omitempty"`
 	// FullSchema reports that a tool or form schema is beyond the runtime's built-in
@@ -160,6 +163,11 @@ type Tool struct {
 	Destructive bool   // destructive: annotations.destructiveHint
 	Idempotent  bool   // idempotent: annotations.idempotentHint
 	OpenWorld   bool   // openworld: annotations.openWorldHint
+	// UI is the ui:// URI of the tool's MCP Apps view (ui=...), empty for none.
+	UI string `json:",omitempty"`
+	// Visibility is visibility=...: "model", "app" or both; empty for the
+	// default (both).
+	Visibility []string `json:",omitempty"`
 
 	// Func is the Go identifier of the handler function or method.
 	Func string

@@ -25,6 +25,7 @@ import (
 	"sync/atomic"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/apps"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
@@ -186,7 +187,7 @@ func (d *Dispatcher) Call(ctx context.Context, mc Call) *Result {
 	if terr != nil {
 		return failed(mc, terr)
 	}
-	if d.s.Tool(mc.Name) == nil {
+	if t := d.s.Tool(mc.Name); t == nil || !apps.ModelVisible(t) { // app-only tools are not the model's
 		return failed(mc, d.unknownTool(mc.Name))
 	}
 	var responses map[string]json.RawMessage
@@ -217,7 +218,9 @@ func (d *Dispatcher) Call(ctx context.Context, mc Call) *Result {
 func (d *Dispatcher) unknownTool(name string) *runtime.ToolError {
 	var names []string
 	for _, t := range d.s.Tools() {
-		names = append(names, t.Name)
+		if apps.ModelVisible(t) {
+			names = append(names, t.Name)
+		}
 	}
 	return &runtime.ToolError{Code: ErrCodeUnknownTool, Retryable: true, Message: fmt.Sprintf(
 		"unknown tool %q; the tools are: %s", name, strings.Join(names, ", "))}

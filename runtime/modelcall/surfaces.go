@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/internal/schemaprofile"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/apps"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
@@ -107,6 +108,9 @@ func functionTools(s *runtime.Server, provider string, names *regexp.Regexp, ada
 	var out []FunctionTool
 	var findings []Finding
 	for _, tool := range s.Tools() {
+		if !apps.ModelVisible(tool) { // an MCP Apps tool only views may call
+			continue
+		}
 		t := FunctionTool{Name: tool.Name, Description: tool.Description, Parameters: compactSchema(tool.InputSchema)}
 		if !names.MatchString(t.Name) {
 			findings = append(findings, Finding{Tool: t.Name, Provider: provider, Msg: fmt.Sprintf("the name does not match %s", names)})
