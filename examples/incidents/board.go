@@ -57,7 +57,7 @@ type Board struct {
 // where the user acknowledges them. The result lists each alert with its
 // service, severity and acknowledgement.
 //
-//mcp:tool show_incident_board title="Incident board" readonly idempotent ui=board.html
+//mcp:tool show_incident_board title="Incident board" readonly idempotent openworld=false ui=board.html
 //mcp:view uri=ui://incidents/board title="Incident board" border=true
 func (d *Desk) ShowIncidentBoard(ctx context.Context) (Board, error) {
 	b := Board{ObservedAt: observedAt}
@@ -99,7 +99,7 @@ type Ack struct {
 // AcknowledgeAlert acknowledges an open alert of the incident board: the
 // on-call engineer owns it from now on. Only the board's view calls it.
 //
-//mcp:tool acknowledge_alert title="Acknowledge an alert" idempotent visibility=app ui=ui://incidents/board
+//mcp:tool acknowledge_alert title="Acknowledge an alert" idempotent destructive=false openworld=false visibility=app ui=ui://incidents/board
 func (d *Desk) AcknowledgeAlert(ctx context.Context, in AckInput) (Ack, error) {
 	known := false
 	for _, a := range alerts {
