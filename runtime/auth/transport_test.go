@@ -43,7 +43,7 @@ func newTransportRig(t *testing.T) *transportRig {
 		}})
 	rig.ts = httptest.NewServer(nil)
 	rig.aud = rig.ts.URL + "/mcp"
-	rs, err := New(s, Config{Issuer: rig.is.ts.URL, Audience: rig.aud, Logger: slogTo(io.Discard)})
+	rs, err := New(s, Config{Issuer: rig.is.URL(), Audience: rig.aud, Logger: slogTo(io.Discard)})
 	if err != nil {
 		t.Fatal(err)
 	}

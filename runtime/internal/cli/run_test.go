@@ -66,7 +66,7 @@ func TestStoreURLPasswordNotEchoed(t *testing.T) {
 		"rediss://s3cr%zzet@redis.example/0",
 	} {
 		var stderr bytes.Buffer
-		p := Program{Name: "srv", Version: "1", Tools: func() []string { return nil },
+		p := Program{Name: "srv", Version: "1", Serves: func() []string { return nil },
 			Serve: func(ctx context.Context, f Flags, stdin io.Reader, stdout io.Writer) error { return nil }}
 		code := Run(context.Background(), p, []string{"-store", raw}, strings.NewReader(""), io.Discard, &stderr)
 		if code != 1 || !strings.Contains(stderr.String(), "-store: store URL") {
