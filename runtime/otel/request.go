@@ -1,0 +1,300 @@
+package otel
+
+// request.go: one request's server span and measurements.
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/propagation"
+	"go.opentelemetry.io/otel/semconv/v1.41.0/mcpconv"
+	"go.opentelemetry.io/otel/trace"
+
+	mcpruntime "github.com/mcpgen/mcpgen/runtime"
+)
+
+// Attribute keys of the MCP semantic conventions (semconv v1.41.0) and this
+// extension's own (mcpgen.*).
+const (
+	keyMethod      = attribute.Key("mcp.method.name")
+	keyVersion     = attribute.Key("mcp.protocol.version")
+	keySession     = attribute.Key("mcp.session.id")
+	keyResourceURI = attribute.Key("mcp.resource.uri")
+	keyRequestID   = attribute.Key("jsonrpc.request.id")
+	keyJSONRPC     = attribute.Key("jsonrpc.protocol.version")
+	keyTool        = attribute.Key("gen_ai.tool.name")
+	keyPrompt      = attribute.Key("gen_ai.prompt.name")
+	keyOperation   = attribute.Key("gen_ai.operation.name")
+	keyErrorType   = attribute.Key("error.type")
+	keyRPCStatus   = attribute.Key("rpc.response.status_code")
+	keyTransport   = attribute.Key("network.transport")
+	keyNetProto    = attribute.Key("network.protocol.name")
+	keyStage       = attribute.Key("mcpgen.stage")
+	keyIdempotency = attribute.Key("mcpgen.idempotency.outcome")
+	keyTask        = attribute.Key("mcpgen.task")
+)
+
+// instruments are the tracer, the propagator and the metrics of one
+// registration.
+type instruments struct {
+	tracer trace.Tracer
+	prop   propagation.TextMapPropagator
+
+	opDuration   mcpconv.ServerOperationDuration
+	toolErrors   metric.Int64Counter
+	idempotency  metric.Int64Counter
+	activeTasks  metric.Int64UpDownCounter
+	measureCache sync.Map // opKey -> metric.MeasurementOption
+}
+
+func newInstruments(tp trace.TracerProvider, mp metric.MeterProvider, prop propagation.TextMapPropagator) *instruments {
+	m := mp.Meter(ScopeName)
+	ins := &instruments{tracer: tp.Tracer(ScopeName), prop: prop}
+	// Errors making instruments leave no-op ones (the SDK reports them).
+	ins.opDuration, _ = mcpconv.NewServerOperationDuration(m)
+	ins.toolErrors, _ = m.Int64Counter("mcpgen.tool.errors", metric.WithUnit("{error}"),
+		metric.WithDescription("tools/call results with isError, by tool and ToolError code"))
+	ins.idempotency, _ = m.Int64Counter("mcpgen.idempotency.outcomes", metric.WithUnit("{call}"),
+		metric.WithDescription("keyed tools/call outcomes of the idempotency ledger: executed, replayed, refused"))
+	ins.activeTasks, _ = m.Int64UpDownCounter("mcpgen.tasks.active", metric.WithUnit("{task}"),
+		metric.WithDescription("task handlers running on this replica"))
+	return ins
+}
+
+// stateKey is the context key of a request's *reqState.
+type stateKey struct{}
+
+// reqState is one observed request.
+type reqState struct {
+	ins       *instruments
+	span      trace.Span
+	start     time.Time
+	method    string
+	target    string // the tool or prompt name
+	version   string
+	transport string
+	ended     atomic.Bool
+	stages    atomic.Uint32 // bit 1<<Stage of each stage that started
+	failed    atomic.Uint32 // bit 1<<Stage of each stage that ended with an error
+}
+
+// params is what the extension reads of a request's params: names and the
+// trace context, never arguments.
+type params struct {
+	Name string `json:"name"`
+	URI  string `json:"uri"`
+	Meta struct {
+		Traceparent string `json:"traceparent"`
+		Tracestate  string `json:"tracestate"`
+		Baggage     string `json:"baggage"`
+		Version     string `json:"io.modelcontextprotocol/protocolVersion"`
+	} `json:"_meta"`
+}
+
+// observe starts the server span of a request or notification.
+func (x *ext) observe(ctx context.Context, m *mcpruntime.MessageInfo) (context.Context, func(mcpruntime.Outcome)) {
+	ins := x.ins
+	if ins == nil {
+		return ctx, nil
+	}
+	var p params
+	if len(m.Params) > 0 {
+		_ = json.Unmarshal(m.Params, &p) // a bad params member is the core's to refuse
+	}
+	parent := ins.extract(ctx, &p, m.Header)
+	r := &reqState{ins: ins, start: time.Now(), method: m.Method, transport: "pipe", version: p.Meta.Version}
+	switch m.Method {
+	case "tools/call", "prompts/get":
+		r.target = p.Name
+	}
+	if r.version == "" && m.Header != nil {
+		r.version = m.Header.Get("Mcp-Protocol-Version")
+	}
+	if m.Header != nil {
+		r.transport = "tcp"
+	}
+	name := m.Method
+	if r.target != "" {
+		name += " " + r.target
+	}
+	ctx, r.span = ins.tracer.Start(parent, name, trace.WithSpanKind(trace.SpanKindServer), trace.WithTimestamp(r.start))
+	if r.span.IsRecording() {
+		r.span.SetAttributes(r.attrs(m, &p)...)
+	}
+	return context.WithValue(ctx, stateKey{}, r), r.end
+}
+
+// extract returns ctx with the caller's trace context: from params._meta,
+// else from the HTTP request's headers.
+func (ins *instruments) extract(ctx context.Context, p *params, h http.Header) context.Context {
+	if p.Meta.Traceparent != "" {
+		c := propagation.MapCarrier{"traceparent": p.Meta.Traceparent}
+		if p.Meta.Tracestate != "" {
+			c["tracestate"] = p.Meta.Tracestate
+		}
+		if p.Meta.Baggage != "" {
+			c["baggage"] = p.Meta.Baggage
+		}
+		return ins.prop.Extract(ctx, c)
+	}
+	if h != nil && h.Get("Traceparent") != "" {
+		return ins.prop.Extract(ctx, propagation.HeaderCarrier(h))
+	}
+	return ctx
+}
+
+// attrs are the span's attributes at its start.
+func (r *reqState) attrs(m *mcpruntime.MessageInfo, p *params) []attribute.KeyValue {
+	a := make([]attribute.KeyValue, 0, 10)
+	a = append(a, keyMethod.String(m.Method), keyJSONRPC.String("2.0"), keyTransport.String(r.transport))
+	if m.ID != nil {
+		a = append(a, keyRequestID.String(requestID(m.ID)))
+	}
+	if r.version != "" {
+		a = append(a, keyVersion.String(r.version))
+	}
+	if m.Header != nil {
+		a = append(a, keyNetProto.String("http"))
+		if sid := m.Header.Get("Mcp-Session-Id"); sid != "" {
+			a = append(a, keySession.String(sid))
+		}
+	}
+	switch m.Method {
+	case "tools/call":
+		a = append(a, keyTool.String(p.Name), keyOperation.String("execute_tool"))
+	case "prompts/get":
+		a = append(a, keyPrompt.String(p.Name))
+	case "resources/read", "resources/subscribe", "resources/unsubscribe":
+		if p.URI != "" {
+			a = append(a, keyResourceURI.String(p.URI))
+		}
+	}
+	return a
+}
+
+// requestID is a JSON-RPC id as a string: a string id unquoted, a number as
+// written.
+func requestID(id json.RawMessage) string {
+	if len(id) > 0 && id[0] == '"' {
+		var s string
+		if json.Unmarshal(id, &s) == nil {
+			return s
+		}
+	}
+	return string(id)
+}
+
+// end ends the request's span and records its measurements.
+func (r *reqState) end(o mcpruntime.Outcome) {
+	if r.ended.Swap(true) {
+		return
+	}
+	errType := ""
+	switch {
+	case o.Code != 0:
+		errType = strconv.Itoa(o.Code)
+	case o.ToolError != "":
+		errType = o.ToolError
+	case o.Aborted:
+		errType = "cancelled"
+	}
+	idem := r.idempotencyOutcome(o)
+	if r.span.IsRecording() {
+		if errType != "" {
+			r.span.SetAttributes(keyErrorType.String(errType))
+			r.span.SetStatus(codes.Error, errType)
+		}
+		if o.Code != 0 {
+			r.span.SetAttributes(keyRPCStatus.String(errType))
+		}
+		if idem != "" {
+			r.span.SetAttributes(keyIdempotency.String(idem))
+		}
+		r.span.End()
+	}
+	ctx := context.Background()
+	// A metric's attributes stay bounded: a method or tool name the server
+	// does not have (the client's words) is not kept.
+	method, target := r.method, r.target
+	switch o.Code {
+	case -32601:
+		method, target = "_OTHER", ""
+	case -32602:
+		target = ""
+	}
+	r.ins.opDuration.Inst().Record(ctx, since(r.start), r.ins.measure(opKey{method, target, errType, r.version, r.transport, o.Code}))
+	if o.ToolError != "" {
+		r.ins.toolErrors.Add(ctx, 1, metric.WithAttributes(keyTool.String(r.target), keyErrorType.String(o.ToolError)))
+	}
+	if idem != "" {
+		r.ins.idempotency.Add(ctx, 1, metric.WithAttributes(keyTool.String(r.target), keyIdempotency.String(idem)))
+	}
+}
+
+// idempotencyOutcome names what the idempotency ledger did for a keyed
+// tools/call, from the stages it ran: "" for a call without a key.
+func (r *reqState) idempotencyOutcome(o mcpruntime.Outcome) string {
+	ran, failed := r.stages.Load(), r.failed.Load()
+	switch {
+	case ran&(1<<mcpruntime.StageReplay) == 0 && ran&(1<<mcpruntime.StageClaim) == 0:
+		return ""
+	case failed&(1<<mcpruntime.StageReplay|1<<mcpruntime.StageClaim) != 0:
+		return "refused"
+	case ran&(1<<mcpruntime.StageHandler) != 0:
+		return "executed"
+	case o.Code == 0 && ran&(1<<mcpruntime.StageConsent) == 0 && ran&(1<<mcpruntime.StageClaim) == 0:
+		return "replayed"
+	}
+	return ""
+}
+
+// opKey identifies one set of attributes of mcp.server.operation.duration.
+type opKey struct {
+	method, target, errType, version, transport string
+	code                                        int
+}
+
+// measure returns the measurement option of k's attributes, made once.
+func (ins *instruments) measure(k opKey) metric.MeasurementOption {
+	if v, ok := ins.measureCache.Load(k); ok {
+		return v.(metric.MeasurementOption)
+	}
+	a := make([]attribute.KeyValue, 0, 8)
+	a = append(a, keyMethod.String(k.method), keyTransport.String(k.transport))
+	switch k.method {
+	case "tools/call":
+		a = append(a, keyTool.String(k.target), keyOperation.String("execute_tool"))
+	case "prompts/get":
+		a = append(a, keyPrompt.String(k.target))
+	}
+	if k.version != "" {
+		a = append(a, keyVersion.String(k.version))
+	}
+	if k.errType != "" {
+		a = append(a, keyErrorType.String(k.errType))
+	}
+	if k.code != 0 {
+		a = append(a, keyRPCStatus.String(strconv.Itoa(k.code)))
+	}
+	opt := metric.WithAttributeSet(attribute.NewSet(a...))
+	v, _ := ins.measureCache.LoadOrStore(k, opt)
+	return v.(metric.MeasurementOption)
+}
+
+// auditAttrs adds the trace and span ids to the audit record.
+func auditAttrs(ctx context.Context) []slog.Attr {
+	sc := trace.SpanContextFromContext(ctx)
+	if !sc.IsValid() {
+		return nil
+	}
+	return []slog.Attr{slog.String("trace_id", sc.TraceID().String()), slog.String("span_id", sc.SpanID().String())}
+}
