@@ -253,11 +253,15 @@ func check(base, file string) error {
 		idem := ""
 		switch c.Name {
 		case "ticket":
-			want, idem = []string{"validate", "authorize", "replay", "consent", "claim", "handler", "receipt"}, "executed"
+			want, idem = []string{"validate", "authorize", "consent", "claim", "handler", "receipt"}, "executed"
 		case "replay":
-			want, idem = []string{"validate", "authorize", "replay"}, "replayed"
+			// The ledger answers at its replay check or at the claim: no handler.
+			want, idem = []string{"validate", "authorize"}, "replayed"
 			if children["handler"] {
 				bad(c, "a replay ran the handler")
+			}
+			if !children["replay"] && !children["claim"] {
+				bad(c, "a replay has neither a replay nor a claim span (children: %v)", keys(children))
 			}
 		}
 		for _, w := range want {

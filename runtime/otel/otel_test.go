@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"go.opentelemetry.io/otel/attribute"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
@@ -344,4 +345,83 @@ func assertNoCanary(t *testing.T, f *fixture) {
 	if !strings.Contains(b.String(), "tools/call") {
 		t.Errorf("the dump has no spans; the check proves nothing:\n%s", b.String())
 	}
+}
+
+// TestTaskHandlerSpan: a handler that outlives its request (a task) has a
+// span that is the child of the request's server span, marked mcpgen.task,
+// and mcpgen.tasks.active counts it while it runs.
+func TestTaskHandlerSpan(t *testing.T) {
+	f := &fixture{spans: tracetest.NewSpanRecorder(), reader: sdkmetric.NewManualReader()}
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(f.spans))
+	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(f.reader))
+	f.s = mcpruntime.NewServer(mcpruntime.Implementation{Name: "otel-test", Version: "1"}, &mcpruntime.Options{TaskThreshold: -1})
+	f.s.MustUse(otel.New(otel.Config{TracerProvider: tp, MeterProvider: mp}))
+	release, done := make(chan struct{}), make(chan struct{})
+	f.s.AddTool(&mcpruntime.Tool{Name: "slow", InputSchema: json.RawMessage(textInput), Task: mcpruntime.TaskRequired,
+		Annotations: &mcpruntime.ToolAnnotations{ReadOnlyHint: true},
+		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
+			defer close(done)
+			<-release
+			return &mcpruntime.ToolResult{Content: []mcpruntime.Content{mcpruntime.Text("late")}}, nil
+		}})
+	if err := f.s.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	res := f.call(t, 1, map[string]any{"name": "slow", "arguments": map[string]any{"text": "x"},
+		"_meta": meta(map[string]any{"traceparent": traceparent, "io.modelcontextprotocol/clientCapabilities": map[string]any{
+			"extensions": map[string]any{"io.modelcontextprotocol/tasks": map[string]any{}}}})})
+	if res["resultType"] != "task" {
+		t.Fatalf("want a task, got %v", res)
+	}
+	if got := activeTasks(t, f); got != 1 {
+		t.Errorf("mcpgen.tasks.active = %d while the task runs, want 1", got)
+	}
+	close(release)
+	<-done
+	var handler sdktrace.ReadOnlySpan
+	for range 200 {
+		for _, s := range f.spans.Ended() {
+			if s.Name() == "handler" {
+				handler = s
+			}
+		}
+		if handler != nil {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if handler == nil {
+		t.Fatalf("no handler span (spans %v)", names(f.spans.Ended()))
+	}
+	sp := f.server(t, "tools/call slow")
+	if handler.Parent().SpanID() != sp.SpanContext().SpanID() {
+		t.Errorf("the task's handler span's parent is %s, want the creating request's span %s", handler.Parent().SpanID(), sp.SpanContext().SpanID())
+	}
+	if attrs(handler.Attributes())["mcpgen.task"] != "true" {
+		t.Errorf("handler span attributes %v, want mcpgen.task=true", attrs(handler.Attributes()))
+	}
+	if got := activeTasks(t, f); got != 0 {
+		t.Errorf("mcpgen.tasks.active = %d after the task ended, want 0", got)
+	}
+}
+
+// activeTasks reads mcpgen.tasks.active.
+func activeTasks(t *testing.T, f *fixture) int64 {
+	t.Helper()
+	var rm metricdata.ResourceMetrics
+	if err := f.reader.Collect(context.Background(), &rm); err != nil {
+		t.Fatal(err)
+	}
+	for _, sm := range rm.ScopeMetrics {
+		for _, m := range sm.Metrics {
+			if s, ok := m.Data.(metricdata.Sum[int64]); ok && m.Name == "mcpgen.tasks.active" {
+				var n int64
+				for _, dp := range s.DataPoints {
+					n += dp.Value
+				}
+				return n
+			}
+		}
+	}
+	return 0
 }

@@ -49,11 +49,12 @@ type instruments struct {
 	tracer trace.Tracer
 	prop   propagation.TextMapPropagator
 
-	opDuration   mcpconv.ServerOperationDuration
-	toolErrors   metric.Int64Counter
-	idempotency  metric.Int64Counter
-	activeTasks  metric.Int64UpDownCounter
-	measureCache sync.Map // opKey -> metric.MeasurementOption
+	opDuration  mcpconv.ServerOperationDuration
+	toolErrors  metric.Int64Counter
+	idempotency metric.Int64Counter
+	activeTasks metric.Int64UpDownCounter
+	mu          sync.RWMutex
+	measures    map[opKey]metric.MeasurementOption // mcp.server.operation.duration's attribute sets
 }
 
 func newInstruments(tp trace.TracerProvider, mp metric.MeterProvider, prop propagation.TextMapPropagator) *instruments {
@@ -75,30 +76,26 @@ type stateKey struct{}
 
 // reqState is one observed request.
 type reqState struct {
-	ins       *instruments
-	span      trace.Span
-	start     time.Time
-	method    string
-	target    string // the tool or prompt name
-	version   string
-	transport string
-	ended     atomic.Bool
-	stages    atomic.Uint32 // bit 1<<Stage of each stage that started
-	failed    atomic.Uint32 // bit 1<<Stage of each stage that ended with an error
+	context.Context // the request's, with its server span
+	ins             *instruments
+	p               params
+	span            trace.Span
+	start           time.Time
+	method          string
+	target          string // the tool or prompt name
+	version         string
+	transport       string
+	ended           atomic.Bool
+	stages          atomic.Uint32 // bit 1<<Stage of each stage that started
+	failed          atomic.Uint32 // bit 1<<Stage of each stage that ended with an error
+
+	mu       sync.Mutex // guards the handler's state against the answer's
+	running  int        // handlers running (0 or 1)
+	answered bool       // the request was answered
 }
 
-// params is what the extension reads of a request's params: names and the
-// trace context, never arguments.
-type params struct {
-	Name string `json:"name"`
-	URI  string `json:"uri"`
-	Meta struct {
-		Traceparent string `json:"traceparent"`
-		Tracestate  string `json:"tracestate"`
-		Baggage     string `json:"baggage"`
-		Version     string `json:"io.modelcontextprotocol/protocolVersion"`
-	} `json:"_meta"`
-}
+// serverKind is the server spans' start option, made once.
+var serverKind = trace.WithSpanKind(trace.SpanKindServer)
 
 // observe starts the server span of a request or notification.
 func (x *ext) observe(ctx context.Context, m *mcpruntime.MessageInfo) (context.Context, func(mcpruntime.Outcome)) {
@@ -106,45 +103,46 @@ func (x *ext) observe(ctx context.Context, m *mcpruntime.MessageInfo) (context.C
 	if ins == nil {
 		return ctx, nil
 	}
-	var p params
-	if len(m.Params) > 0 {
-		_ = json.Unmarshal(m.Params, &p) // a bad params member is the core's to refuse
-	}
-	parent := ins.extract(ctx, &p, m.Header)
-	r := &reqState{ins: ins, start: time.Now(), method: m.Method, transport: "pipe", version: p.Meta.Version}
+	r := &reqState{ins: ins, start: time.Now(), method: m.Method, transport: "pipe"}
+	p := &r.p
+	readParams(m.Params, p)
 	switch m.Method {
 	case "tools/call", "prompts/get":
-		r.target = p.Name
+		r.target = p.name
 	}
-	if r.version == "" && m.Header != nil {
-		r.version = m.Header.Get("Mcp-Protocol-Version")
-	}
+	r.version = p.version
 	if m.Header != nil {
 		r.transport = "tcp"
+		if r.version == "" {
+			r.version = m.Header.Get("Mcp-Protocol-Version")
+		}
 	}
-	name := m.Method
-	if r.target != "" {
-		name += " " + r.target
-	}
-	ctx, r.span = ins.tracer.Start(parent, name, trace.WithSpanKind(trace.SpanKindServer), trace.WithTimestamp(r.start))
+	// The span starts named by the method alone (samplers see that name); a
+	// recorded one gets its target: an unsampled request builds no name.
+	ctx, r.span = ins.tracer.Start(ins.extract(ctx, p, m.Header), m.Method, serverKind)
 	if r.span.IsRecording() {
-		r.span.SetAttributes(r.attrs(m, &p)...)
+		if r.target != "" {
+			r.span.SetName(m.Method + " " + r.target)
+		}
+		r.span.SetAttributes(r.attrs(m)...)
 	}
-	return context.WithValue(ctx, stateKey{}, r), r.end
+	r.Context = ctx
+	return r, r.end
+}
+
+// Value returns r for stateKey: the request's context is its reqState.
+func (r *reqState) Value(key any) any {
+	if _, ok := key.(stateKey); ok {
+		return r
+	}
+	return r.Context.Value(key)
 }
 
 // extract returns ctx with the caller's trace context: from params._meta,
 // else from the HTTP request's headers.
 func (ins *instruments) extract(ctx context.Context, p *params, h http.Header) context.Context {
-	if p.Meta.Traceparent != "" {
-		c := propagation.MapCarrier{"traceparent": p.Meta.Traceparent}
-		if p.Meta.Tracestate != "" {
-			c["tracestate"] = p.Meta.Tracestate
-		}
-		if p.Meta.Baggage != "" {
-			c["baggage"] = p.Meta.Baggage
-		}
-		return ins.prop.Extract(ctx, c)
+	if p.traceparent != "" {
+		return ins.prop.Extract(ctx, (*metaCarrier)(p))
 	}
 	if h != nil && h.Get("Traceparent") != "" {
 		return ins.prop.Extract(ctx, propagation.HeaderCarrier(h))
@@ -152,8 +150,26 @@ func (ins *instruments) extract(ctx context.Context, p *params, h http.Header) c
 	return ctx
 }
 
+// metaCarrier reads the trace context of params._meta.
+type metaCarrier params
+
+func (c *metaCarrier) Get(key string) string {
+	switch key {
+	case "traceparent":
+		return c.traceparent
+	case "tracestate":
+		return c.tracestate
+	case "baggage":
+		return c.baggage
+	}
+	return ""
+}
+func (c *metaCarrier) Set(string, string) {}
+func (c *metaCarrier) Keys() []string     { return []string{"traceparent", "tracestate", "baggage"} }
+
 // attrs are the span's attributes at its start.
-func (r *reqState) attrs(m *mcpruntime.MessageInfo, p *params) []attribute.KeyValue {
+func (r *reqState) attrs(m *mcpruntime.MessageInfo) []attribute.KeyValue {
+	p := &r.p
 	a := make([]attribute.KeyValue, 0, 10)
 	a = append(a, keyMethod.String(m.Method), keyJSONRPC.String("2.0"), keyTransport.String(r.transport))
 	if m.ID != nil {
@@ -170,12 +186,12 @@ func (r *reqState) attrs(m *mcpruntime.MessageInfo, p *params) []attribute.KeyVa
 	}
 	switch m.Method {
 	case "tools/call":
-		a = append(a, keyTool.String(p.Name), keyOperation.String("execute_tool"))
+		a = append(a, keyTool.String(p.name), keyOperation.String("execute_tool"))
 	case "prompts/get":
-		a = append(a, keyPrompt.String(p.Name))
+		a = append(a, keyPrompt.String(p.name))
 	case "resources/read", "resources/subscribe", "resources/unsubscribe":
-		if p.URI != "" {
-			a = append(a, keyResourceURI.String(p.URI))
+		if p.uri != "" {
+			a = append(a, keyResourceURI.String(p.uri))
 		}
 	}
 	return a
@@ -198,6 +214,7 @@ func (r *reqState) end(o mcpruntime.Outcome) {
 	if r.ended.Swap(true) {
 		return
 	}
+	r.answer()
 	errType := ""
 	switch {
 	case o.Code != 0:
@@ -231,7 +248,11 @@ func (r *reqState) end(o mcpruntime.Outcome) {
 	case -32602:
 		target = ""
 	}
-	r.ins.opDuration.Inst().Record(ctx, since(r.start), r.ins.measure(opKey{method, target, errType, r.version, r.transport, o.Code}))
+	version := r.version
+	if !knownVersion(version) {
+		version = "" // the client's words
+	}
+	r.ins.opDuration.Inst().Record(ctx, since(r.start), r.ins.measure(opKey{method, target, errType, version, r.transport, o.Code}))
 	if o.ToolError != "" {
 		r.ins.toolErrors.Add(ctx, 1, metric.WithAttributes(keyTool.String(r.target), keyErrorType.String(o.ToolError)))
 	}
@@ -241,18 +262,20 @@ func (r *reqState) end(o mcpruntime.Outcome) {
 }
 
 // idempotencyOutcome names what the idempotency ledger did for a keyed
-// tools/call, from the stages it ran: "" for a call without a key.
+// tools/call, from the stages it ran: "" for a call that reached neither the
+// replay check nor the claim (no key, or refused before).
 func (r *reqState) idempotencyOutcome(o mcpruntime.Outcome) string {
+	const ledger = 1<<mcpruntime.StageReplay | 1<<mcpruntime.StageClaim
 	ran, failed := r.stages.Load(), r.failed.Load()
 	switch {
-	case ran&(1<<mcpruntime.StageReplay) == 0 && ran&(1<<mcpruntime.StageClaim) == 0:
+	case ran&ledger == 0:
 		return ""
-	case failed&(1<<mcpruntime.StageReplay|1<<mcpruntime.StageClaim) != 0:
+	case failed&ledger != 0:
 		return "refused"
 	case ran&(1<<mcpruntime.StageHandler) != 0:
 		return "executed"
-	case o.Code == 0 && ran&(1<<mcpruntime.StageConsent) == 0 && ran&(1<<mcpruntime.StageClaim) == 0:
-		return "replayed"
+	case o.Code == 0 && o.ToolError == "" && !o.Aborted:
+		return "replayed" // the ledger answered: no handler ran
 	}
 	return ""
 }
@@ -265,8 +288,11 @@ type opKey struct {
 
 // measure returns the measurement option of k's attributes, made once.
 func (ins *instruments) measure(k opKey) metric.MeasurementOption {
-	if v, ok := ins.measureCache.Load(k); ok {
-		return v.(metric.MeasurementOption)
+	ins.mu.RLock()
+	opt, ok := ins.measures[k]
+	ins.mu.RUnlock()
+	if ok {
+		return opt
 	}
 	a := make([]attribute.KeyValue, 0, 8)
 	a = append(a, keyMethod.String(k.method), keyTransport.String(k.transport))
@@ -285,9 +311,14 @@ func (ins *instruments) measure(k opKey) metric.MeasurementOption {
 	if k.code != 0 {
 		a = append(a, keyRPCStatus.String(strconv.Itoa(k.code)))
 	}
-	opt := metric.WithAttributeSet(attribute.NewSet(a...))
-	v, _ := ins.measureCache.LoadOrStore(k, opt)
-	return v.(metric.MeasurementOption)
+	opt = metric.WithAttributeSet(attribute.NewSet(a...))
+	ins.mu.Lock()
+	if ins.measures == nil {
+		ins.measures = map[opKey]metric.MeasurementOption{}
+	}
+	ins.measures[k] = opt
+	ins.mu.Unlock()
+	return opt
 }
 
 // auditAttrs adds the trace and span ids to the audit record.
@@ -297,4 +328,13 @@ func auditAttrs(ctx context.Context) []slog.Attr {
 		return nil
 	}
 	return []slog.Attr{slog.String("trace_id", sc.TraceID().String()), slog.String("span_id", sc.SpanID().String())}
+}
+
+// knownVersion reports a protocol revision the runtime serves.
+func knownVersion(v string) bool {
+	switch v {
+	case "2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05":
+		return true
+	}
+	return false
 }

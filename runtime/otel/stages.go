@@ -1,6 +1,7 @@
 package otel
 
-// stages.go: child spans for the stages of a tools/call, and task handlers.
+// stages.go: child spans for the stages of a tools/call; a handler that
+// outlives its request is a task's.
 
 import (
 	"context"
@@ -14,18 +15,18 @@ import (
 	mcpruntime "github.com/mcpgen/mcpgen/runtime"
 )
 
-// stage observes one stage of a tools/call. Its span is made when the stage
-// ends, with the stage's start time: a stage costs a clock read when the
-// request is not sampled. A handler that starts after its request was answered
-// runs as a task: it gets a span of its own, linked to the request's.
+// stage observes one stage of a tools/call. Its span is a child of the
+// request's server span, made when the stage ends with the stage's start
+// time, so a stage of an unsampled request costs a clock read at most. The
+// handler's stage is the exception: handler (below).
 func (x *ext) stage(ctx context.Context, st mcpruntime.Stage) func(error) {
 	r, _ := ctx.Value(stateKey{}).(*reqState)
 	if r == nil {
 		return nil
 	}
 	r.stages.Or(1 << st)
-	if st == mcpruntime.StageHandler && r.ended.Load() {
-		return r.task(ctx)
+	if st == mcpruntime.StageHandler {
+		return r.handler(ctx)
 	}
 	if !r.span.IsRecording() {
 		if st == mcpruntime.StageReplay || st == mcpruntime.StageClaim {
@@ -44,36 +45,63 @@ func (x *ext) stage(ctx context.Context, st mcpruntime.Stage) func(error) {
 		}
 		_, sp := r.ins.tracer.Start(trace.ContextWithSpan(ctx, r.span), st.String(),
 			trace.WithTimestamp(start), trace.WithAttributes(keyStage.String(st.String())))
-		if err != nil {
-			t := errorType(err)
-			sp.SetAttributes(keyErrorType.String(t))
-			sp.SetStatus(codes.Error, t)
-		}
-		sp.End()
+		endWith(sp, err)
 	}
 }
 
-// task starts the span of a task's handler: a new trace's root, linked to the
-// span of the request that created the task, and counts it as active.
-func (r *reqState) task(ctx context.Context) func(error) {
-	ins := r.ins
-	ins.activeTasks.Add(ctx, 1)
-	name := "task " + r.method
-	if r.target != "" {
-		name += " " + r.target
+// handler observes the handler's stage. Its span starts with it (a task's
+// handler may outlive the request: the span then ends after its parent). A
+// handler still running when its request is answered runs as a task: its
+// span gets mcpgen.task=true and mcpgen.tasks.active counts it until it ends.
+func (r *reqState) handler(ctx context.Context) func(error) {
+	var sp trace.Span
+	if r.span.IsRecording() {
+		_, sp = r.ins.tracer.Start(trace.ContextWithSpan(ctx, r.span), mcpruntime.StageHandler.String(),
+			trace.WithAttributes(keyStage.String(mcpruntime.StageHandler.String())))
 	}
-	_, sp := ins.tracer.Start(ctx, name, trace.WithNewRoot(), trace.WithSpanKind(trace.SpanKindInternal),
-		trace.WithLinks(trace.Link{Attributes: nil, SpanContext: r.span.SpanContext()}),
-		trace.WithAttributes(keyMethod.String(r.method), keyTool.String(r.target), keyTask.Bool(true)))
+	r.mu.Lock()
+	r.running++
+	asTask := r.answered // the request was answered before its handler started: a task from the start
+	if asTask {
+		r.ins.activeTasks.Add(context.Background(), 1)
+	}
+	r.mu.Unlock()
 	return func(err error) {
-		ins.activeTasks.Add(context.Background(), -1)
-		if err != nil {
-			t := errorType(err)
-			sp.SetAttributes(keyErrorType.String(t))
-			sp.SetStatus(codes.Error, t)
+		r.mu.Lock()
+		r.running--
+		task := r.answered
+		if task {
+			r.ins.activeTasks.Add(context.Background(), -1)
 		}
-		sp.End()
+		r.mu.Unlock()
+		if sp != nil {
+			if task {
+				sp.SetAttributes(keyTask.Bool(true))
+			}
+			endWith(sp, err)
+		}
 	}
+}
+
+// answered notes that the request was answered; a handler still running
+// becomes an active task.
+func (r *reqState) answer() {
+	r.mu.Lock()
+	r.answered = true
+	if r.running > 0 {
+		r.ins.activeTasks.Add(context.Background(), int64(r.running))
+	}
+	r.mu.Unlock()
+}
+
+// endWith ends sp, with error.type and status Error for err.
+func endWith(sp trace.Span, err error) {
+	if err != nil {
+		t := errorType(err)
+		sp.SetAttributes(keyErrorType.String(t))
+		sp.SetStatus(codes.Error, t)
+	}
+	sp.End()
 }
 
 // errorType names a stage's error: a ToolError's code, an RPCError's
