@@ -39,6 +39,7 @@ func (s *Server) auditCall(c *call, r Reply, aborted bool) {
 	if p := PrincipalFrom(&c.ctx); p != nil {
 		rec.Principal, rec.HasPrincipal = p.Subject, true
 	}
+	rec.Extra = s.auditAttrs(&c.ctx) // extension.go
 	rec.Log(s.audit, time.Now())
 }
 
@@ -70,6 +71,7 @@ func (s *Server) auditTask(t *taskRun, rec *tasks.Record) {
 	if p := PrincipalFrom(&hc.ctx); p != nil {
 		ar.Principal, ar.HasPrincipal = p.Subject, true
 	}
+	ar.Extra = s.auditAttrs(&hc.ctx)
 	ar.Log(s.audit, time.Now())
 }
 

@@ -1,31 +1,18 @@
 package runtime
 
-// consent.go: the gate before a tool's handler: the scope check, then Tool.Confirm's
+// consent.go: Tool.Confirm's
 // question with the arguments filled in (an elicitation in either era); decline,
 // cancel or an unticked box end the call with a ToolError "not_confirmed", a
 // client without elicitation gets -32021.
 
 import (
 	"context"
-	"encoding/json"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/ask"
 )
 
 // confirmKey is the inputRequests key of the consent question.
 const confirmKey = ask.ConfirmKey
-
-// gate runs the steps between argument validation and the handler: the scope
-// check, then consent. nil means the handler may run.
-func (s *Server) gate(ctx context.Context, e *toolEntry, args json.RawMessage) error {
-	if err := s.authorizeTool(ctx, e, args); err != nil {
-		return err
-	}
-	if e.tool.Confirm == "" {
-		return nil
-	}
-	return confirm(ctx, ask.FillConfirm(e.tool.Confirm, args))
-}
 
 // confirm asks the user question; nil when they accepted with the box ticked.
 func confirm(ctx context.Context, question string) error {

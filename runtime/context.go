@@ -65,6 +65,7 @@ type call struct {
 	asideErr error
 	claimed  chan struct{} // invokeAside: closed by whichever claims the call (state)
 	fx       *callEffects  // writes and audited calls (effects.go); nil otherwise
+	observed func(Outcome) // the extensions observing the call (extension.go); nil: none
 
 	// async, when set, receives the reply instead of the caller of run, and lets
 	// a tools/call handler that overruns its deadline be abandoned without a

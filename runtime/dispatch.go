@@ -98,14 +98,28 @@ func lookupPrimitiveMethod(name string) (methodInfo, bool) {
 
 // request serves one request and returns its reply.
 func (s *Server) request(ctx context.Context, m *Message, sess *Session, out Sink) Reply {
+	ctx, end := s.observe(ctx, m, sess) // extension.go; nil end: no observer
 	c, rerr := s.prepare(m, sess, out)
 	if rerr != nil {
-		if s.audit != nil {
-			s.auditRejected(m, rerr)
-		}
-		return rerr.reply(m.ID, m.Era)
+		return s.refused(m, rerr, end)
+	}
+	if end != nil {
+		c.observed = end
+		c.effects() // for the outcome's tool error (noteResult)
 	}
 	return s.run(ctx, c)
+}
+
+// refused answers a request refused at admission.
+func (s *Server) refused(m *Message, rerr *rpcError, end func(Outcome)) Reply {
+	if s.audit != nil {
+		s.auditRejected(m, rerr)
+	}
+	r := rerr.reply(m.ID, m.Era)
+	if end != nil {
+		end(outcome(nil, r, false))
+	}
+	return r
 }
 
 // handleAsync serves a request like Handle, but hands its reply to done, exactly
@@ -113,15 +127,17 @@ func (s *Server) request(ctx context.Context, m *Message, sess *Session, out Sin
 // is answered by the deadline and abandoned without a goroutine of its own. out
 // must not be nil.
 func (s *Server) handleAsync(ctx context.Context, m *Message, sess *Session, out Sink, done replier) {
+	ctx, end := s.observe(ctx, m, sess) // extension.go
 	c, rerr := s.prepare(m, sess, out)
 	if rerr != nil {
-		if s.audit != nil {
-			s.auditRejected(m, rerr)
-		}
-		done.answer(rerr.reply(m.ID, m.Era))
+		done.answer(s.refused(m, rerr, end))
 		return
 	}
 	c.async = done
+	if end != nil {
+		c.observed = end
+		c.effects()
+	}
 	s.run(ctx, c)
 }
 
@@ -184,6 +200,9 @@ func (s *Server) conclude(c *call, result []byte, rerr *rpcError) Reply {
 	if s.audit != nil {
 		s.auditCall(c, r, aborted)
 	}
+	if c.observed != nil {
+		c.observed(outcome(c, r, aborted))
+	}
 	return r
 }
 
@@ -233,6 +252,9 @@ func (s *Server) admit(m *Message, sess *Session, out Sink) (*call, *rpcError) {
 		}
 	}
 	info, ok := lookupMethod(m.Method)
+	if !ok {
+		info, ok = s.extMethod(m.Method) // extension.go
+	}
 	switch {
 	case !ok || m.Era == EraModern && !info.modern:
 		return nil, errorf(CodeMethodNotFound, "method not found: %q", m.Method)
@@ -319,7 +341,7 @@ func progressToken(meta *requestMeta) json.RawMessage {
 }
 
 // notify handles a notification; notifications are never answered.
-func (s *Server) notify(m *Message, sess *Session) {
+func (s *Server) notify(ctx context.Context, m *Message, sess *Session) {
 	switch m.Method {
 	case "notifications/initialized":
 		if sess != nil {
@@ -330,7 +352,9 @@ func (s *Server) notify(m *Message, sess *Session) {
 			sess.Cancel(m.params.RequestID)
 		}
 	default:
-		s.logger.Debug("ignored notification", "method", m.Method)
+		if !s.extNotify(ctx, m, sess) { // extension.go
+			s.logger.Debug("ignored notification", "method", m.Method)
+		}
 	}
 }
 

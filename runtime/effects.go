@@ -151,7 +151,9 @@ func (s *Server) invokeWrite(ctx context.Context, c *call, e *toolEntry, req *To
 	}
 	res, err := s.timedInvoke(ctx, c, e.tool, req)
 	if err == nil && res != nil && !res.IsError {
+		st := c.stage(ctx, StageReceipt) // extension.go
 		res = s.withReceipt(ctx, c, e, res, "")
+		st.end(nil)
 	}
 	return res, err
 }

@@ -35,6 +35,9 @@ var ErrNoStream = httpstream.ErrNoStream
 //	_ = h.Shutdown(ctx)   // ends GET and listen streams and sessions
 //	_ = srv.Shutdown(ctx) // no stream holds it up now
 func (s *Server) HTTPHandler(opts *HTTPOptions) *HTTPHandler {
+	if err := s.Start(context.Background()); err != nil { // extension.go
+		s.logger.Error("extension did not start", "err", err)
+	}
 	return &HTTPHandler{h: newHTTPHandler(s, opts.withDefaults())}
 }
 
@@ -61,6 +64,9 @@ func (h *HTTPHandler) Shutdown(ctx context.Context) error { return h.h.Shutdown(
 // in-flight requests get opts.ShutdownTimeout to finish. It returns nil
 // after a clean shutdown.
 func (s *Server) ListenAndServe(ctx context.Context, addr string, opts *HTTPOptions) error {
+	if err := s.Start(ctx); err != nil { // extension.go
+		return err
+	}
 	o := opts.withDefaults()
 	h := newHTTPHandler(s, o)
 	err := serveHTTP(ctx, addr, h.withLegacySSE(), o, h.EndStreams, s.logger)
@@ -89,7 +95,7 @@ type httpHandler struct {
 // task handlers running here drain, both until ctx is done.
 func (h *httpHandler) Shutdown(ctx context.Context) error {
 	drained := make(chan error, 1)
-	go func() { drained <- h.srv.DrainTasks(ctx) }()
+	go func() { drained <- h.srv.Shutdown(ctx) }() // extension.go: the extensions' Shutdown, DrainTasks
 	err := h.Handler.Shutdown(ctx)
 	return errors.Join(err, <-drained)
 }
@@ -194,6 +200,7 @@ func (f replyFunc) answer(r Reply)       { f(streamReply(r)) }
 
 // anonymous gives a request without a principal HTTPOptions.AnonymousPrincipal.
 func (h *httpHandler) anonymous(r *http.Request) *http.Request {
+	r = h.srv.withHeaders(r) // extension.go: Observe sees the headers
 	if p := h.opts.AnonymousPrincipal; p != nil && PrincipalFrom(r.Context()) == nil {
 		return r.WithContext(WithPrincipal(r.Context(), p))
 	}

@@ -21,8 +21,10 @@ func (s *Server) invokeIdempotent(ctx context.Context, c *call, e *toolEntry, re
 	fx := c.fx
 	subject := principalSubject(ctx)
 	fx.receiptID = ledger.ActionID(e.tool.Name, subject, fx.argsDigest, key)
+	st := c.stage(ctx, StageClaim) // extension.go
 	d := s.ledger.Begin(ctx, subject, e.tool.Name, key, fx.argsDigest, fx.receiptID, e.tool.Reconcile != nil)
 	fx.idempotency = d.Outcome.String()
+	st.end(d.Err)
 	switch d.Outcome {
 	case ledger.Fresh:
 		return s.runClaimed(ctx, c, e, req, key, d.Claim)
@@ -63,7 +65,10 @@ func (s *Server) runClaimed(ctx context.Context, c *call, e *toolEntry, req *Too
 		cl.Release() // no effect to remember: the key may be tried again
 		return res, err
 	}
-	return s.recordDone(c, e, cl, s.withReceipt(ctx, c, e, res, key)), nil
+	st := c.stage(ctx, StageReceipt)
+	res = s.recordDone(c, e, cl, s.withReceipt(ctx, c, e, res, key))
+	st.end(nil)
+	return res, nil
 }
 
 // reconcile asks the tool's Reconcile function for the outcome of the run whose

@@ -49,7 +49,7 @@ func (s *Server) initialize(_ context.Context, c *call) ([]byte, *rpcError) {
 	s.prims.hub.AddSession(hubConn{c.sess}, principalID(c.caller())) // list changes and resource updates reach it
 	return mustMarshal(initializeResult{
 		ProtocolVersion: version,
-		Capabilities:    s.taskCapabilities(s.capabilities(), version),
+		Capabilities:    s.advertised(version),
 		ServerInfo:      s.info,
 		Instructions:    s.opts.Instructions,
 	}), nil

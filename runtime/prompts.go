@@ -81,7 +81,11 @@ func (s *Server) getPrompt(ctx context.Context, c *call) ([]byte, *rpcError) {
 		return nil, rerr
 	}
 	rctx, req := withRound(ctx, r), &PromptRequest{Name: name, Arguments: args}
-	res, err := recovered(s, "prompt handler panicked", "prompt", name, func() (*PromptResult, error) { return e.Src.Handler(rctx, req) })
+	h := e.Src.Handler
+	if x := s.exts.Load(); x != nil && len(x.promptGet) > 0 {
+		h = x.wrapPrompt(h) // extension.go
+	}
+	res, err := recovered(s, "prompt handler panicked", "prompt", name, func() (*PromptResult, error) { return h(rctx, req) })
 	if b, rerr, handled := s.closeRound(c, r); handled {
 		return b, rerr
 	}
@@ -90,6 +94,8 @@ func (s *Server) getPrompt(ctx context.Context, c *call) ([]byte, *rpcError) {
 		return nil, errorf(CodeInvalidParams, "prompt %s: %v", name, err)
 	case errors.Is(err, errPanic):
 		return nil, errorf(CodeInternalError, "internal error in prompt %s", name)
+	case errors.As(err, new(*RPCError)):
+		return nil, extError(c, "prompt "+name, err)
 	case err != nil:
 		return nil, errorf(CodeInternalError, "prompt %s: %v", name, err)
 	case res == nil:

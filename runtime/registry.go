@@ -174,12 +174,17 @@ func (e *toolEntry) names() []string {
 func (e *toolEntry) Desc() *toolset.Desc { return &e.desc }
 
 // Wire returns what tools/list says of the tool (internal/toolset encodes it).
-func (e *toolEntry) Wire() toolset.Tool {
-	t := e.tool
+func (e *toolEntry) Wire() toolset.Tool { return wireTool(e.tool) }
+
+// wireTool returns what tools/list says of t.
+func wireTool(t *Tool) toolset.Tool {
 	w := toolset.Tool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: t.InputSchema,
 		OutputSchema: t.OutputSchema, LegacyOutputSchema: t.LegacyOutputSchema, Task: string(t.Task)}
 	if t.Annotations != nil {
 		w.Annotations = t.Annotations
+	}
+	if len(t.Meta) > 0 {
+		w.Meta = t.Meta
 	}
 	return w
 }

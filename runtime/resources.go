@@ -122,6 +122,9 @@ func (s *Server) readResource(ctx context.Context, c *call) ([]byte, *rpcError) 
 		return nil, rerr
 	}
 	rctx := withRound(ctx, r)
+	if x := s.exts.Load(); x != nil && len(x.resRead) > 0 {
+		h = x.wrapResource(h) // extension.go
+	}
 	res, err := recovered(s, "resource handler panicked", "uri", uri, func() (*ResourceResult, error) { return h(rctx, req) })
 	if b, rerr, handled := s.closeRound(c, r); handled {
 		return b, rerr
@@ -131,6 +134,8 @@ func (s *Server) readResource(ctx context.Context, c *call) ([]byte, *rpcError) 
 		return nil, notFound(c, uri)
 	case errors.Is(err, errPanic):
 		return nil, errorf(CodeInternalError, "internal error reading %s", uri)
+	case errors.As(err, new(*RPCError)):
+		return nil, extError(c, "read "+uri, err)
 	case err != nil:
 		return nil, errorf(CodeInternalError, "read %s: %v", uri, err)
 	case res == nil:

@@ -159,6 +159,9 @@ type Server struct {
 	tasks  taskState                  // tasks.go
 	audit  *slog.Logger               // Options.Audit; nil: no audit records
 	fan    atomic.Pointer[fanout.Bus] // change notifications across replicas (subscriptions.go); nil: none
+
+	exts atomic.Pointer[extSet] // the registered extensions (extension.go); nil: none
+	life extLifecycle           // their Start and Shutdown, once each
 }
 
 // NewServer returns a server that identifies itself as info. opts may be nil.
@@ -234,6 +237,16 @@ func (s *Server) capabilities() map[string]any {
 	return caps
 }
 
+// advertised returns the capabilities sent to a client of revision: the
+// core's, the tasks capability, and the extensions' (extension.go).
+func (s *Server) advertised(revision string) map[string]any {
+	caps := s.taskCapabilities(s.capabilities(), revision)
+	if x := s.exts.Load(); x != nil {
+		x.advertise(revision, caps)
+	}
+	return caps
+}
+
 // discoverResult is the body of a server/discover result.
 type discoverResult struct {
 	SupportedVersions []string        `json:"supportedVersions"`
@@ -250,7 +263,7 @@ type discoverResult struct {
 func (s *Server) buildDiscover() []byte {
 	return mustMarshal(discoverResult{
 		SupportedVersions: supportedVersions(),
-		Capabilities:      s.taskCapabilities(s.capabilities(), versionModern),
+		Capabilities:      s.advertised(versionModern),
 		Instructions:      s.opts.Instructions,
 		TTLMs:             s.ttlMs,
 		CacheScope:        "public",

@@ -31,11 +31,17 @@ const MaxMessageSize = 16 << 20
 // Options.DrainTimeout for in-flight requests, then cancels them and returns nil. The
 // goroutine reading r stays blocked in Read until r is closed or the process exits.
 func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error {
+	if err := s.Start(ctx); err != nil { // extension.go
+		return err
+	}
+	if s.exts.Load() != nil {
+		defer s.stopExtensions(ctx)
+	}
 	c := &stdioConn{srv: s}
 	c.conn = stdioconn.New(r, w, stdioconn.Config[*call]{
 		MaxConcurrent: s.opts.MaxConcurrentRequests, MaxMessageSize: MaxMessageSize, TooLarge: ErrMessageTooLarge,
 		DrainTimeout: s.opts.DrainTimeout, Logger: s.logger,
-		Line: c.line, Run: func(ctx context.Context, cl *call) { s.run(ctx, cl) },
+		Line: c.line, Run: func(ctx context.Context, cl *call) { s.run(s.observeCall(ctx, cl), cl) },
 		Interrupted: func(cl *call) (<-chan struct{}, bool) { return cl.interrupted() },
 		Drop:        func(cl *call) { cl.drop() },
 		EndStreams:  func() { s.EndSubscriptions(c.sess) },
@@ -83,7 +89,11 @@ func (c *stdioConn) line(ctx context.Context, data []byte, readErr error) (*call
 		cl, rerr := c.srv.prepare(m, c.sess, c.conn)
 		if rerr != nil {
 			c.conn.Unadmit()
-			c.conn.Write(rerr.reply(m.ID, m.Era).Body)
+			r := rerr.reply(m.ID, m.Era)
+			if _, end := c.srv.observe(ctx, m, c.sess); end != nil { // extension.go
+				end(outcome(nil, r, false))
+			}
+			c.conn.Write(r.Body)
 			return nil, false
 		}
 		cl.async = c

@@ -40,7 +40,11 @@ func validateExt(t *testing.T, def string, raw []byte) {
 			extSchemas.err = err
 			return
 		}
-		f, err := os.Open(filepath.Join(root, "..", "shared", "spec", "ext-tasks", "schema", "schema.json"))
+		spec := filepath.Join(root, "..", "shared", "spec")
+		if dir := os.Getenv("MCPGEN_SPEC_DIR"); dir != "" { // as loadSpecSchemas
+			spec = dir
+		}
+		f, err := os.Open(filepath.Join(spec, "ext-tasks", "schema", "schema.json"))
 		if err != nil {
 			extSchemas.err = err
 			return

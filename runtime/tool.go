@@ -46,6 +46,10 @@ type Tool struct {
 	// Confirm, when set, is the question the user must accept before the handler
 	// runs (consent.go), {field} filled with the call's arguments.
 	Confirm string
+	// Meta is the Tool object's _meta in tools/list (e.g. MCP Apps'
+	// "ui": {"resourceUri": ..., "visibility": [...]}); nil for none. It must
+	// not change after AddTool (the Tool object is serialised once).
+	Meta map[string]any
 	// Task says whether the tool runs as a task (tasks.go, docs/tasks.md):
 	// "" never, TaskOptional when the server decides, TaskRequired always.
 	Task TaskSupport
@@ -100,6 +104,9 @@ type ToolRequest struct {
 	Name string
 	// Arguments are the call's arguments, already validated against the InputSchema.
 	Arguments json.RawMessage
+	// Tool is the called tool's definition (with its Meta), for interceptors
+	// (Extension.ToolCall); nil outside a server's tools/call.
+	Tool *Tool
 
 	closed bool // the InputSchema admits no unknown member at any depth (internal/schemacheck)
 }

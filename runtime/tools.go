@@ -12,6 +12,7 @@ import (
 	"runtime/debug"
 	"strconv"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/ask"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 	"github.com/mcpgen/mcpgen/runtime/internal/toolschema"
 	"github.com/mcpgen/mcpgen/runtime/internal/toolset"
@@ -34,6 +35,11 @@ func (s *Server) listTools(ctx context.Context, c *call) ([]byte, *rpcError) {
 		}
 	}
 	size := s.opts.PageSize
+	if x := s.exts.Load(); x != nil && len(x.views) > 0 {
+		if v := x.variant(&c.info); v != 0 {
+			return s.toolsVariant(ctx, c, set, start, x, v) // extension.go
+		}
+	}
 	if s.opts.HideUnauthorized || start%size != 0 {
 		return s.toolsPage(ctx, c, set, start)
 	}
@@ -64,6 +70,11 @@ func (s *Server) toolsPage(ctx context.Context, c *call, set *toolset.Set[*toolE
 		s.logger.Error("tool cannot be listed", "tool", failed, "err", err)
 		return nil, errorf(CodeInternalError, "internal error: tool %s cannot be listed", failed)
 	}
+	return s.closeToolsPage(b, modern), nil
+}
+
+// closeToolsPage adds the era's members to a tools/list page and closes it.
+func (s *Server) closeToolsPage(b []byte, modern bool) []byte {
 	if modern { // as modernResult, in place
 		b = append(b, `,"ttlMs":`...)
 		b = strconv.AppendInt(b, s.ttlMs, 10)
@@ -71,7 +82,7 @@ func (s *Server) toolsPage(ctx context.Context, c *call, set *toolset.Set[*toolE
 		b = append(b, `,"resultType":"complete","_meta":`...)
 		b = append(b, s.serverInfoMeta...)
 	}
-	return append(b, '}'), nil
+	return append(b, '}')
 }
 
 // callTool answers tools/call: validate the arguments, run the handler, check and
@@ -128,25 +139,36 @@ func (s *Server) toolReply(c *call, e *toolEntry, r *round, res *ToolResult, rer
 // A tool that is not readonly runs through invokeWrite (effects.go): idempotency
 // key, receipt.
 func (s *Server) runTool(ctx context.Context, c *call, e *toolEntry, args json.RawMessage) (*ToolResult, *rpcError) {
+	st := c.stage(ctx, StageValidate) // extension.go; nil without observers
 	fails, err := e.input.Failures(args)
 	if err != nil {
+		st.end(err)
 		s.logger.Error("input schema unusable", "tool", e.tool.Name, "err", err)
 		return nil, errorf(CodeInternalError, "internal error: tool %s has an unusable input schema", e.tool.Name)
 	}
 	if fails != nil {
-		return toolErrorResult(e, e.invalidArgumentsError(fails)), nil
+		te := e.invalidArgumentsError(fails)
+		st.end(te)
+		return toolErrorResult(e, te), nil
 	}
-	if err := s.gate(ctx, e, args); err != nil { // authorize.go, consent.go
+	st.end(nil)
+	st = c.stage(ctx, StageAuthorize)
+	if err := s.authorizeTool(ctx, e, args); err != nil { // authorize.go
+		st.end(err)
 		return gateFailed(e, err)
 	}
-	c.toolReq = ToolRequest{Name: e.tool.Name, Arguments: args, closed: e.input.Closed()}
+	st.end(nil)
+	c.toolReq = ToolRequest{Name: e.tool.Name, Arguments: args, Tool: e.tool, closed: e.input.Closed()}
 	var res *ToolResult
-	if e.fx != nil || c.fx != nil {
-		res, err = s.invokeWrite(ctx, c, e, &c.toolReq)
+	if x := s.exts.Load(); x != nil && len(x.toolCall) > 0 {
+		res, err = s.intercepted(ctx, c, e, x) // extension.go
 	} else {
-		res, err = s.invoke(ctx, c, e.tool, &c.toolReq)
+		res, err = s.afterAuthorize(ctx, c, e, &c.toolReq)
 	}
+	var re *RPCError
 	switch {
+	case errors.As(err, &re):
+		return nil, &rpcError{code: re.Code, msg: re.Message, data: re.Data}
 	case errors.Is(err, errAbandoned):
 		return nil, errAbandonedRPC
 	case errors.Is(err, errPanic):
@@ -163,6 +185,24 @@ func (s *Server) runTool(ctx context.Context, c *call, e *toolEntry, args json.R
 		return handlerErrorResult(e, err), nil
 	}
 	return res, nil
+}
+
+// afterAuthorize runs the steps after the scope check: consent
+// (consent.go), then the handler, through the idempotency ledger and with a
+// receipt for a write (effects.go).
+func (s *Server) afterAuthorize(ctx context.Context, c *call, e *toolEntry, req *ToolRequest) (*ToolResult, error) {
+	if e.tool.Confirm != "" {
+		st := c.stage(ctx, StageConsent)
+		err := confirm(ctx, ask.FillConfirm(e.tool.Confirm, req.Arguments))
+		st.end(err)
+		if err != nil {
+			return nil, err
+		}
+	}
+	if e.fx != nil || c.fx != nil {
+		return s.invokeWrite(ctx, c, e, req)
+	}
+	return s.invoke(ctx, c, e.tool, req)
 }
 
 // timeoutResult is the isError result of a call cut off at Options.CallTimeout.
@@ -197,6 +237,16 @@ var (
 // (invokeAside). A handler whose deadline passed before it started (a long
 // consent or authorization wait) does not run.
 func (s *Server) invoke(ctx context.Context, c *call, t *Tool, req *ToolRequest) (*ToolResult, error) {
+	if st := c.stage(ctx, StageHandler); st != nil {
+		res, err := s.invokeAt(ctx, c, t, req)
+		st.end(err)
+		return res, err
+	}
+	return s.invokeAt(ctx, c, t, req)
+}
+
+// invokeAt calls the handler as invoke says.
+func (s *Server) invokeAt(ctx context.Context, c *call, t *Tool, req *ToolRequest) (*ToolResult, error) {
 	switch {
 	case c.watch.When.IsZero():
 		return s.invokeNow(ctx, t, req)

@@ -92,7 +92,11 @@ func (s *Server) Handle(ctx context.Context, m *Message, sess *Session, out Sink
 		}
 		return Reply{}
 	case KindNotification:
-		s.notify(m, sess)
+		ctx, end := s.observe(ctx, m, sess) // extension.go
+		s.notify(ctx, m, sess)
+		if end != nil {
+			end(Outcome{})
+		}
 		return Reply{}
 	}
 	return s.request(ctx, m, sess, out)

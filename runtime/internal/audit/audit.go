@@ -16,9 +16,10 @@ type Record struct {
 	Tool, ArgsDigest                 string // tools/call only; ArgsDigest hex SHA-256
 	Principal                        string // the caller's subject, when HasPrincipal
 	HasPrincipal                     bool
-	Aborted                          bool   // cancelled by the client: no reply
-	RPCCode                          int    // the JSON-RPC error code of the reply, 0 for a result
-	ErrCode                          string // the isError result's code ("error" for a plain error)
+	Aborted                          bool        // cancelled by the client: no reply
+	Extra                            []slog.Attr // added by extensions (e.g. a trace id), last
+	RPCCode                          int         // the JSON-RPC error code of the reply, 0 for a result
+	ErrCode                          string      // the isError result's code ("error" for a plain error)
 	ReceiptID, Idempotency           string
 	Admitted, HandlerFrom            time.Time // HandlerFrom zero: the handler never ran
 	HandlerTook                      time.Duration
@@ -76,6 +77,7 @@ func (r *Record) Log(l *slog.Logger, now time.Time) {
 			slog.Float64("handler_ms", ms(r.HandlerTook)))
 	}
 	attrs = append(attrs, slog.Float64("total_ms", ms(now.Sub(r.Admitted))))
+	attrs = append(attrs, r.Extra...)
 	l.LogAttrs(context.Background(), slog.LevelInfo, "audit", attrs...)
 }
 

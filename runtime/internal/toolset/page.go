@@ -20,6 +20,7 @@ type Tool struct {
 	LegacyOutputSchema        json.RawMessage // 2025-11-25's outputSchema when it differs
 	Annotations               any             // nil, or a value that encodes as the annotations object
 	Task                      string          // the 2025-11-25 execution.taskSupport; "" for none
+	Meta                      any             // nil, or a value that encodes as the _meta object
 }
 
 // wireTool is the JSON shape of a Tool in tools/list.
@@ -31,6 +32,7 @@ type wireTool struct {
 	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
 	Annotations  any             `json:"annotations,omitempty"`
 	Execution    *toolExecution  `json:"execution,omitempty"`
+	Meta         any             `json:"_meta,omitempty"`
 }
 
 // toolExecution is a 2025-11-25 tool's execution member.
@@ -42,7 +44,7 @@ type toolExecution struct {
 // bytes.
 func Encode(t Tool) (modern, legacy []byte, same bool, err error) {
 	w := wireTool{Name: t.Name, Title: t.Title, Description: t.Description,
-		InputSchema: t.InputSchema, OutputSchema: t.OutputSchema, Annotations: t.Annotations}
+		InputSchema: t.InputSchema, OutputSchema: t.OutputSchema, Annotations: t.Annotations, Meta: t.Meta}
 	if modern, err = json.Marshal(w); err != nil {
 		return nil, nil, false, err
 	}

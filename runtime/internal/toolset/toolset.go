@@ -39,6 +39,26 @@ type Set[T Entry] struct {
 	// first use (Slot).
 	pagesOnce      sync.Once
 	modern, legacy []atomic.Pointer[[]byte]
+	// variants holds the pages of the other variants of tools/list
+	// (VariantSlot): VariantKey -> *atomic.Pointer[[]byte].
+	variants sync.Map
+}
+
+// A VariantKey names one cached page of a variant of tools/list.
+type VariantKey struct {
+	Modern  bool
+	Variant uint64 // the variant, not 0
+	Page    int
+}
+
+// VariantSlot returns where a page of a variant of this snapshot's
+// tools/list result is kept.
+func (s *Set[T]) VariantSlot(k VariantKey) *atomic.Pointer[[]byte] {
+	if v, ok := s.variants.Load(k); ok {
+		return v.(*atomic.Pointer[[]byte])
+	}
+	v, _ := s.variants.LoadOrStore(k, new(atomic.Pointer[[]byte]))
+	return v.(*atomic.Pointer[[]byte])
 }
 
 // List returns the tools in registration order; the caller must not change it.
