@@ -9,7 +9,7 @@
 // are generated: run go generate in this directory after changing a handler.
 package incidents
 
-//go:generate go run github.com/mcpgen/mcpgen/cmd/mcpgen -server ./cmd/incidents-server -with redis
+//go:generate go run github.com/mcpgen/mcpgen/cmd/mcpgen -server ./cmd/incidents-server -with redis,otel
 
 import (
 	"bytes"

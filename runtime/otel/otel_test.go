@@ -356,11 +356,12 @@ func TestTaskHandlerSpan(t *testing.T) {
 	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(f.reader))
 	f.s = mcpruntime.NewServer(mcpruntime.Implementation{Name: "otel-test", Version: "1"}, &mcpruntime.Options{TaskThreshold: -1})
 	f.s.MustUse(otel.New(otel.Config{TracerProvider: tp, MeterProvider: mp}))
-	release, done := make(chan struct{}), make(chan struct{})
+	started, release, done := make(chan struct{}), make(chan struct{}), make(chan struct{})
 	f.s.AddTool(&mcpruntime.Tool{Name: "slow", InputSchema: json.RawMessage(textInput), Task: mcpruntime.TaskRequired,
 		Annotations: &mcpruntime.ToolAnnotations{ReadOnlyHint: true},
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
 			defer close(done)
+			close(started)
 			<-release
 			return &mcpruntime.ToolResult{Content: []mcpruntime.Content{mcpruntime.Text("late")}}, nil
 		}})
@@ -373,6 +374,7 @@ func TestTaskHandlerSpan(t *testing.T) {
 	if res["resultType"] != "task" {
 		t.Fatalf("want a task, got %v", res)
 	}
+	<-started
 	if got := activeTasks(t, f); got != 1 {
 		t.Errorf("mcpgen.tasks.active = %d while the task runs, want 1", got)
 	}

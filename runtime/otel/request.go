@@ -85,6 +85,7 @@ type reqState struct {
 	target          string // the tool or prompt name
 	version         string
 	transport       string
+	recording       bool // the server span records: its stages get spans, also after it ended (a task's)
 	ended           atomic.Bool
 	stages          atomic.Uint32 // bit 1<<Stage of each stage that started
 	failed          atomic.Uint32 // bit 1<<Stage of each stage that ended with an error
@@ -120,7 +121,7 @@ func (x *ext) observe(ctx context.Context, m *mcpruntime.MessageInfo) (context.C
 	// The span starts named by the method alone (samplers see that name); a
 	// recorded one gets its target: an unsampled request builds no name.
 	ctx, r.span = ins.tracer.Start(ins.extract(ctx, p, m.Header), m.Method, serverKind)
-	if r.span.IsRecording() {
+	if r.recording = r.span.IsRecording(); r.recording {
 		if r.target != "" {
 			r.span.SetName(m.Method + " " + r.target)
 		}
@@ -225,7 +226,7 @@ func (r *reqState) end(o mcpruntime.Outcome) {
 		errType = "cancelled"
 	}
 	idem := r.idempotencyOutcome(o)
-	if r.span.IsRecording() {
+	if r.recording {
 		if errType != "" {
 			r.span.SetAttributes(keyErrorType.String(errType))
 			r.span.SetStatus(codes.Error, errType)

@@ -28,7 +28,7 @@ func (x *ext) stage(ctx context.Context, st mcpruntime.Stage) func(error) {
 	if st == mcpruntime.StageHandler {
 		return r.handler(ctx)
 	}
-	if !r.span.IsRecording() {
+	if !r.recording {
 		if st == mcpruntime.StageReplay || st == mcpruntime.StageClaim {
 			return func(err error) {
 				if err != nil {
@@ -55,7 +55,7 @@ func (x *ext) stage(ctx context.Context, st mcpruntime.Stage) func(error) {
 // span gets mcpgen.task=true and mcpgen.tasks.active counts it until it ends.
 func (r *reqState) handler(ctx context.Context) func(error) {
 	var sp trace.Span
-	if r.span.IsRecording() {
+	if r.recording {
 		_, sp = r.ins.tracer.Start(trace.ContextWithSpan(ctx, r.span), mcpruntime.StageHandler.String(),
 			trace.WithAttributes(keyStage.String(mcpruntime.StageHandler.String())))
 	}
