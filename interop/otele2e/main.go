@@ -109,7 +109,7 @@ func drive(server, file string) error {
 	ticket := map[string]any{"title": "Payments timeouts", "severity": "P1",
 		"evidence_ids": []string{"status-payments-0001"}, "idempotency_key": key}
 	if err := errors.Join(
-		call("status", "get_service_status", map[string]any{"service": "payments"}),
+		call("status", "get_service_status", map[string]any{"service": "payments", "window_minutes": 15}),
 		call("ticket", "create_incident_ticket", ticket),
 		call("replay", "create_incident_ticket", ticket),
 	); err != nil {
