@@ -15,6 +15,12 @@ import (
 	mcpruntime "github.com/mcpgen/mcpgen/runtime"
 )
 
+// quickStage is how long validation or authorization may take and pass
+// without a span of its own: such checks (microseconds) would otherwise
+// double a sampled call's spans. A slow one (a large argument document, a
+// token introspection) or a refusal gets its span.
+const quickStage = 100 * time.Microsecond
+
 // stage observes one stage of a tools/call. Its span is a child of the
 // request's server span, made when the stage ends with the stage's start
 // time, so a stage of an unsampled request costs a clock read at most. The
@@ -42,6 +48,8 @@ func (x *ext) stage(ctx context.Context, st mcpruntime.Stage) func(error) {
 	return func(err error) {
 		if err != nil {
 			r.failed.Or(1 << st)
+		} else if (st == mcpruntime.StageValidate || st == mcpruntime.StageAuthorize) && time.Since(start) < quickStage {
+			return // a check that passed at once is not worth a span
 		}
 		_, sp := r.ins.tracer.Start(trace.ContextWithSpan(ctx, r.span), st.String(),
 			trace.WithTimestamp(start), trace.WithAttributes(keyStage.String(st.String())))
