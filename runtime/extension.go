@@ -210,6 +210,11 @@ type Outcome struct {
 	ToolError string
 	// Aborted reports a request the client cancelled (no reply).
 	Aborted bool
+	// Idempotency is what the idempotency ledger did for a keyed tools/call,
+	// named as the audit record names it: "fresh" (claimed; the handler ran),
+	// "replayed", "conflict", "in_progress", "outcome_unknown", "reconciled",
+	// "store_error"; "" for a call without a key.
+	Idempotency string
 }
 
 // A Stage is a named step of the tools/call pipeline (DESIGN.md, "The call
@@ -638,7 +643,7 @@ func (s *Server) observe(ctx context.Context, m *Message, sess *Session) (contex
 func outcome(c *call, r Reply, aborted bool) Outcome {
 	o := Outcome{Code: r.Code, Aborted: aborted}
 	if c != nil && c.fx != nil {
-		o.ToolError = c.fx.errCode
+		o.ToolError, o.Idempotency = c.fx.errCode, c.fx.idempotency
 	}
 	return o
 }
