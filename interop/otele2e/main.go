@@ -253,7 +253,7 @@ func check(base, file string) error {
 		idem := ""
 		switch c.Name {
 		case "ticket":
-			want, idem = []string{"consent", "claim", "handler", "receipt"}, "executed"
+			want, idem = []string{"consent", "claim", "handler", "receipt"}, "fresh"
 		case "replay":
 			// The ledger answers at its replay check or at the claim: no handler.
 			want, idem = nil, "replayed"

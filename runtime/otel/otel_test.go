@@ -296,8 +296,8 @@ func TestConsentAndReplay(t *testing.T) {
 	if consent < 1 || handler != 1 {
 		t.Errorf("first write: %d consent spans, %d handler spans; want ≥1 and 1 (spans %v)", consent, handler, names(f.spans.Ended()))
 	}
-	if outcomes[len(outcomes)-1] != "executed" {
-		t.Errorf("first write's idempotency outcome %q, want executed", outcomes)
+	if outcomes[len(outcomes)-1] != "fresh" {
+		t.Errorf("first write's idempotency outcome %q, want fresh", outcomes)
 	}
 	f.spans.Reset()
 	if res := write(2); res["isError"] == true || res["error"] != nil {

@@ -65,7 +65,7 @@ func newInstruments(tp trace.TracerProvider, mp metric.MeterProvider, prop propa
 	ins.toolErrors, _ = m.Int64Counter("mcpgen.tool.errors", metric.WithUnit("{error}"),
 		metric.WithDescription("tools/call results with isError, by tool and ToolError code"))
 	ins.idempotency, _ = m.Int64Counter("mcpgen.idempotency.outcomes", metric.WithUnit("{call}"),
-		metric.WithDescription("keyed tools/call outcomes of the idempotency ledger: executed, replayed, refused"))
+		metric.WithDescription("keyed tools/call outcomes of the idempotency ledger: fresh, replayed, conflict, ..."))
 	ins.activeTasks, _ = m.Int64UpDownCounter("mcpgen.tasks.active", metric.WithUnit("{task}"),
 		metric.WithDescription("task handlers running on this replica"))
 	return ins
@@ -87,8 +87,6 @@ type reqState struct {
 	transport       string
 	recording       bool // the server span records: its stages get spans, also after it ended (a task's)
 	ended           atomic.Bool
-	stages          atomic.Uint32 // bit 1<<Stage of each stage that started
-	failed          atomic.Uint32 // bit 1<<Stage of each stage that ended with an error
 
 	mu       sync.Mutex // guards the handler's state against the answer's
 	running  int        // handlers running (0 or 1)
@@ -225,7 +223,7 @@ func (r *reqState) end(o mcpruntime.Outcome) {
 	case o.Aborted:
 		errType = "cancelled"
 	}
-	idem := r.idempotencyOutcome(o)
+	idem := o.Idempotency
 	if r.recording {
 		if errType != "" {
 			r.span.SetAttributes(keyErrorType.String(errType))
@@ -260,25 +258,6 @@ func (r *reqState) end(o mcpruntime.Outcome) {
 	if idem != "" {
 		r.ins.idempotency.Add(ctx, 1, metric.WithAttributes(keyTool.String(r.target), keyIdempotency.String(idem)))
 	}
-}
-
-// idempotencyOutcome names what the idempotency ledger did for a keyed
-// tools/call, from the stages it ran: "" for a call that reached neither the
-// replay check nor the claim (no key, or refused before).
-func (r *reqState) idempotencyOutcome(o mcpruntime.Outcome) string {
-	const ledger = 1<<mcpruntime.StageReplay | 1<<mcpruntime.StageClaim
-	ran, failed := r.stages.Load(), r.failed.Load()
-	switch {
-	case ran&ledger == 0:
-		return ""
-	case failed&ledger != 0:
-		return "refused"
-	case ran&(1<<mcpruntime.StageHandler) != 0:
-		return "executed"
-	case o.Code == 0 && o.ToolError == "" && !o.Aborted:
-		return "replayed" // the ledger answered: no handler ran
-	}
-	return ""
 }
 
 // opKey identifies one set of attributes of mcp.server.operation.duration.

@@ -30,25 +30,15 @@ func (x *ext) stage(ctx context.Context, st mcpruntime.Stage) func(error) {
 	if r == nil {
 		return nil
 	}
-	r.stages.Or(1 << st)
 	if st == mcpruntime.StageHandler {
 		return r.handler(ctx)
 	}
 	if !r.recording {
-		if st == mcpruntime.StageReplay || st == mcpruntime.StageClaim {
-			return func(err error) {
-				if err != nil {
-					r.failed.Or(1 << st)
-				}
-			}
-		}
 		return nil
 	}
 	start := time.Now()
 	return func(err error) {
-		if err != nil {
-			r.failed.Or(1 << st)
-		} else if (st == mcpruntime.StageValidate || st == mcpruntime.StageAuthorize) && time.Since(start) < quickStage {
+		if err == nil && (st == mcpruntime.StageValidate || st == mcpruntime.StageAuthorize) && time.Since(start) < quickStage {
 			return // a check that passed at once is not worth a span
 		}
 		_, sp := r.ins.tracer.Start(trace.ContextWithSpan(ctx, r.span), st.String(),
