@@ -98,7 +98,7 @@ waitfor "http://127.0.0.1:$query/api/services"
 # --- the incidents server, generated -with otel ---
 go build -o "$work/incidents-server" ./examples/incidents/cmd/incidents-server
 (cd interop && go build -o "$work/otele2e" ./otele2e)
-OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:$otlp OTEL_METRICS_EXPORTER=none OTEL_BSP_SCHEDULE_DELAY=3600000 \
+OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:$otlp OTEL_METRICS_EXPORTER=none OTEL_BSP_SCHEDULE_DELAY=3600000 INCIDENTS_DELAY=2ms \
   MCP_ANONYMOUS_SCOPES="incident:create" INCIDENTS_JOURNAL="$work/journal" \
   "$work/incidents-server" -http "127.0.0.1:$mcp" -audit >"$work/server.log" 2>&1 &
 server=$!

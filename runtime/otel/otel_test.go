@@ -75,9 +75,17 @@ func addTools(s *mcpruntime.Server) {
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
 			return nil, &mcpruntime.ToolError{Code: "not_found", Message: "no such thing: " + canary}
 		}})
+	s.AddTool(&mcpruntime.Tool{Name: "slow", InputSchema: json.RawMessage(textInput),
+		Annotations: &mcpruntime.ToolAnnotations{ReadOnlyHint: true},
+		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
+			time.Sleep(time.Millisecond)
+			return &mcpruntime.ToolResult{Content: []mcpruntime.Content{mcpruntime.Text("slow")}}, nil
+		}})
 	s.AddTool(&mcpruntime.Tool{Name: "write", InputSchema: json.RawMessage(textInput),
 		Confirm: "Write {text}?", IdempotencyKey: "key",
 		Handler: func(ctx context.Context, req *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
+			time.Sleep(200 * time.Microsecond) // an effect: a handler span
+
 			return &mcpruntime.ToolResult{Content: []mcpruntime.Content{mcpruntime.Text("written")}}, nil
 		}})
 }
@@ -185,9 +193,12 @@ func TestServerSpanJoinsCallersTrace(t *testing.T) {
 	if handlerSpan.SpanID() != sp.SpanContext().SpanID() {
 		t.Errorf("the handler's context carries span %s, want the server span %s", handlerSpan.SpanID(), sp.SpanContext().SpanID())
 	}
-	kids := f.children(sp)
-	if kids["handler"] == nil {
-		t.Errorf("no handler child span (spans %v)", names(f.spans.Ended()))
+	f.spans.Reset()
+	f.call(t, 9, map[string]any{"name": "slow", "arguments": map[string]any{"text": "hi"},
+		"_meta": meta(map[string]any{"traceparent": traceparent})})
+	slow := f.server(t, "tools/call slow")
+	if h := f.children(slow)["handler"]; h == nil || h.EndTime().Sub(h.StartTime()) < time.Millisecond {
+		t.Errorf("a handler of a millisecond has no handler span of its duration (spans %v)", names(f.spans.Ended()))
 	}
 }
 

@@ -15,10 +15,11 @@ import (
 	mcpruntime "github.com/mcpgen/mcpgen/runtime"
 )
 
-// quickStage is how long validation or authorization may take and pass
-// without a span of its own: such checks (microseconds) would otherwise
-// double a sampled call's spans. A slow one (a large argument document, a
-// token introspection) or a refusal gets its span.
+// quickStage is how long validation, authorization or a handler may take
+// and pass without a span of its own: such steps (microseconds) would
+// otherwise double a sampled call's spans. A slow one (a large argument
+// document, a token introspection, a handler that does I/O) or a refusal
+// gets its span.
 const quickStage = 100 * time.Microsecond
 
 // stage observes one stage of a tools/call. Its span is a child of the
@@ -47,20 +48,18 @@ func (x *ext) stage(ctx context.Context, st mcpruntime.Stage) func(error) {
 	}
 }
 
-// handler observes the handler's stage. Its span starts with it (a task's
-// handler may outlive the request: the span then ends after its parent). A
-// handler still running when its request is answered runs as a task: its
-// span gets mcpgen.task=true and mcpgen.tasks.active counts it until it ends.
+// handler observes the handler's stage. A handler still running when its
+// request is answered runs as a task: mcpgen.tasks.active counts it until it
+// ends. Its span, a child of the request's server span made when it ends
+// with its start time, exists when it ran as a task (mcpgen.task=true),
+// failed, or took quickStage or more: a handler of microseconds is the
+// server span's whole content, and a span of its own would double what a
+// sampled call exports.
 func (r *reqState) handler(ctx context.Context) func(error) {
-	var sp trace.Span
-	if r.recording {
-		_, sp = r.ins.tracer.Start(trace.ContextWithSpan(ctx, r.span), mcpruntime.StageHandler.String(),
-			trace.WithAttributes(keyStage.String(mcpruntime.StageHandler.String())))
-	}
+	start := time.Now()
 	r.mu.Lock()
 	r.running++
-	asTask := r.answered // the request was answered before its handler started: a task from the start
-	if asTask {
+	if r.answered { // answered before its handler started: a task from the start
 		r.ins.activeTasks.Add(context.Background(), 1)
 	}
 	r.mu.Unlock()
@@ -72,12 +71,15 @@ func (r *reqState) handler(ctx context.Context) func(error) {
 			r.ins.activeTasks.Add(context.Background(), -1)
 		}
 		r.mu.Unlock()
-		if sp != nil {
-			if task {
-				sp.SetAttributes(keyTask.Bool(true))
-			}
-			endWith(sp, err)
+		if !r.recording || (!task && err == nil && time.Since(start) < quickStage) {
+			return
 		}
+		_, sp := r.ins.tracer.Start(trace.ContextWithSpan(ctx, r.span), mcpruntime.StageHandler.String(),
+			trace.WithTimestamp(start), trace.WithAttributes(keyStage.String(mcpruntime.StageHandler.String())))
+		if task {
+			sp.SetAttributes(keyTask.Bool(true))
+		}
+		endWith(sp, err)
 	}
 }
 
