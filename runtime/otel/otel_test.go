@@ -124,7 +124,7 @@ func (f *fixture) call(t testing.TB, id int, params map[string]any) map[string]a
 func attrs(kvs []attribute.KeyValue) map[string]string {
 	m := map[string]string{}
 	for _, kv := range kvs {
-		m[string(kv.Key)] = kv.Value.Emit()
+		m[string(kv.Key)] = kv.Value.String()
 	}
 	return m
 }
