@@ -8,7 +8,8 @@
 # before Jaeger is asked: its spans arrive only through the shutdown flush (the batch
 # delay is an hour). interop/otele2e check then asserts through /api/traces that each
 # server span is the child of its client span, with the MCP semantic conventions' name
-# and attributes and the pipeline's stage spans.
+# and attributes and the pipeline's stage spans. Last, one 2026-07-28 call over -stdio
+# with a traceparent in _meta: its span must reach Jaeger when stdin ends.
 #
 # usage: scripts/otel-e2e.sh
 # env:   MCPGEN_TOOLS_HOME  cache of the Jaeger binary (default ~/.cache/mcpgen-tools)
@@ -91,7 +92,8 @@ exporters:
   jaeger_storage_exporter:
     trace_storage: memstore
 YAML
-"$jaeger" --config "$work/jaeger.yaml" >"$work/jaeger.log" 2>&1 &
+# Jaeger traces itself to localhost:4317 unless told not to.
+OTEL_TRACES_EXPORTER=none "$jaeger" --config "$work/jaeger.yaml" >"$work/jaeger.log" 2>&1 &
 pids+=($!)
 waitfor "http://127.0.0.1:$query/api/services"
 
@@ -115,4 +117,22 @@ grep -q '"trace_id":"' "$work/server.log" || { tail -5 "$work/server.log" >&2; d
 
 "$work/otele2e" check -jaeger "http://127.0.0.1:$query" -calls "$work/calls.json" \
   || { echo "--- jaeger log" >&2; tail -30 "$work/jaeger.log" >&2; die "check failed"; }
+# --- stdio, 2026-07-28: the traceparent in _meta; stdin's end flushes the spans ---
+trace=$(python3 -c 'import secrets; print(secrets.token_hex(16))')
+printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_service_status","arguments":{"service":"payments","window_minutes":5},"_meta":{"traceparent":"00-'"$trace"'-00f067aa0ba902b7-01","io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"otel-e2e","version":"1"}}}}' |
+  OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:$otlp OTEL_METRICS_EXPORTER=none OTEL_BSP_SCHEDULE_DELAY=3600000 \
+  "$work/incidents-server" -stdio >"$work/stdio.out" 2>"$work/stdio.log" || die "stdio server failed: $(tail -5 "$work/stdio.log")"
+for _ in $(seq 1 50); do
+  curl -fsS "http://127.0.0.1:$query/api/traces/$trace" >"$work/stdio-trace.json" 2>/dev/null && break; sleep 0.2
+done
+python3 - "$work/stdio-trace.json" <<'PY' || die "stdio: the server span is not in Jaeger as documented"
+import json, sys
+spans = json.load(open(sys.argv[1]))["data"][0]["spans"]
+s = [x for x in spans if x["operationName"] == "tools/call get_service_status"][0]
+tags = {t["key"]: t["value"] for t in s["tags"]}
+assert [r["spanID"] for r in s["references"]] == ["00f067aa0ba902b7"], s["references"]
+for k, v in {"mcp.protocol.version": "2026-07-28", "network.transport": "pipe", "jsonrpc.request.id": "1", "span.kind": "server"}.items():
+    assert tags.get(k) == v, (k, tags.get(k))
+print("otele2e: stdio: server span child of the _meta traceparent's span, 2026-07-28, pipe")
+PY
 echo "otel-e2e: ok"
