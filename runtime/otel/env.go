@@ -39,8 +39,8 @@ type Providers struct {
 //	OTEL_SDK_DISABLED=true            no telemetry at all
 //	OTEL_SERVICE_NAME                 service.name (default: the server's name)
 //	OTEL_RESOURCE_ATTRIBUTES          more resource attributes
-//	OTEL_TRACES_EXPORTER              otlp (default) or none
-//	OTEL_METRICS_EXPORTER             otlp (default) or none
+//	OTEL_TRACES_EXPORTER              otlp or none; unset: otlp when an OTLP endpoint is set, else none
+//	OTEL_METRICS_EXPORTER             likewise
 //	OTEL_EXPORTER_OTLP_PROTOCOL       http/protobuf (default) or grpc;
 //	                                  OTEL_EXPORTER_OTLP_{TRACES,METRICS}_PROTOCOL per signal
 //	OTEL_EXPORTER_OTLP_ENDPOINT, _HEADERS, _TIMEOUT, _COMPRESSION, _CERTIFICATE
@@ -68,7 +68,7 @@ func FromEnv(ctx context.Context, serviceName, serviceVersion string) (*Provider
 	}
 	p := &Providers{}
 	var stops []func(context.Context) error
-	switch exp := exporterName("OTEL_TRACES_EXPORTER"); exp {
+	switch exp := exporterName("TRACES"); exp {
 	case "none":
 		p.TracerProvider = tracenoop.NewTracerProvider()
 	case "otlp":
@@ -89,7 +89,7 @@ func FromEnv(ctx context.Context, serviceName, serviceVersion string) (*Provider
 	default:
 		return nil, fmt.Errorf("OTEL_TRACES_EXPORTER %q: want otlp or none", exp)
 	}
-	switch exp := exporterName("OTEL_METRICS_EXPORTER"); exp {
+	switch exp := exporterName("METRICS"); exp {
 	case "none":
 		p.MeterProvider = metricnoop.NewMeterProvider()
 	case "otlp":
@@ -117,14 +117,20 @@ func FromEnv(ctx context.Context, serviceName, serviceVersion string) (*Provider
 	return p, nil
 }
 
-// exporterName reads an OTEL_*_EXPORTER variable: its first name (a list
-// names several exporters; one is supported), "otlp" when unset.
-func exporterName(env string) string {
-	v := strings.TrimSpace(os.Getenv(env))
+// exporterName reads OTEL_{signal}_EXPORTER: its first name (a list names
+// several exporters; one is supported). Unset, it is "otlp" when an OTLP
+// endpoint is configured for the signal (OTEL_EXPORTER_OTLP_ENDPOINT or
+// OTEL_EXPORTER_OTLP_{signal}_ENDPOINT), else "none": a server built with
+// otel exports nothing until told where to.
+func exporterName(signal string) string {
+	v := strings.TrimSpace(os.Getenv("OTEL_" + signal + "_EXPORTER"))
 	if i := strings.IndexByte(v, ','); i >= 0 {
 		v = strings.TrimSpace(v[:i])
 	}
 	if v == "" {
+		if os.Getenv("OTEL_EXPORTER_OTLP_ENDPOINT") == "" && os.Getenv("OTEL_EXPORTER_OTLP_"+signal+"_ENDPOINT") == "" {
+			return "none"
+		}
 		return "otlp"
 	}
 	return strings.ToLower(v)
