@@ -13,11 +13,13 @@ import (
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
+	metricnoop "go.opentelemetry.io/otel/metric/noop"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
+	tracenoop "go.opentelemetry.io/otel/trace/noop"
 
 	mcpruntime "github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/otel"
@@ -439,4 +441,21 @@ func activeTasks(t *testing.T, f *fixture) int64 {
 		}
 	}
 	return 0
+}
+
+// TestNoExportKeepsCallersContext: with no-op providers (nothing configured)
+// the handler's context still carries the caller's span context.
+func TestNoExportKeepsCallersContext(t *testing.T) {
+	s := mcpruntime.NewServer(mcpruntime.Implementation{Name: "otel-test", Version: "1"}, nil)
+	s.MustUse(otel.New(otel.Config{TracerProvider: tracenoop.NewTracerProvider(), MeterProvider: metricnoop.NewMeterProvider()}))
+	addTools(s)
+	if err := s.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	handlerSpan = trace.SpanContext{}
+	(&fixture{s: s}).call(t, 1, map[string]any{"name": "echo", "arguments": map[string]any{"text": "x"},
+		"_meta": meta(map[string]any{"traceparent": traceparent})})
+	if got := handlerSpan.TraceID().String(); got != callerTrace {
+		t.Errorf("handler's trace id %q, want the caller's %s", got, callerTrace)
+	}
 }
