@@ -40,6 +40,8 @@ var examples = map[string]string{
 	"notes":      "./examples/notes/cmd/notes-server",
 	"everything": "./examples/everything/cmd/everything-server",
 	"testserver": "./runtime/internal/testserver",
+	// notes with a third-party extension (ext_test.go); not in exampleNames.
+	"notes-ext": "./examples/notes/cmd/notes-ext-server",
 }
 
 // exampleNames lists the keys of examples in the order subtests run.

@@ -34,11 +34,17 @@
 //     routes it by method (lookupMethod).
 //  4. handler adapter: tools.go (likewise prompts.go, resources.go, completion.go
 //     over internal/primitive, and methods.go) finds the tool (registry.go over
-//     internal/toolset, which also builds tools/list), validates the arguments
-//     (internal/toolschema, internal/schemacheck), checks scopes (authorize.go,
-//     internal/scope) and consent (consent.go), runs the generated adapter around
-//     the user's function under the call's deadline (deadline.go over
-//     internal/deadline) and encodes its result (content.go, internal/content).
+//     internal/toolset, which also builds tools/list) and runs the call's pipeline
+//     (pipeline.go): validates the arguments (internal/toolschema,
+//     internal/schemacheck), checks scopes (authorize.go, internal/scope), runs the
+//     extensions' interceptors, the replay check and consent (consent.go), the
+//     idempotency claim (idempotency.go), the generated adapter around the user's
+//     function under the call's deadline (deadline.go over internal/deadline) and
+//     the receipt (effects.go), and encodes its result (content.go, internal/content).
+//
+// Extensions (extension.go, docs/extensions.md) plug into these steps through
+// Server.Use: capabilities under extensions, custom methods, interceptors, a
+// per-request tools/list, observers of every message and stage.
 //  5. reply: dispatch.go's conclude frames the response; the transport writes it
 //     (internal/lineio on stdio; internal/httpstream: a JSON reply or an SSE stream).
 //

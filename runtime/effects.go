@@ -135,29 +135,6 @@ func (c *call) effects() *callEffects {
 	return c.fx
 }
 
-// invokeWrite runs a write's handler: through the idempotency ledger when the
-// call carries a key, and adds the receipt to a successful result. It also runs
-// readonly tools when the call is audited (for the handler's duration).
-func (s *Server) invokeWrite(ctx context.Context, c *call, e *toolEntry, req *ToolRequest) (*ToolResult, error) {
-	fx := c.effects()
-	fx.argsDigest = ledger.ArgsDigest(req.Arguments)
-	if e.fx == nil { // audited readonly call
-		return s.timedInvoke(ctx, c, e.tool, req)
-	}
-	if e.fx.keyName != "" {
-		if key := ledger.KeyArgument(req.Arguments, e.fx.keyName); key != "" {
-			return s.invokeIdempotent(ctx, c, e, req, key) // idempotency.go
-		}
-	}
-	res, err := s.timedInvoke(ctx, c, e.tool, req)
-	if err == nil && res != nil && !res.IsError {
-		st := c.stage(ctx, StageReceipt) // extension.go
-		res = s.withReceipt(ctx, c, e, res, "")
-		st.end(nil)
-	}
-	return res, err
-}
-
 // timedInvoke runs t's handler like invoke and records its duration.
 func (s *Server) timedInvoke(ctx context.Context, c *call, t *Tool, req *ToolRequest) (*ToolResult, error) {
 	c.fx.handlerFrom = time.Now()

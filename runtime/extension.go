@@ -43,6 +43,8 @@ type Extension struct {
 	// (server/discover: "2026-07-28"; initialize: the negotiated revision) and
 	// may add or change members, e.g. capabilities.tasks for 2025-11-25.
 	// AdvertiseExtension adds the extensions entry. caps belongs to the call.
+	// What it adds must encode as JSON; an Advertise that panics or adds
+	// something that does not encode (tried alone first) is skipped.
 	Advertise func(revision string, caps map[string]any)
 
 	// Methods are the custom request and notification methods the extension
@@ -181,6 +183,10 @@ type MessageInfo struct {
 	ID json.RawMessage
 	// Modern reports a 2026-07-28 message.
 	Modern bool
+	// Revision is the message's protocol revision: its _meta protocolVersion
+	// (2026-07-28), the session's negotiated one (handshake revisions), ""
+	// before initialize or when absent.
+	Revision string
 	// Params are the raw params (with _meta: Meta reads a member).
 	Params json.RawMessage
 	// Session is the 2025-11-25 session, nil without one.
@@ -304,8 +310,8 @@ func member(obj []byte, name string) (json.RawMessage, bool) {
 	return found, found != nil
 }
 
-// Use registers x with the server. It fails, registering nothing, on a
-// method without a name or handler, a method name the core serves or
+// Use registers x with the server. It fails, registering nothing, on
+// Settings that are not a JSON object, a method without a name or handler, a method name the core serves or
 // another extension registered, or an ID already used. Register extensions
 // before serving; Use is safe for concurrent use but a request already being
 // served may not see x.
@@ -326,6 +332,11 @@ func (s *Server) Use(x *Extension) error {
 		}
 	} else {
 		next.methods = map[string]*Method{}
+	}
+	if x.Settings != nil {
+		if set := jsonwire.TrimSpace(x.Settings); len(set) < 2 || set[0] != '{' || !jsonwire.Valid(set) {
+			return fmt.Errorf("mcpgen runtime: extension %q: Settings must be a JSON object", x.ID)
+		}
 	}
 	if x.ID != "" {
 		for _, o := range next.list {
@@ -504,6 +515,9 @@ func (x *extSet) advertise(revision string, caps map[string]any) {
 	for _, e := range x.list {
 		switch {
 		case e.Advertise != nil:
+			if _, err := json.Marshal(advertisedBy(e, revision)); err != nil {
+				continue // checked alone first: a bad one must not break initialize
+			}
 			e.Advertise(revision, caps)
 		case e.ID != "" && (revision == versionModern || revision == versionLegacy):
 			AdvertiseExtension(caps, e.ID, e.Settings)
@@ -529,7 +543,15 @@ func (s *Server) extMethod(name string) (methodInfo, bool) {
 func (s *Server) serveMethod(ctx context.Context, c *call) ([]byte, *rpcError) {
 	m := s.exts.Load().methods[c.msg.Method]
 	req := &MethodRequest{Method: c.msg.Method, ID: c.msg.ID, Params: c.msg.Params, Session: c.sess}
-	res, err := recovered(s, "extension method panicked", "method", m.Name, func() (json.RawMessage, error) { return m.Handle(ctx, req) })
+	r, rerr := s.openRound(c, m.Name, nil) // mrtr.go: Ask and Elicit work in Handle
+	if rerr != nil {
+		return nil, rerr
+	}
+	rctx := withRound(ctx, r)
+	res, err := recovered(s, "extension method panicked", "method", m.Name, func() (json.RawMessage, error) { return m.Handle(rctx, req) })
+	if b, rerr, handled := s.closeRound(c, r); handled {
+		return b, rerr
+	}
 	if err != nil {
 		return nil, extError(c, m.Name, err)
 	}
@@ -620,6 +642,12 @@ func (s *Server) observe(ctx context.Context, m *Message, sess *Session) (contex
 		return ctx, nil
 	}
 	info := &MessageInfo{Method: m.Method, Modern: m.Era == EraModern, Params: m.Params, Session: sess}
+	switch {
+	case info.Modern && m.params.Meta != nil:
+		info.Revision, _ = rawString(m.params.Meta.ProtocolVersion)
+	case !info.Modern && sess != nil:
+		info.Revision = sess.ProtocolVersion()
+	}
 	if m.Kind == KindRequest {
 		info.ID = m.ID
 	}
@@ -823,4 +851,30 @@ func (e stageEnd) end(err error) {
 	for i := len(e) - 1; i >= 0; i-- {
 		e[i](err)
 	}
+}
+
+// Notify sends the client a notification about the request ctx belongs to,
+// where the request's own notifications go (its SSE stream over HTTP, the
+// connection on stdio, the session otherwise), e.g. an extension's status
+// notification. Outside a request it does nothing; after the request was
+// answered it returns ErrRequestDone.
+func Notify(ctx context.Context, method string, params any) error {
+	c := callFrom(ctx)
+	if c == nil {
+		return nil
+	}
+	return c.send(ctx, method, params)
+}
+
+// advertisedBy returns what e's Advertise adds to empty capabilities of
+// revision (nil when it panics), to check that it encodes.
+func advertisedBy(e *Extension, revision string) (caps map[string]any) {
+	defer func() {
+		if recover() != nil {
+			caps = map[string]any{"": make(chan int)} // fails to encode
+		}
+	}()
+	caps = map[string]any{}
+	e.Advertise(revision, caps)
+	return caps
 }

@@ -74,6 +74,8 @@ func TestUseRefusesShadowAndDuplicates(t *testing.T) {
 		{&Extension{ID: "a/x", Methods: []Method{{Name: "tasks/get", Handle: h}}}, "core method"},
 		{&Extension{ID: "a/x", Methods: []Method{{Name: "", Handle: h}}}, "without a name"},
 		{&Extension{ID: "a/x", Methods: []Method{{Name: "a/m"}}}, "no Handle"},
+		{&Extension{ID: "a/x", Settings: json.RawMessage(`[1]`)}, "JSON object"},
+		{&Extension{ID: "a/x", Settings: json.RawMessage(`{"a":`)}, "JSON object"},
 	} {
 		err := s.Use(tc.x)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -365,6 +367,9 @@ func TestExtensionObserveAuditAndLifecycle(t *testing.T) {
 				hdr = m.Header.Get("X-Test")
 			}
 			mu.Lock()
+			if m.Method == "tools/call" && m.Revision != "2026-07-28" {
+				t.Errorf("MessageInfo.Revision = %q", m.Revision)
+			}
 			events = append(events, "start "+m.Method+" "+string(tp)+" "+hdr)
 			mu.Unlock()
 			return context.WithValue(ctx, traceKey{}, "t-1"), func(o Outcome) {
@@ -474,5 +479,107 @@ func TestExtensionStages(t *testing.T) {
 	}
 	if g, want := run(`{"n":"x"}`), "validate /validate:invalid_arguments"; g != want {
 		t.Errorf("invalid: %s, want %s", g, want)
+	}
+}
+
+func TestNotifyFromAnExtensionMethod(t *testing.T) {
+	s := extServer(t, nil)
+	err := s.Use(&Extension{ID: "x/n", Methods: []Method{{Name: "x/ping", Handle: func(ctx context.Context, _ *MethodRequest) (json.RawMessage, error) {
+		if err := Notify(ctx, "notifications/x/pong", map[string]int{"n": 1}); err != nil {
+			return nil, err
+		}
+		return json.RawMessage(`{}`), nil
+	}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	var mu sync.Mutex
+	out := SinkFunc(func(_ context.Context, msg []byte) error {
+		mu.Lock()
+		got = append(got, string(msg))
+		mu.Unlock()
+		return nil
+	})
+	sess, _ := legacySession(t, s, `{}`)
+	r := s.HandleRaw(context.Background(), legacyRaw("x/ping", ""), sess, out)
+	if !bytes.Contains(r.Body, []byte(`"result":{}`)) || len(got) != 1 || got[0] != `{"jsonrpc":"2.0","method":"notifications/x/pong","params":{"n":1}}` {
+		t.Errorf("reply %s, notifications %q", r.Body, got)
+	}
+	if err := Notify(context.Background(), "x", nil); err != nil {
+		t.Errorf("Notify outside a request: %v", err)
+	}
+}
+
+func TestAdvertiseThatFailsIsSkipped(t *testing.T) {
+	s := extServer(t, nil)
+	for _, x := range []*Extension{
+		{ID: "a/panic", Advertise: func(string, map[string]any) { panic("no") }},
+		{ID: "a/chan", Advertise: func(_ string, caps map[string]any) { caps["bad"] = make(chan int) }},
+		{ID: "a/good", Advertise: func(_ string, caps map[string]any) { AdvertiseExtension(caps, "a/good", nil) }},
+	} {
+		if err := s.Use(x); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := s.HandleRaw(context.Background(), modernRaw("server/discover", "", `{}`), nil, nil)
+	if !bytes.Contains(r.Body, []byte(`"extensions":{"a/good":{}}`)) || bytes.Contains(r.Body, []byte("bad")) {
+		t.Errorf("discover: %s", r.Body)
+	}
+}
+
+func TestExtensionMethodAsks(t *testing.T) {
+	s := extServer(t, nil)
+	err := s.Use(&Extension{ID: "x/ask", Methods: []Method{{Name: "x/ask", Handle: func(ctx context.Context, _ *MethodRequest) (json.RawMessage, error) {
+		var res ElicitResult
+		if err := Ask(ctx, AskElicitation("q", "Proceed?", json.RawMessage(`{"type":"object","properties":{"ok":{"type":"boolean"}}}`), &res)); err != nil {
+			return nil, err
+		}
+		return json.Marshal(map[string]any{"action": res.Action})
+	}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	caps := `{"elicitation":{}}`
+	r := s.HandleRaw(context.Background(), modernRaw("x/ask", "", caps), nil, nil)
+	var ir struct {
+		Result struct {
+			ResultType   string
+			RequestState string
+		}
+	}
+	if err := json.Unmarshal(r.Body, &ir); err != nil || ir.Result.ResultType != "input_required" {
+		t.Fatalf("first round: %s", r.Body)
+	}
+	r = s.HandleRaw(context.Background(), modernRaw("x/ask", `"inputResponses":{"q":{"action":"accept","content":{"ok":true}}},"requestState":"`+ir.Result.RequestState+`"`, caps), nil, nil)
+	if !bytes.Contains(r.Body, []byte(`"action":"accept"`)) || !bytes.Contains(r.Body, []byte(`"resultType":"complete"`)) {
+		t.Errorf("answered round: %s", r.Body)
+	}
+}
+
+func TestOutcomeIdempotency(t *testing.T) {
+	s := extServer(t, nil)
+	s.AddTool(&Tool{Name: "write", IdempotencyKey: "key",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"key":{"type":"string"},"n":{"type":"integer"}}}`),
+		Handler: func(context.Context, *ToolRequest) (*ToolResult, error) {
+			return &ToolResult{Content: []Content{Text("done")}}, nil
+		}})
+	var got []string
+	var mu sync.Mutex
+	err := s.Use(&Extension{ID: "x/o", Observe: func(ctx context.Context, _ *MessageInfo) (context.Context, func(Outcome)) {
+		return ctx, func(o Outcome) {
+			mu.Lock()
+			got = append(got, o.Idempotency)
+			mu.Unlock()
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range []string{`{"key":"k","n":1}`, `{"key":"k","n":1}`, `{"key":"k","n":2}`, `{"n":3}`} {
+		s.HandleRaw(context.Background(), modernRaw("tools/call", `"name":"write","arguments":`+args, `{}`), nil, nil)
+	}
+	if want := "fresh replayed conflict "; strings.Join(got, " ") != want {
+		t.Errorf("idempotency outcomes %q, want %q", strings.Join(got, " "), want)
 	}
 }

@@ -2,8 +2,9 @@ package runtime
 
 // idempotency.go: a write that carries an idempotency key runs through the
 // ledger (runtime/internal/ledger: records, the claim/replay/conflict state
-// machine, the lease sweep); this file turns the ledger's decisions into results
-// and errors, and encodes a successful result into its done record.
+// machine, the lease sweep); the pipeline's replay check and claim are in
+// pipeline.go; this file reconciles a lapsed claim and encodes a successful
+// result into its done record and back.
 
 import (
 	"context"
@@ -16,59 +17,11 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/internal/ledger"
 )
 
-// invokeIdempotent runs a write that carries idempotency key key.
-func (s *Server) invokeIdempotent(ctx context.Context, c *call, e *toolEntry, req *ToolRequest, key string) (*ToolResult, error) {
-	fx := c.fx
-	subject := principalSubject(ctx)
-	fx.receiptID = ledger.ActionID(e.tool.Name, subject, fx.argsDigest, key)
-	st := c.stage(ctx, StageClaim) // extension.go
-	d := s.ledger.Begin(ctx, subject, e.tool.Name, key, fx.argsDigest, fx.receiptID, e.tool.Reconcile != nil)
-	fx.idempotency = d.Outcome.String()
-	st.end(d.Err)
-	switch d.Outcome {
-	case ledger.Fresh:
-		return s.runClaimed(ctx, c, e, req, key, d.Claim)
-	case ledger.Reconcile:
-		return s.reconcile(ctx, c, e, req, key, d.Claim)
-	case ledger.Replayed:
-		return storedResult(d.Result, fx, e.tool.Name)
-	case ledger.Conflict:
-		return nil, &ToolError{Code: ErrCodeIdempotencyKeyReused, Message: fmt.Sprintf(
-			"the idempotency key was already used with other arguments for %s; use a new key for a new action", e.tool.Name)}
-	case ledger.InProgress:
-		return nil, &ToolError{Code: ErrCodeInProgress, Retryable: true, Message: fmt.Sprintf(
-			"a call of %s with this idempotency key is still running; retry later with the same key", e.tool.Name),
-			Details: map[string]any{"action_id": d.Action}}
-	case ledger.Unknown:
-		return nil, outcomeUnknown(e, d.Action)
-	}
-	s.logger.Error("idempotency ledger unavailable", "tool", e.tool.Name, "err", d.Err)
-	return nil, &ToolError{Code: ErrCodeUnavailable, Retryable: true,
-		Message: "the idempotency ledger is unavailable; the tool did not run; retry later with the same key"}
-}
-
 // outcomeUnknown is the error of a key whose first run died before recording
 // its outcome.
 func outcomeUnknown(e *toolEntry, action string) *ToolError {
 	return &ToolError{Code: ErrCodeOutcomeUnknown, Details: map[string]any{"action_id": action}, Message: fmt.Sprintf(
 		"an earlier call of %s with this idempotency key may or may not have taken effect (its server stopped before recording the outcome); check before acting again", e.tool.Name)}
-}
-
-// runClaimed runs the handler under claim cl and records its outcome.
-func (s *Server) runClaimed(ctx context.Context, c *call, e *toolEntry, req *ToolRequest, key string, cl *ledger.Claim) (*ToolResult, error) {
-	res, err := s.timedInvoke(ctx, c, e.tool, req)
-	switch {
-	case isAbandoned(err):
-		cl.Abandon() // the handler may still act: let the claim lapse (outcome unknown)
-		return res, err
-	case err != nil || res == nil || res.IsError:
-		cl.Release() // no effect to remember: the key may be tried again
-		return res, err
-	}
-	st := c.stage(ctx, StageReceipt)
-	res = s.recordDone(c, e, cl, s.withReceipt(ctx, c, e, res, key))
-	st.end(nil)
-	return res, nil
 }
 
 // reconcile asks the tool's Reconcile function for the outcome of the run whose

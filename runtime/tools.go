@@ -12,7 +12,6 @@ import (
 	"runtime/debug"
 	"strconv"
 
-	"github.com/mcpgen/mcpgen/runtime/internal/ask"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 	"github.com/mcpgen/mcpgen/runtime/internal/toolschema"
 	"github.com/mcpgen/mcpgen/runtime/internal/toolset"
@@ -132,77 +131,6 @@ func (s *Server) toolReply(c *call, e *toolEntry, r *round, res *ToolResult, rer
 		return nil, rerr
 	}
 	return s.encodeToolResult(c, e, res)
-}
-
-// runTool validates the arguments and runs the handler. Invalid arguments, handler
-// errors and panics become isError results; a nil result is an internal error.
-// A tool that is not readonly runs through invokeWrite (effects.go): idempotency
-// key, receipt.
-func (s *Server) runTool(ctx context.Context, c *call, e *toolEntry, args json.RawMessage) (*ToolResult, *rpcError) {
-	st := c.stage(ctx, StageValidate) // extension.go; nil without observers
-	fails, err := e.input.Failures(args)
-	if err != nil {
-		st.end(err)
-		s.logger.Error("input schema unusable", "tool", e.tool.Name, "err", err)
-		return nil, errorf(CodeInternalError, "internal error: tool %s has an unusable input schema", e.tool.Name)
-	}
-	if fails != nil {
-		te := e.invalidArgumentsError(fails)
-		st.end(te)
-		return toolErrorResult(e, te), nil
-	}
-	st.end(nil)
-	st = c.stage(ctx, StageAuthorize)
-	if err := s.authorizeTool(ctx, e, args); err != nil { // authorize.go
-		st.end(err)
-		return gateFailed(e, err)
-	}
-	st.end(nil)
-	c.toolReq = ToolRequest{Name: e.tool.Name, Arguments: args, Tool: e.tool, closed: e.input.Closed()}
-	var res *ToolResult
-	if x := s.exts.Load(); x != nil && len(x.toolCall) > 0 {
-		res, err = s.intercepted(ctx, c, e, x) // extension.go
-	} else {
-		res, err = s.afterAuthorize(ctx, c, e, &c.toolReq)
-	}
-	var re *RPCError
-	switch {
-	case errors.As(err, &re):
-		return nil, &rpcError{code: re.Code, msg: re.Message, data: re.Data}
-	case errors.Is(err, errAbandoned):
-		return nil, errAbandonedRPC
-	case errors.Is(err, errPanic):
-		return toolErrorResult(e, panicError(e)), nil
-	case errors.Is(err, errCallTimeout):
-		return s.timeoutResult(c, e), nil
-	case errors.Is(err, ErrNilResult) || err == nil && res == nil:
-		s.logger.Error("tool returned no result", "tool", e.tool.Name, "err", ErrNilResult)
-		return nil, errorf(CodeInternalError, "internal error: tool %s returned no result", e.tool.Name)
-	case err != nil:
-		if d := c.deniedScope(); d != nil && errors.Is(err, d) {
-			return nil, deniedRPC(d) // RequireScope over HTTP with runtime/auth: 403
-		}
-		return handlerErrorResult(e, err), nil
-	}
-	return res, nil
-}
-
-// afterAuthorize runs the steps after the scope check: consent
-// (consent.go), then the handler, through the idempotency ledger and with a
-// receipt for a write (effects.go).
-func (s *Server) afterAuthorize(ctx context.Context, c *call, e *toolEntry, req *ToolRequest) (*ToolResult, error) {
-	if e.tool.Confirm != "" {
-		st := c.stage(ctx, StageConsent)
-		err := confirm(ctx, ask.FillConfirm(e.tool.Confirm, req.Arguments))
-		st.end(err)
-		if err != nil {
-			return nil, err
-		}
-	}
-	if e.fx != nil || c.fx != nil {
-		return s.invokeWrite(ctx, c, e, req)
-	}
-	return s.invoke(ctx, c, e.tool, req)
 }
 
 // timeoutResult is the isError result of a call cut off at Options.CallTimeout.

@@ -81,7 +81,11 @@ func next(t *testing.T, ch <-chan json.RawMessage, what string) json.RawMessage 
 // schema of a revision (../shared/spec beside the repository).
 func notificationSchema(t *testing.T, rev, def string) *jsonschema.Schema {
 	t.Helper()
-	f, err := os.Open(filepath.Join("..", "..", "..", "shared", "spec", rev, "schema", "schema.json"))
+	spec := filepath.Join("..", "..", "..", "shared", "spec")
+	if dir := os.Getenv("MCPGEN_SPEC_DIR"); dir != "" { // a git worktree elsewhere
+		spec = dir
+	}
+	f, err := os.Open(filepath.Join(spec, rev, "schema", "schema.json"))
 	if err != nil {
 		t.Fatalf("spec schema: %v", err)
 	}

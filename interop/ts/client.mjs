@@ -19,6 +19,9 @@
 //   primitives {reads: [uri], gets: [{name, arguments}], completions: [{ref, argument}]}:
 //              list resources, templates and prompts, then read, get and complete these
 //   listChanged true to hear of a tool-list change (examples/everything only)
+//   custom     [{method, params}]: custom requests to send after the calls (client.request with
+//              a pass-through result schema), e.g. an extension's method (docs/extensions.md)
+//   clientExtensions  for sdk "client": the capabilities.extensions object the client declares
 //
 // It prints exactly one JSON object on stdout and exits 0 when the script itself ran
 // to the end (protocol errors of single calls are data, not failures):
@@ -122,7 +125,8 @@ async function main() {
   if (plan.sdk === 'client') {
     const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
     const mode = !plan.mode || plan.mode === 'legacy' || plan.mode === 'auto' ? plan.mode || 'legacy' : { pin: plan.mode };
-    client = new Client(info, { capabilities, versionNegotiation: { mode } });
+    const caps = plan.clientExtensions ? { ...capabilities, extensions: plan.clientExtensions } : capabilities;
+    client = new Client(info, { capabilities: caps, versionNegotiation: { mode } });
     client.setRequestHandler('elicitation/create', elicit);
     client.setRequestHandler('sampling/createMessage', sample);
     if (plan.transport === 'stdio') {
@@ -201,6 +205,20 @@ async function main() {
       entry.error = errorJSON(e);
     }
     out.calls.push(entry);
+  }
+  if (plan.custom) {
+    // A Standard Schema that accepts any result: the test checks it.
+    const passthrough = { '~standard': { version: 1, vendor: 'mcpgen-interop', validate: (value) => ({ value }) } };
+    out.custom = [];
+    for (const r of plan.custom) {
+      const entry = { method: r.method };
+      try {
+        entry.result = await client.request({ method: r.method, params: r.params ?? {} }, passthrough);
+      } catch (e) {
+        entry.error = errorJSON(e);
+      }
+      out.custom.push(entry);
+    }
   }
   if (plan.primitives) out.primitives = await primitives(client, plan.primitives);
   if (plan.listChanged) out.listChanged = await listChanged(client);
