@@ -459,3 +459,47 @@ func TestNoExportKeepsCallersContext(t *testing.T) {
 		t.Errorf("handler's trace id %q, want the caller's %s", got, callerTrace)
 	}
 }
+
+// TestOtherMethodsAndBoundedMetrics: a method other than tools/call is named
+// by the method alone; the client's words (an unknown method, an unknown
+// tool) do not become metric attribute values.
+func TestOtherMethodsAndBoundedMetrics(t *testing.T) {
+	f := newFixture(t, sdktrace.AlwaysSample())
+	send := func(method string, params map[string]any) {
+		raw, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+		f.s.HandleRaw(context.Background(), raw, nil, nil)
+	}
+	send("tools/list", map[string]any{"_meta": meta(nil)})
+	send("no/such/method-"+canary, map[string]any{"_meta": meta(nil)})
+	send("tools/call", map[string]any{"name": "no_such_tool_" + canary, "arguments": map[string]any{}, "_meta": meta(nil)})
+	a := attrs(f.server(t, "tools/list").Attributes())
+	if a["mcp.method.name"] != "tools/list" || a["gen_ai.tool.name"] != "" {
+		t.Errorf("tools/list attributes %v", a)
+	}
+	var rm metricdata.ResourceMetrics
+	if err := f.reader.Collect(context.Background(), &rm); err != nil {
+		t.Fatal(err)
+	}
+	methods := map[string]bool{}
+	for _, sm := range rm.ScopeMetrics {
+		for _, m := range sm.Metrics {
+			if h, ok := m.Data.(metricdata.Histogram[float64]); ok && m.Name == "mcp.server.operation.duration" {
+				for _, dp := range h.DataPoints {
+					v, _ := dp.Attributes.Value("mcp.method.name")
+					methods[v.AsString()] = true
+					if tool, ok := dp.Attributes.Value("gen_ai.tool.name"); ok && strings.Contains(tool.AsString(), canary) {
+						t.Errorf("an unknown tool's name is a metric attribute: %v", dp.Attributes)
+					}
+				}
+			}
+		}
+	}
+	if !methods["tools/list"] || !methods["_OTHER"] || !methods["tools/call"] {
+		t.Errorf("mcp.server.operation.duration methods %v, want tools/list, tools/call and _OTHER", methods)
+	}
+	for m := range methods {
+		if strings.Contains(m, canary) {
+			t.Errorf("an unknown method is a metric attribute: %q", m)
+		}
+	}
+}
