@@ -123,7 +123,8 @@ type Config struct {
 	// With names optional components the server main links (see Components):
 	// "auth" (runtime/auth: Main's -auth-issuer, -auth-audience,
 	// -auth-introspection; linked anyway when something declares scope="...")
-	// and "redis" (runtime/store/redisstore: Main's -store redis://...).
+	// "redis" (runtime/store/redisstore: Main's -store redis://...) and "otel"
+	// (runtime/otel: OpenTelemetry spans and metrics, OTEL_* variables).
 	With []string
 }
 

@@ -73,17 +73,18 @@ func serverModel(cfg Config, pkgs []*model.Package) *model.Server {
 		Packages: pkgs,
 		Auth:     slices.Contains(cfg.With, "auth") || declaresScopes(pkgs),
 		Redis:    slices.Contains(cfg.With, "redis"),
+		Otel:     slices.Contains(cfg.With, "otel"),
 	}
 }
 
 // Components are the optional components a server main can link (Config.With).
-var Components = []string{"auth", "redis"}
+var Components = []string{"auth", "redis", "otel"}
 
 // CheckWith reports an unknown name in Config.With.
 func CheckWith(with []string) error {
 	for _, w := range with {
 		if !slices.Contains(Components, w) {
-			return fmt.Errorf("unknown component %q (known: auth, redis)", w)
+			return fmt.Errorf("unknown component %q (known: auth, redis, otel)", w)
 		}
 	}
 	return nil

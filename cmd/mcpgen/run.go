@@ -50,7 +50,7 @@ func parseArgs(args []string, stderr io.Writer) (options, error) {
 	fl.StringVar(&o.output, "o", gen.DefaultOutput, "`name` of the generated file in each package")
 	fl.BoolVar(&o.check, "check", false, "write nothing; exit 1 listing every stale or missing file")
 	fl.StringVar(&o.server, "server", "", "also write `dir`/main.go serving all tools of the packages")
-	fl.StringVar(&o.with, "with", "", "link optional `components` into the -server main, comma-separated: auth (OAuth: -auth-issuer; implied by scope=), redis (-store redis://)")
+	fl.StringVar(&o.with, "with", "", "link optional `components` into the -server main, comma-separated: auth (OAuth: -auth-issuer; implied by scope=), redis (-store redis://), otel (OpenTelemetry, OTEL_* variables)")
 	fl.StringVar(&o.debug, "debug", "", "print the analyzed `model` as JSON on stdout")
 	fl.StringVar(&o.strict, "strict", "", "emit every input schema in a provider's strict `form` (openai), unless a tool says strict=none")
 	fl.StringVar(&o.lint, "lint", "", "report as errors what the comma-separated `profiles` (openai,anthropic,gemini,marketplace) would reject")

@@ -19,7 +19,8 @@ func TestServerWithoutOptionalComponents(t *testing.T) {
 		t.Fatalf("go list: %v\n%s", err, out)
 	}
 	for _, pkg := range []string{"github.com/mcpgen/mcpgen/runtime/auth", "github.com/go-jose/go-jose/v4",
-		"github.com/mcpgen/mcpgen/runtime/store/redisstore", "github.com/redis/go-redis/v9"} {
+		"github.com/mcpgen/mcpgen/runtime/store/redisstore", "github.com/redis/go-redis/v9",
+		"github.com/mcpgen/mcpgen/runtime/otel", "go.opentelemetry.io/otel", "go.opentelemetry.io/otel/sdk/trace"} {
 		if strings.Contains("\n"+string(out), "\n"+pkg+"\n") {
 			t.Errorf("bench-server links %s", pkg)
 		}

@@ -11,7 +11,7 @@
 //mcp:server name=io.github.mcpgen/incidents title="Incidents" version=0.1.0 description="Service health, deployments and incident tickets for on-call triage." repository=https://github.com/mcpgen/mcpgen subfolder=examples/incidents oci=ghcr.io/mcpgen/incidents-server:0.1.0 remote=https://incidents.example.com/mcp
 package incidents
 
-//go:generate go run github.com/mcpgen/mcpgen/cmd/mcpgen -server ./cmd/incidents-server -with redis
+//go:generate go run github.com/mcpgen/mcpgen/cmd/mcpgen -server ./cmd/incidents-server -with redis,otel
 
 import (
 	"bytes"

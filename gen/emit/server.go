@@ -39,6 +39,9 @@ func Server(s *model.Server) ([]byte, error) {
 		for _, p := range s.Packages {
 			locals[p.Name] = true
 		}
+		if s.Otel { // OpenTelemetry (OTEL_* variables): spans, metrics, the audit record's trace id
+			g.Qual(model.OtelPath, "Use").Call(jen.Id("s"))
+		}
 		for _, p := range s.Packages {
 			register(g, p, locals)
 		}

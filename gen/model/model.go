@@ -30,6 +30,11 @@ const AuthPath = RuntimePath + "/auth"
 // Main's -store redis://... (runtime/store/redisstore).
 const RedisStorePath = RuntimePath + "/store/redisstore"
 
+// OtelPath is the package a generated server main registers (otel.Use) for
+// OpenTelemetry: spans, metrics and the audit record's trace id, configured
+// by the OTEL_* environment variables (runtime/otel).
+const OtelPath = RuntimePath + "/otel"
+
 // RuntimeAlias is the local name under which generated code imports RuntimePath,
 // so that it never shadows the standard library's runtime package.
 const RuntimeAlias = "mcpruntime"
@@ -296,4 +301,7 @@ type Server struct {
 	// Redis links runtime/store/redisstore (RedisStorePath), for Main's
 	// -store redis://...: only when asked for (mcpgen -with redis).
 	Redis bool `json:",omitempty"`
+	// Otel registers runtime/otel (OtelPath) on the server: OpenTelemetry
+	// configured by the OTEL_* variables, only when asked for (mcpgen -with otel).
+	Otel bool `json:",omitempty"`
 }

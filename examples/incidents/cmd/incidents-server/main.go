@@ -12,11 +12,13 @@ import (
 	"github.com/mcpgen/mcpgen/examples/incidents"
 	mcpruntime "github.com/mcpgen/mcpgen/runtime"
 	_ "github.com/mcpgen/mcpgen/runtime/auth"
+	otel "github.com/mcpgen/mcpgen/runtime/otel"
 	_ "github.com/mcpgen/mcpgen/runtime/store/redisstore"
 )
 
 func main() {
 	s := mcpruntime.NewServer(mcpruntime.Implementation{Name: "incidents", Version: "dev"}, nil)
+	otel.Use(s)
 	desk, err := incidents.NewDesk()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "incidents.NewDesk: %v\n", err)

@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# OpenTelemetry end to end with a real Jaeger: Jaeger v2 (cmd/jaeger v1.75.0, in-memory
+# storage, OTLP receiver and query API on loopback) receives the spans of
+# examples/incidents (generated -with otel) and of a client, the official Go SDK
+# (interop/otele2e), that calls it over Streamable HTTP under client spans with their
+# traceparent in params._meta: a status read, a ticket (consent round, idempotency claim)
+# and the same ticket again (an idempotent replay). The server is stopped with SIGTERM
+# before Jaeger is asked: its spans arrive only through the shutdown flush (the batch
+# delay is an hour). interop/otele2e check then asserts through /api/traces that each
+# server span is the child of its client span, with the MCP semantic conventions' name
+# and attributes and the pipeline's stage spans. Last, one 2026-07-28 call over -stdio
+# with a traceparent in _meta: its span must reach Jaeger when stdin ends.
+#
+# usage: scripts/otel-e2e.sh
+# env:   MCPGEN_TOOLS_HOME  cache of the Jaeger binary (default ~/.cache/mcpgen-tools)
+# Jaeger is built once from scripts/jaeger/go.mod (a tools module pinning v1.75.0) and
+# reused while that file is unchanged.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH=/usr/local/go/bin:$PATH
+die() { echo "otel-e2e: $*" >&2; exit 1; }
+
+# --- Jaeger, built once ---
+tools=${MCPGEN_TOOLS_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/mcpgen-tools}
+mkdir -p "$tools"
+key=$(cat scripts/jaeger/go.mod scripts/jaeger/go.sum | sha256sum | cut -c1-12)
+jaeger=$tools/jaeger-$key
+if [ ! -x "$jaeger" ]; then
+  echo "otel-e2e: building Jaeger (once; cached as $jaeger)" >&2
+  start=$(date +%s)
+  (cd scripts/jaeger && go build -o "$jaeger.tmp" github.com/jaegertracing/jaeger/cmd/jaeger)
+  mv "$jaeger.tmp" "$jaeger"
+  echo "otel-e2e: Jaeger built in $(( $(date +%s) - start )) s" >&2
+fi
+
+work=$(mktemp -d)
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+freeport() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+waitfor() { # URL: up to 60 s
+  for _ in $(seq 1 300); do curl -fsS -o /dev/null "$1" 2>/dev/null && return 0; sleep 0.2; done
+  die "$1 did not come up"
+}
+
+otlp=$(freeport) otlpgrpc=$(freeport) query=$(freeport) queryg=$(freeport) health=$(freeport) mcp=$(freeport)
+
+# --- Jaeger in memory, everything on loopback ---
+cat >"$work/jaeger.yaml" <<YAML
+service:
+  extensions: [jaeger_storage, jaeger_query, healthcheckv2]
+  pipelines:
+    traces:
+      receivers: [otlp]
+      processors: [batch]
+      exporters: [jaeger_storage_exporter]
+  telemetry:
+    metrics:
+      level: none
+extensions:
+  healthcheckv2:
+    use_v2: true
+    http:
+      endpoint: 127.0.0.1:$health
+  jaeger_query:
+    storage:
+      traces: memstore
+    http:
+      endpoint: 127.0.0.1:$query
+    grpc:
+      endpoint: 127.0.0.1:$queryg
+  jaeger_storage:
+    backends:
+      memstore:
+        memory:
+          max_traces: 10000
+receivers:
+  otlp:
+    protocols:
+      grpc:
+        endpoint: 127.0.0.1:$otlpgrpc
+      http:
+        endpoint: 127.0.0.1:$otlp
+processors:
+  batch: {}
+exporters:
+  jaeger_storage_exporter:
+    trace_storage: memstore
+YAML
+# Jaeger traces itself to localhost:4317 unless told not to.
+OTEL_TRACES_EXPORTER=none "$jaeger" --config "$work/jaeger.yaml" >"$work/jaeger.log" 2>&1 &
+pids+=($!)
+waitfor "http://127.0.0.1:$query/api/services"
+
+# --- the incidents server, generated -with otel ---
+go build -o "$work/incidents-server" ./examples/incidents/cmd/incidents-server
+(cd interop && go build -o "$work/otele2e" ./otele2e)
+OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:$otlp OTEL_METRICS_EXPORTER=none OTEL_BSP_SCHEDULE_DELAY=3600000 INCIDENTS_DELAY=2ms \
+  MCP_ANONYMOUS_SCOPES="incident:create" INCIDENTS_JOURNAL="$work/journal" \
+  "$work/incidents-server" -http "127.0.0.1:$mcp" -audit >"$work/server.log" 2>&1 &
+server=$!
+pids+=($server)
+for _ in $(seq 1 150); do curl -s -o /dev/null "http://127.0.0.1:$mcp/mcp" && break; sleep 0.2; done
+
+OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:$otlp "$work/otele2e" drive -server "http://127.0.0.1:$mcp/mcp" -calls "$work/calls.json" \
+  || { tail -30 "$work/server.log" >&2; die "drive failed"; }
+
+# SIGTERM: the server drains, then flushes its spans (the batch delay is an hour).
+kill -TERM "$server"
+wait "$server" || { tail -30 "$work/server.log" >&2; die "the server did not exit 0 after SIGTERM"; }
+grep -q '"trace_id":"' "$work/server.log" || { tail -5 "$work/server.log" >&2; die "no trace_id in the audit records"; }
+
+"$work/otele2e" check -jaeger "http://127.0.0.1:$query" -calls "$work/calls.json" \
+  || { echo "--- jaeger log" >&2; tail -30 "$work/jaeger.log" >&2; die "check failed"; }
+# --- stdio, 2026-07-28: the traceparent in _meta; stdin's end flushes the spans ---
+trace=$(python3 -c 'import secrets; print(secrets.token_hex(16))')
+printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_service_status","arguments":{"service":"payments","window_minutes":5},"_meta":{"traceparent":"00-'"$trace"'-00f067aa0ba902b7-01","io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"otel-e2e","version":"1"}}}}' |
+  OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:$otlp OTEL_METRICS_EXPORTER=none OTEL_BSP_SCHEDULE_DELAY=3600000 \
+  "$work/incidents-server" -stdio >"$work/stdio.out" 2>"$work/stdio.log" || die "stdio server failed: $(tail -5 "$work/stdio.log")"
+for _ in $(seq 1 50); do
+  curl -fsS "http://127.0.0.1:$query/api/traces/$trace" >"$work/stdio-trace.json" 2>/dev/null && break; sleep 0.2
+done
+python3 - "$work/stdio-trace.json" <<'PY' || die "stdio: the server span is not in Jaeger as documented"
+import json, sys
+spans = json.load(open(sys.argv[1]))["data"][0]["spans"]
+s = [x for x in spans if x["operationName"] == "tools/call get_service_status"][0]
+tags = {t["key"]: t["value"] for t in s["tags"]}
+assert [r["spanID"] for r in s["references"]] == ["00f067aa0ba902b7"], s["references"]
+for k, v in {"mcp.protocol.version": "2026-07-28", "network.transport": "pipe", "jsonrpc.request.id": "1", "span.kind": "server"}.items():
+    assert tags.get(k) == v, (k, tags.get(k))
+print("otele2e: stdio: server span child of the _meta traceparent's span, 2026-07-28, pipe")
+PY
+echo "otel-e2e: ok"
