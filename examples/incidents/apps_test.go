@@ -12,6 +12,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/mcpgen/mcpgen/mcpgentest"
 	mcpruntime "github.com/mcpgen/mcpgen/runtime"
 )
 
@@ -96,15 +97,25 @@ func TestAcknowledgeOnce(t *testing.T) {
 		&mcpruntime.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	RegisterMCP(s, d)
 	args := map[string]any{"alert_id": "alert-payments-0001", "idempotency_key": "ack-test-0001"}
-	first := result(t, call(t, s, "tools/call", map[string]any{"name": "acknowledge_alert", "arguments": args}))
-	again := result(t, call(t, s, "tools/call", map[string]any{"name": "acknowledge_alert", "arguments": args}))
+	first := callTool(t, s, map[string]any{"name": "acknowledge_alert", "arguments": args})
+	again := callTool(t, s, map[string]any{"name": "acknowledge_alert", "arguments": args})
 	if d.AckRuns() != 1 || string(first) != string(again) || !strings.Contains(string(first), `"ack_id":"ACK-0001"`) {
 		t.Errorf("acknowledge twice with one key: %d runs, results\n%s\n%s\nwant 1 run, ACK-0001 twice", d.AckRuns(), first, again)
 	}
-	board := result(t, call(t, s, "tools/call", map[string]any{"name": "show_incident_board"}))
+	board := callTool(t, s, map[string]any{"name": "show_incident_board"})
 	if !strings.Contains(string(board), `P1 alert-payments-0001 payments: error rate 18.2 %, checkout failures 21 %, acknowledged (ACK-0001)`) {
 		t.Errorf("board after the acknowledgement lacks it in its text: %s", board)
 	}
+}
+
+// callTool sends one tools/call through mcpgentest and returns its result.
+func callTool(t *testing.T, s *mcpruntime.Server, params map[string]any) json.RawMessage {
+	t.Helper()
+	raw, rerr := mcpgentest.Call(t, s, "tools/call", params)
+	if rerr != nil {
+		t.Fatalf("got error %v, want a result", rerr)
+	}
+	return raw
 }
 
 // callApps sends one 2026-07-28 request from a client with MCP Apps.
