@@ -47,5 +47,21 @@ echo "--- go test ./docs/..., with the main job's caches"
 # which the main job's server no longer links): do the same here, so the
 # documented samples the docs tests build offline find those modules.
 go list -test -deps ./... >/dev/null
+# The walkthrough's `go mod tidy` (in a new module that uses mcpgen as a tool and
+# imports the runtime and runtime/auth) also needs the modules that the tests of
+# those packages' dependencies import, at the versions the new module selects:
+# a throwaway module of the same shape, tidied with the proxy, fetches them.
+warm=$(mktemp -d "$fresh/warm-XXXXXX")
+(
+  cd "$warm"
+  go mod init example.com/warm >/dev/null 2>&1
+  # (go mod edit rather than go get -tool: this registry answers 403 for the
+  # unpublished module path, which go get takes as an error, not as not-found)
+  go mod edit -replace "github.com/mcpgen/mcpgen=$repo" \
+    -require github.com/mcpgen/mcpgen@v0.0.0-00010101000000-000000000000 \
+    -tool github.com/mcpgen/mcpgen/cmd/mcpgen
+  printf 'package warm\n\nimport (\n\t_ "github.com/mcpgen/mcpgen/runtime"\n\t_ "github.com/mcpgen/mcpgen/runtime/auth"\n)\n' >warm.go
+  go mod tidy
+)
 go test -count=1 ./docs/...
 echo "--- fresh module cache: $(du -sh "$GOMODCACHE" | cut -f1), build cache: $(du -sh "$GOCACHE" | cut -f1)"
