@@ -167,3 +167,24 @@ func TestSessionEndUnwatched(t *testing.T) {
 	sess.Close()
 	w.none(t, "a session opened before the extension was registered")
 }
+
+// TestSessionEndLegacySSE: a 2024-11-05 HTTP+SSE session ends with its
+// stream (the client disconnecting) and is reported with its revision.
+func TestSessionEndLegacySSE(t *testing.T) {
+	s := revisionServer(t)
+	w := watchSessionEnds(t, s)
+	h := newHTTPHandler(s, (&HTTPOptions{LegacySSE: true}).withDefaults())
+	ts := httptest.NewServer(h.withLegacySSE())
+	t.Cleanup(func() { h.EndStreams(); ts.Close() })
+	p := dialSSE(t, ts.URL)
+	p.post(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"sse","version":"1"}}}`)
+	if ev := p.next(); !strings.Contains(ev[1], `"protocolVersion":"2024-11-05"`) {
+		t.Fatalf("initialize: %v", ev)
+	}
+	w.none(t, "a live stream")
+	p.cancel()
+	got := w.next(t, "the stream's session end")
+	if got.Transport != sessionSSE || got.Revision != "2024-11-05" || got.ID != "" || got.Duration <= 0 {
+		t.Errorf("session end: got %+v, want transport sse, revision 2024-11-05", got)
+	}
+}
