@@ -188,3 +188,29 @@ func TestSessionEndLegacySSE(t *testing.T) {
 		t.Errorf("session end: got %+v, want transport sse, revision 2024-11-05", got)
 	}
 }
+
+// TestSessionEndAllocs: a session's open and end allocate nothing for the
+// hook, with no extension registered and with one watching session ends.
+func TestSessionEndAllocs(t *testing.T) {
+	s := extServer(t, nil)
+	ss := s.NewSession(nil)
+	if n := testing.AllocsPerRun(100, func() {
+		ss.opened()
+		ss.life.ended.Store(false)
+		ss.reportEnd(versionLegacy)
+	}); n != 0 {
+		t.Errorf("no extension: %v allocations per session open and end, want 0", n)
+	}
+	var ends int
+	s.MustUse(&Extension{SessionEnd: func(SessionInfo) { ends++ }})
+	if n := testing.AllocsPerRun(100, func() {
+		ss.opened()
+		ss.life.ended.Store(false)
+		ss.reportEnd(versionLegacy)
+	}); n != 0 {
+		t.Errorf("watched: %v allocations per session open and end, want 0", n)
+	}
+	if ends == 0 {
+		t.Error("the watching extension saw no session end")
+	}
+}
