@@ -89,6 +89,14 @@ type Extension struct {
 	// it should finish or hand off background work until ctx is done.
 	Start    func(ctx context.Context, s *Server) error
 	Shutdown func(ctx context.Context) error
+
+	// SessionEnd, when set, is called once when a session ends: a
+	// 2025-11-25-or-older Streamable HTTP session (DELETE, idle expiry,
+	// eviction, shutdown), an HTTP+SSE stream, or a stdio connection
+	// (extension_session.go, SessionInfo). It runs inline where the session
+	// ends and must be cheap; a session opened before the extension was
+	// registered is not reported.
+	SessionEnd func(info SessionInfo)
 }
 
 // A Method is a custom JSON-RPC method an extension serves.

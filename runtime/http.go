@@ -91,13 +91,15 @@ type httpHandler struct {
 	legacy *legacySSE
 }
 
-// Shutdown shuts the transport down (streamable.Handler.Shutdown) while the
-// task handlers running here drain, both until ctx is done.
+// Shutdown shuts the transport down (streamable.Handler.Shutdown: requests
+// drain, then sessions end) while the task handlers running here drain, both
+// until ctx is done; then the extensions' Shutdown runs (Server.Shutdown), so
+// what the drained requests and the ended sessions reported is flushed.
 func (h *httpHandler) Shutdown(ctx context.Context) error {
 	drained := make(chan error, 1)
-	go func() { drained <- h.srv.Shutdown(ctx) }() // extension.go: the extensions' Shutdown, DrainTasks
+	go func() { drained <- h.srv.DrainTasks(ctx) }()
 	err := h.Handler.Shutdown(ctx)
-	return errors.Join(err, <-drained)
+	return errors.Join(err, h.srv.shutdownExtensions(ctx), <-drained) // extension.go
 }
 
 // httpSession is a 2025-11-25 HTTP session (runtime/internal/httpsession).
@@ -130,7 +132,9 @@ func newHTTPHandler(s *Server, o HTTPOptions) *httpHandler {
 		Caller:       func(r *http.Request) string { return principalID(PrincipalFrom(r.Context())) },
 		OtherCaller:  sessionOtherCaller,
 		ListenClient: h.listenClient,
-		NewConn:      func(standalone *httpstream.Exchange) *Session { return s.NewSession(standalone) },
+		NewConn: func(id string, standalone *httpstream.Exchange) *Session {
+			return s.NewSession(standalone).named(sessionHTTP, id)
+		},
 		EndStreams: func() {
 			if h.legacy != nil {
 				h.legacy.EndStreams()

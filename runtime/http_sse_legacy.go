@@ -24,7 +24,7 @@ type legacySSE = legacysse.Transport[*Session]
 // Sessions, its messages are served as Streamable HTTP's are.
 func newLegacySSE(h *httpHandler) *legacySSE {
 	return h.LegacySSE(LegacySSEPath, LegacyMessagePath, ErrSessionClosed,
-		func(out legacysse.Sink) *Session { return h.srv.NewSession(out) },
+		func(out legacysse.Sink) *Session { return h.srv.NewSession(out).named(sessionSSE, "") },
 		func(sess *Session) {
 			sess.Close()
 			h.srv.EndSubscriptions(sess)

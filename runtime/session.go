@@ -18,8 +18,9 @@ import (
 // requests awaiting an answer. stdio has one per connection; Streamable HTTP one per
 // Mcp-Session-Id. Its methods are safe for concurrent use.
 type Session struct {
-	srv *Server
-	p   peer.Session[Implementation, *call]
+	srv  *Server
+	p    peer.Session[Implementation, *call]
+	life sessionLife // Extension.SessionEnd (extension_session.go)
 }
 
 // NewSession returns a fresh, uninitialized session. out receives unsolicited
@@ -31,6 +32,7 @@ func (s *Server) NewSession(out Sink) *Session {
 	}
 	ss := &Session{srv: s}
 	ss.p.Init(out)
+	ss.opened() // extension_session.go
 	return ss
 }
 
@@ -69,11 +71,13 @@ func (ss *Session) Cancel(id json.RawMessage) bool {
 // Close cancels every in-flight request and fails every pending server-to-client
 // request with ErrSessionClosed. A closed session rejects new requests.
 func (ss *Session) Close() {
+	revision := ss.ProtocolVersion()
 	calls := ss.p.Close()
 	ss.srv.prims.hub.DropSession(hubConn{ss}) // no more change notifications
 	for _, c := range calls {
 		c.stop()
 	}
+	ss.reportEnd(revision) // extension_session.go
 }
 
 // The session's state as dispatch sees it (internal/peer).

@@ -47,7 +47,7 @@ func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error
 		EndStreams:  func() { s.EndSubscriptions(c.sess) },
 		Close:       func() { c.sess.Close() },
 	})
-	c.sess = s.NewSession(c.conn)
+	c.sess = s.NewSession(c.conn).named(sessionStdio, "")
 	return c.conn.Serve(s.stdioContext(ctx))
 }
 

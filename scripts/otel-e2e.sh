@@ -4,12 +4,16 @@
 # examples/incidents (generated -with otel) and of a client, the official Go SDK
 # (interop/otele2e), that calls it over Streamable HTTP under client spans with their
 # traceparent in params._meta: a status read, a ticket (consent round, idempotency claim)
-# and the same ticket again (an idempotent replay). The server is stopped with SIGTERM
+# and the same ticket again (an idempotent replay); then a task (examples/everything's
+# slow_compute, served with the extension by otele2e serve-everything, called in
+# 2026-07-28 over plain HTTP: the Go SDK has no tasks). The server is stopped with SIGTERM
 # before Jaeger is asked: its spans arrive only through the shutdown flush (the batch
 # delay is an hour). interop/otele2e check then asserts through /api/traces that each
 # server span is the child of its client span, with the MCP semantic conventions' name
-# and attributes and the pipeline's stage spans. Last, one 2026-07-28 call over -stdio
-# with a traceparent in _meta: its span must reach Jaeger when stdin ends.
+# and attributes and the pipeline's stage spans (the task's handler span under its
+# server span, mcpgen.task=true). Last, one 2026-07-28 call over -stdio
+# with a traceparent in _meta: its span must reach Jaeger when stdin ends; and one
+# 2025-11-25 call over -stdio, whose span has the session's negotiated revision.
 #
 # usage: scripts/otel-e2e.sh
 # env:   MCPGEN_TOOLS_HOME  cache of the Jaeger binary (default ~/.cache/mcpgen-tools)
@@ -115,6 +119,21 @@ kill -TERM "$server"
 wait "$server" || { tail -30 "$work/server.log" >&2; die "the server did not exit 0 after SIGTERM"; }
 grep -q '"trace_id":"' "$work/server.log" || { tail -5 "$work/server.log" >&2; die "no trace_id in the audit records"; }
 
+# --- a task: examples/everything's slow_compute (task=optional), served with the
+# extension by otele2e serve-everything, called in 2026-07-28 with the tasks
+# extension under a client span: answered with a task after the 100 ms threshold,
+# polled until it completed; SIGTERM flushes the handler's span.
+evport=$(freeport)
+OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:$otlp OTEL_METRICS_EXPORTER=none OTEL_BSP_SCHEDULE_DELAY=3600000 \
+  "$work/otele2e" serve-everything -http "127.0.0.1:$evport" >"$work/everything.log" 2>&1 &
+everything=$!
+pids+=($everything)
+for _ in $(seq 1 150); do curl -s -o /dev/null "http://127.0.0.1:$evport/mcp" && break; sleep 0.2; done
+OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:$otlp "$work/otele2e" task -server "http://127.0.0.1:$evport/mcp" -calls "$work/calls.json" \
+  || { tail -30 "$work/everything.log" >&2; die "task drive failed"; }
+kill -TERM "$everything"
+wait "$everything" || { tail -30 "$work/everything.log" >&2; die "the everything server did not exit 0 after SIGTERM"; }
+
 "$work/otele2e" check -jaeger "http://127.0.0.1:$query" -calls "$work/calls.json" \
   || { echo "--- jaeger log" >&2; tail -30 "$work/jaeger.log" >&2; die "check failed"; }
 # --- stdio, 2026-07-28: the traceparent in _meta; stdin's end flushes the spans ---
@@ -134,5 +153,25 @@ assert [r["spanID"] for r in s["references"]] == ["00f067aa0ba902b7"], s["refere
 for k, v in {"mcp.protocol.version": "2026-07-28", "network.transport": "pipe", "jsonrpc.request.id": "1", "span.kind": "server"}.items():
     assert tags.get(k) == v, (k, tags.get(k))
 print("otele2e: stdio: server span child of the _meta traceparent's span, 2026-07-28, pipe")
+PY
+# --- stdio, 2025-11-25: the call carries no revision; its span has the negotiated one ---
+trace=$(python3 -c 'import secrets; print(secrets.token_hex(16))')
+printf '%s\n' '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"otel-e2e","version":"1"}}}' \
+  '{"jsonrpc":"2.0","method":"notifications/initialized"}' \
+  '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_service_status","arguments":{"service":"payments","window_minutes":5},"_meta":{"traceparent":"00-'"$trace"'-00f067aa0ba902b7-01"}}}' |
+  OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:$otlp OTEL_METRICS_EXPORTER=none OTEL_BSP_SCHEDULE_DELAY=3600000 \
+  "$work/incidents-server" -stdio >"$work/stdio.out" 2>"$work/stdio.log" || die "stdio server failed: $(tail -5 "$work/stdio.log")"
+for _ in $(seq 1 50); do
+  curl -fsS "http://127.0.0.1:$query/api/traces/$trace" >"$work/stdio-trace.json" 2>/dev/null && break; sleep 0.2
+done
+python3 - "$work/stdio-trace.json" <<'PY' || die "stdio 2025-11-25: the server span is not in Jaeger as documented"
+import json, sys
+spans = json.load(open(sys.argv[1]))["data"][0]["spans"]
+s = [x for x in spans if x["operationName"] == "tools/call get_service_status"][0]
+tags = {t["key"]: t["value"] for t in s["tags"]}
+assert [r["spanID"] for r in s["references"]] == ["00f067aa0ba902b7"], s["references"]
+for k, v in {"mcp.protocol.version": "2025-11-25", "network.transport": "pipe", "jsonrpc.request.id": "1", "span.kind": "server"}.items():
+    assert tags.get(k) == v, (k, tags.get(k))
+print("otele2e: stdio: a 2025-11-25 session's span has the negotiated mcp.protocol.version")
 PY
 echo "otel-e2e: ok"

@@ -54,6 +54,7 @@ func New(cfg Config) *mcpruntime.Extension {
 		Observe:    x.observe,
 		Stages:     x.stage,
 		AuditAttrs: auditAttrs,
+		SessionEnd: x.sessionEnd,
 		Start:      x.start,
 		Shutdown:   x.shutdown,
 	}

@@ -50,6 +50,7 @@ type instruments struct {
 	prop   propagation.TextMapPropagator
 
 	opDuration  mcpconv.ServerOperationDuration
+	sessDur     mcpconv.ServerSessionDuration
 	toolErrors  metric.Int64Counter
 	idempotency metric.Int64Counter
 	activeTasks metric.Int64UpDownCounter
@@ -62,6 +63,7 @@ func newInstruments(tp trace.TracerProvider, mp metric.MeterProvider, prop propa
 	ins := &instruments{tracer: tp.Tracer(ScopeName), prop: prop}
 	// Errors making instruments leave no-op ones (the SDK reports them).
 	ins.opDuration, _ = mcpconv.NewServerOperationDuration(m)
+	ins.sessDur, _ = mcpconv.NewServerSessionDuration(m)
 	ins.toolErrors, _ = m.Int64Counter("mcpgen.tool.errors", metric.WithUnit("{error}"),
 		metric.WithDescription("tools/call results with isError, by tool and ToolError code"))
 	ins.idempotency, _ = m.Int64Counter("mcpgen.idempotency.outcomes", metric.WithUnit("{call}"),
@@ -109,7 +111,12 @@ func (x *ext) observe(ctx context.Context, m *mcpruntime.MessageInfo) (context.C
 	case "tools/call", "prompts/get":
 		r.target = p.name
 	}
+	// The revision: 2026-07-28's _meta, else the one the session negotiated
+	// (stdio and HTTP sessions), else the HTTP header.
 	r.version = p.version
+	if r.version == "" {
+		r.version = m.Revision
+	}
 	if m.Header != nil {
 		r.transport = "tcp"
 		if r.version == "" {
@@ -317,4 +324,23 @@ func knownVersion(v string) bool {
 		return true
 	}
 	return false
+}
+
+// sessionEnd records mcp.server.session.duration for a session that ended.
+func (x *ext) sessionEnd(info mcpruntime.SessionInfo) {
+	ins := x.ins
+	if ins == nil {
+		return
+	}
+	a := make([]attribute.KeyValue, 0, 3)
+	switch info.Transport {
+	case "stdio":
+		a = append(a, keyTransport.String("pipe"))
+	case "http", "sse":
+		a = append(a, keyTransport.String("tcp"), keyNetProto.String("http"))
+	}
+	if knownVersion(info.Revision) {
+		a = append(a, keyVersion.String(info.Revision))
+	}
+	ins.sessDur.Inst().Record(context.Background(), info.Duration.Seconds(), metric.WithAttributes(a...))
 }

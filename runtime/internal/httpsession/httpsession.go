@@ -207,7 +207,7 @@ type Store[C Conn] struct {
 	perPeer int
 	idle    time.Duration // read under mu (SetIdle)
 	prefix  string        // of every minted id
-	newConn func(standalone *httpstream.Exchange) C
+	newConn func(id string, standalone *httpstream.Exchange) C
 
 	// mu guards the fields below.
 	mu       sync.Mutex
@@ -231,9 +231,9 @@ var (
 )
 
 // NewStore returns an empty store; perPeer <= 0 or above max means max. Every
-// minted id starts with prefix; newConn makes a session's dispatcher side,
-// whose unsolicited messages go to standalone.
-func NewStore[C Conn](max, perPeer int, idle time.Duration, prefix string, newConn func(standalone *httpstream.Exchange) C) *Store[C] {
+// minted id starts with prefix; newConn makes the dispatcher side of the
+// session with that id, whose unsolicited messages go to standalone.
+func NewStore[C Conn](max, perPeer int, idle time.Duration, prefix string, newConn func(id string, standalone *httpstream.Exchange) C) *Store[C] {
 	if perPeer <= 0 || perPeer > max {
 		perPeer = max
 	}
@@ -292,7 +292,8 @@ func (st *Store[C]) Create(peer, owner string) (*Session[C], error) {
 	}
 	standalone := httpstream.New("0", true)
 	standalone.Keep = maxStandaloneEvents
-	hs := &Session[C]{ID: st.prefix + NewID(), Peer: peer, Owner: owner, Conn: st.newConn(standalone),
+	id := st.prefix + NewID()
+	hs := &Session[C]{ID: id, Peer: peer, Owner: owner, Conn: st.newConn(id, standalone),
 		Standalone: standalone, streams: map[string]*httpstream.Exchange{}, lastUsed: time.Now()}
 	return hs, nil
 }

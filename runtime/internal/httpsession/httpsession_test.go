@@ -17,7 +17,7 @@ type conn struct{ closed atomic.Int32 }
 func (c *conn) Close() { c.closed.Add(1) }
 
 func newStore(max, perPeer int) *Store[*conn] {
-	return NewStore(max, perPeer, time.Hour, "r1-", func(*httpstream.Exchange) *conn { return &conn{} })
+	return NewStore(max, perPeer, time.Hour, "r1-", func(string, *httpstream.Exchange) *conn { return &conn{} })
 }
 
 // TestStoreReservesSlots: initializes in progress hold their slots, so

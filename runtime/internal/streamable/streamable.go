@@ -111,9 +111,9 @@ type Config[C Conn, M any] struct {
 	// ListenClient names the client whose subscriptions/listen streams
 	// MaxListenStreamsPerClient bounds.
 	ListenClient func(r *http.Request) string
-	// NewConn makes the server side of a new session, whose messages of its
-	// own go to standalone.
-	NewConn func(standalone *httpstream.Exchange) C
+	// NewConn makes the server side of a new session with the given id,
+	// whose messages of its own go to standalone.
+	NewConn func(id string, standalone *httpstream.Exchange) C
 	// EndStreams ends the server's long-lived streams beside the sessions'
 	// (2026-07-28 subscriptions/listen, the HTTP+SSE transport's).
 	EndStreams func()

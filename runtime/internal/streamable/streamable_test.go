@@ -84,7 +84,7 @@ func newRig(t *testing.T, edit func(*Options)) *rig {
 		Caller:       func(r *http.Request) string { return r.Header.Get("X-Caller") },
 		ListenClient: func(r *http.Request) string { return r.Header.Get("X-Caller") },
 		OtherCaller:  "other caller",
-		NewConn:      func(*httpstream.Exchange) *conn { return &conn{} },
+		NewConn:      func(string, *httpstream.Exchange) *conn { return &conn{} },
 		EndStreams:   func() {},
 		Parse: func(body []byte) (*msg, Info, *httpstream.Reply, error) {
 			var m msg
