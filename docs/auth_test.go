@@ -46,6 +46,9 @@ func TestAuthTryItLocally(t *testing.T) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
+	// A failing command leaves the servers it started in the background holding
+	// the output: stop waiting for it soon after bash itself has exited.
+	cmd.WaitDelay = 5 * time.Second
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
