@@ -469,15 +469,11 @@ func (s *Server) Start(ctx context.Context) error {
 }
 
 // Shutdown runs the registered extensions' Shutdown functions (last
-// registered first), once, and drains task handlers (DrainTasks), until ctx
-// is done. HTTPHandler.Shutdown and ListenAndServe call it; so does Main on
-// stdio.
+// registered first), once, until ctx is done: the tasks extension's drains
+// task handlers (DrainTasks). HTTPHandler.Shutdown and ListenAndServe call
+// it; so does Main on stdio.
 func (s *Server) Shutdown(ctx context.Context) error {
-	errs := []error{s.shutdownExtensions(ctx)}
-	if err := s.DrainTasks(ctx); err != nil {
-		errs = append(errs, err)
-	}
-	return errors.Join(errs...)
+	return s.shutdownExtensions(ctx)
 }
 
 // shutdownExtensions runs the extensions' Shutdown functions, once.

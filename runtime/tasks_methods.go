@@ -6,26 +6,36 @@ package runtime
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/subscribe"
 	"github.com/mcpgen/mcpgen/runtime/internal/tasks"
 )
 
-// lookupTaskMethod returns the method table entry of the tasks/* methods
-// (tasks.Methods says which era has which).
-func lookupTaskMethod(name string) (methodInfo, bool) {
-	modern, legacy, ok := tasks.Methods(name)
-	return methodInfo{modern: modern, legacy: legacy, handle: (*Server).taskMethod}, ok
-}
+// taskMethodNames are the tasks/* methods of both eras (tasks.Methods says
+// which era has which).
+var taskMethodNames = [...]string{"tasks/get", "tasks/cancel", "tasks/update", "tasks/result", "tasks/list"}
 
-// taskCapabilities adds the tasks capability of the era to caps once a task
-// tool is registered: the extension (2026-07-28) or capabilities.tasks
-// (2025-11-25); older revisions have no tasks.
-func (s *Server) taskCapabilities(caps map[string]any, version string) map[string]any {
-	if !s.tasks.any.Load() {
-		return caps
+// tasksExtension is the tasks extension (io.modelcontextprotocol/tasks), which
+// the server registers (Use) with its first task tool: the tasks/* methods,
+// the tasks capability of each era (the extension in 2026-07-28,
+// capabilities.tasks in 2025-11-25; older revisions have no tasks) and the
+// draining of task handlers on shutdown.
+func (s *Server) tasksExtension() *Extension {
+	x := &Extension{ID: extTasks,
+		Advertise: func(revision string, caps map[string]any) {
+			if revision == tasks.Modern { // beside the other extensions' entries
+				AdvertiseExtension(caps, extTasks, nil)
+				return
+			}
+			tasks.Capabilities(caps, revision)
+		},
+		Shutdown: s.DrainTasks}
+	for _, name := range taskMethodNames {
+		modern, legacy, _ := tasks.Methods(name)
+		x.Methods = append(x.Methods, Method{Name: name, Modern: modern, Legacy: legacy, Handle: s.taskMethod})
 	}
-	return tasks.Capabilities(caps, version)
+	return x
 }
 
 // taskError is the JSON-RPC error of a tasks method's error; nil for nil.
@@ -38,11 +48,15 @@ func taskError(e *tasks.Error) *rpcError {
 
 // taskMethod answers a tasks/* request (tasks.Engine.Serve): what changes
 // a task reaches its handler when it runs here, and its listeners.
-func (s *Server) taskMethod(ctx context.Context, c *call) ([]byte, *rpcError) {
-	b, err := s.taskEngine().Serve(ctx, &tasks.Request{Method: c.msg.Method, Params: c.msg.Params,
+func (s *Server) taskMethod(ctx context.Context, req *MethodRequest) (json.RawMessage, error) {
+	c := callFrom(ctx)
+	b, err := s.taskEngine().Serve(ctx, &tasks.Request{Method: req.Method, Params: req.Params,
 		Caps: c.info.ClientCapabilities, Owner: principalID(c.caller()), Version: c.info.ProtocolVersion,
 		Meta: s.serverInfoMeta, Host: taskHost{s}})
-	return b, taskError(err)
+	if err != nil {
+		return nil, &RPCError{Code: err.Code, Message: err.Msg, Data: err.Data}
+	}
+	return b, nil
 }
 
 // A taskHost is the server as the tasks/* methods see it (tasks.Host).
