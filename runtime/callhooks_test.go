@@ -5,6 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
+	"strings"
+	"sync"
 	"testing"
 )
 
@@ -75,5 +78,60 @@ func TestCallHooks(t *testing.T) {
 	}
 	if !errors.Is(plainErr, ErrInputRequired) {
 		t.Errorf("plain asking: %v, want ErrInputRequired", plainErr)
+	}
+}
+
+// TestExtensionListen: an extension's Listen hook narrows or refuses the
+// taskIds of a subscriptions/listen filter; without one they are dropped.
+func TestExtensionListen(t *testing.T) {
+	listen := func(s *Server, ids string) (string, []byte) {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		var sent bytes.Buffer
+		var mu sync.Mutex
+		acked := make(chan struct{}, 1)
+		sink := SinkFunc(func(_ context.Context, m []byte) error {
+			mu.Lock()
+			sent.Write(m)
+			mu.Unlock()
+			select {
+			case acked <- struct{}{}:
+			default:
+			}
+			return nil
+		})
+		done := make(chan []byte, 1)
+		go func() {
+			r := s.HandleRaw(ctx, modernRaw("subscriptions/listen", `"notifications":{"taskIds":`+ids+`}`, `{}`), nil, sink)
+			done <- r.Body
+		}()
+		select {
+		case b := <-done:
+			return "", b
+		case <-acked:
+		}
+		cancel()
+		<-done
+		mu.Lock()
+		defer mu.Unlock()
+		return sent.String(), nil
+	}
+	s := extServer(t, nil)
+	if ack, _ := listen(s, `["a","b"]`); !strings.Contains(ack, `"notifications"`) || strings.Contains(ack, "taskIds") {
+		t.Errorf("without a Listen hook the taskIds stay: %s", ack)
+	}
+	s = extServer(t, nil)
+	s.MustUse(&Extension{ID: "x/listen", Listen: func(_ context.Context, f *ListenFilter) error {
+		if slices.Contains(f.TaskIDs, "bad") {
+			return &RPCError{Code: -32099, Message: "no such task"}
+		}
+		f.TaskIDs = f.TaskIDs[:1]
+		return nil
+	}})
+	if ack, _ := listen(s, `["a","b"]`); !strings.Contains(ack, `"taskIds":["a"]`) {
+		t.Errorf("the hook's narrowed filter is not acknowledged: %s", ack)
+	}
+	if _, b := listen(s, `["bad"]`); !bytes.Contains(b, []byte(`-32099`)) {
+		t.Errorf("a refused filter: %s", b)
 	}
 }

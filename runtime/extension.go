@@ -20,6 +20,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/internal/catalog"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
+	"github.com/mcpgen/mcpgen/runtime/internal/subscribe"
 	"github.com/mcpgen/mcpgen/runtime/internal/toolset"
 )
 
@@ -71,6 +72,12 @@ type Extension struct {
 	// of several extensions nest in registration order.
 	Observe func(ctx context.Context, m *MessageInfo) (context.Context, func(Outcome))
 
+	// Listen, when set, checks the filter of each 2026-07-28
+	// subscriptions/listen request before it is acknowledged: it may narrow
+	// the filter's parts its extension serves (ListenFilter) or refuse the
+	// request (errors map as Method.Handle's). ctx is the request's.
+	Listen func(ctx context.Context, f *ListenFilter) error
+
 	// Stages, when set, is told when each stage of the tools/call pipeline
 	// starts and ends (Stage). It must be cheap: it runs inline.
 	Stages StageObserver
@@ -89,6 +96,15 @@ type Extension struct {
 	// it should finish or hand off background work until ctx is done.
 	Start    func(ctx context.Context, s *Server) error
 	Shutdown func(ctx context.Context) error
+}
+
+// A ListenFilter is the part of a subscriptions/listen filter that
+// extensions serve (Extension.Listen).
+type ListenFilter struct {
+	// TaskIDs are the filter's taskIds (io.modelcontextprotocol/tasks),
+	// nil when absent: the tasks whose notifications/tasks the stream
+	// wants. Without an extension that serves them they are dropped.
+	TaskIDs []string
 }
 
 // A Method is a custom JSON-RPC method an extension serves.
@@ -408,6 +424,7 @@ type extSet struct {
 	views     []*ToolsView
 	observers []func(context.Context, *MessageInfo) (context.Context, func(Outcome))
 	stages    []StageObserver
+	listen    []func(context.Context, *ListenFilter) error
 	audit     []func(context.Context) []slog.Attr
 }
 
@@ -432,6 +449,9 @@ func (x *extSet) index() {
 		}
 		if e.Stages != nil {
 			x.stages = append(x.stages, e.Stages)
+		}
+		if e.Listen != nil {
+			x.listen = append(x.listen, e.Listen)
 		}
 		if e.AuditAttrs != nil {
 			x.audit = append(x.audit, e.AuditAttrs)
@@ -577,6 +597,24 @@ func (s *Server) serveMethod(ctx context.Context, c *call) ([]byte, *rpcError) {
 		b = append(append(b, `"_meta":`...), s.serverInfoMeta...)
 	}
 	return append(b, '}'), nil
+}
+
+// listenFilter lets the extensions check and narrow a subscriptions/listen
+// filter (Extension.Listen); without one, its taskIds are dropped.
+func (s *Server) listenFilter(ctx context.Context, c *call, f *subscribe.Filter) *rpcError {
+	x := s.exts.Load()
+	if x == nil || len(x.listen) == 0 {
+		f.TaskIDs = nil
+		return nil
+	}
+	lf := &ListenFilter{TaskIDs: f.TaskIDs}
+	for _, h := range x.listen {
+		if err := h(ctx, lf); err != nil {
+			return extError(c, c.msg.Method, err)
+		}
+	}
+	f.TaskIDs = lf.TaskIDs
+	return nil
 }
 
 // extError maps an extension's error (a method's, an interceptor's) to the

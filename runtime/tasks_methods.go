@@ -8,7 +8,6 @@ import (
 	"context"
 	"encoding/json"
 
-	"github.com/mcpgen/mcpgen/runtime/internal/subscribe"
 	"github.com/mcpgen/mcpgen/runtime/internal/tasks"
 )
 
@@ -30,7 +29,7 @@ func (s *Server) tasksExtension() *Extension {
 			}
 			tasks.Capabilities(caps, revision)
 		},
-		Shutdown: s.DrainTasks}
+		Listen: s.taskListen, Shutdown: s.DrainTasks}
 	for _, name := range taskMethodNames {
 		modern, legacy, _ := tasks.Methods(name)
 		x.Methods = append(x.Methods, Method{Name: name, Modern: modern, Legacy: legacy, Handle: s.taskMethod})
@@ -94,14 +93,17 @@ func (s *Server) taskStatusChanged(rec *tasks.Record) {
 	s.deliver("notifications/tasks/status", hubConn{v.(*taskRun).c.sess}.Send(ctx, tasks.StatusNotification(rec)))
 }
 
-// honourTaskFilter checks the taskIds of a subscriptions/listen filter: the
-// extension must be declared (-32021), and only the caller's tasks are kept.
-func (s *Server) honourTaskFilter(ctx context.Context, c *call, f *subscribe.Filter) *rpcError {
-	if f == nil || f.TaskIDs == nil {
+// taskListen checks the taskIds of a subscriptions/listen filter
+// (Extension.Listen): the extension must be declared (-32021), and only the
+// caller's tasks are kept.
+func (s *Server) taskListen(ctx context.Context, f *ListenFilter) error {
+	if f.TaskIDs == nil {
 		return nil
 	}
+	c := callFrom(ctx)
 	if !tasks.DeclaresTasks(c.info.ClientCapabilities) {
-		return taskError(tasks.MissingExtension("task notifications"))
+		e := tasks.MissingExtension("task notifications")
+		return &RPCError{Code: e.Code, Message: e.Msg, Data: e.Data}
 	}
 	f.TaskIDs = s.taskEngine().Visible(ctx, f.TaskIDs, principalID(c.caller()), c.info.ProtocolVersion)
 	return nil
