@@ -581,6 +581,9 @@ func (s *Server) serveMethod(ctx context.Context, c *call) ([]byte, *rpcError) {
 	}
 	_, typed := member(res, "resultType")
 	_, meta := member(res, "_meta")
+	if typed && meta { // complete already (e.g. the tasks methods'): no copy
+		return res, nil
+	}
 	b := make([]byte, 0, len(res)+len(s.serverInfoMeta)+40)
 	b = append(b, res[:len(res)-1]...)
 	sep := len(res) > 2 && string(jsonwire.TrimSpace(res[1:len(res)-1])) != ""
