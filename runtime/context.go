@@ -290,8 +290,8 @@ type progressParams struct {
 // progressToken); otherwise it does nothing. progress must increase with every call;
 // total is omitted when 0 (unknown), message when empty.
 func Progress(ctx context.Context, progress, total float64, message string) error {
-	if tr := taskFrom(ctx); tr != nil && tr.progressed(progress, total, message) {
-		return nil // tasks.go: the task's status message
+	if h := hooksFrom(ctx); h != nil && h.Progress != nil && h.Progress(ctx, progress, total, message) {
+		return nil // an extension took it (callhooks.go)
 	}
 	c := callFrom(ctx)
 	if c == nil || c.progressToken == nil {
@@ -332,7 +332,10 @@ func Log(ctx context.Context, level, logger string, data any) error {
 		return fmt.Errorf("%w: %q", ErrInvalidLogLevel, level)
 	}
 	c := callFrom(ctx)
-	if c == nil || taskFrom(ctx).inTask() { // tasks send no log messages (tasks.go)
+	if c == nil {
+		return nil
+	}
+	if h := hooksFrom(ctx); h != nil && h.Quiet != nil && h.Quiet(ctx) { // callhooks.go
 		return nil
 	}
 	min := c.logLevel

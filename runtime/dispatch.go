@@ -93,7 +93,7 @@ func lookupPrimitiveMethod(name string) (methodInfo, bool) {
 	case "subscriptions/listen":
 		return methodInfo{modern: true, handle: (*Server).listen}, true
 	}
-	return lookupTaskMethod(name)
+	return methodInfo{}, false
 }
 
 // request serves one request and returns its reply.

@@ -20,6 +20,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/internal/catalog"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
+	"github.com/mcpgen/mcpgen/runtime/internal/subscribe"
 	"github.com/mcpgen/mcpgen/runtime/internal/toolset"
 )
 
@@ -71,6 +72,12 @@ type Extension struct {
 	// of several extensions nest in registration order.
 	Observe func(ctx context.Context, m *MessageInfo) (context.Context, func(Outcome))
 
+	// Listen, when set, checks the filter of each 2026-07-28
+	// subscriptions/listen request before it is acknowledged: it may narrow
+	// the filter's parts its extension serves (ListenFilter) or refuse the
+	// request (errors map as Method.Handle's). ctx is the request's.
+	Listen func(ctx context.Context, f *ListenFilter) error
+
 	// Stages, when set, is told when each stage of the tools/call pipeline
 	// starts and ends (Stage). It must be cheap: it runs inline.
 	Stages StageObserver
@@ -97,6 +104,15 @@ type Extension struct {
 	// ends and must be cheap; a session opened before the extension was
 	// registered is not reported.
 	SessionEnd func(info SessionInfo)
+}
+
+// A ListenFilter is the part of a subscriptions/listen filter that
+// extensions serve (Extension.Listen).
+type ListenFilter struct {
+	// TaskIDs are the filter's taskIds (io.modelcontextprotocol/tasks),
+	// nil when absent: the tasks whose notifications/tasks the stream
+	// wants. Without an extension that serves them they are dropped.
+	TaskIDs []string
 }
 
 // A Method is a custom JSON-RPC method an extension serves.
@@ -416,6 +432,7 @@ type extSet struct {
 	views     []*ToolsView
 	observers []func(context.Context, *MessageInfo) (context.Context, func(Outcome))
 	stages    []StageObserver
+	listen    []func(context.Context, *ListenFilter) error
 	audit     []func(context.Context) []slog.Attr
 }
 
@@ -440,6 +457,9 @@ func (x *extSet) index() {
 		}
 		if e.Stages != nil {
 			x.stages = append(x.stages, e.Stages)
+		}
+		if e.Listen != nil {
+			x.listen = append(x.listen, e.Listen)
 		}
 		if e.AuditAttrs != nil {
 			x.audit = append(x.audit, e.AuditAttrs)
@@ -477,15 +497,11 @@ func (s *Server) Start(ctx context.Context) error {
 }
 
 // Shutdown runs the registered extensions' Shutdown functions (last
-// registered first), once, and drains task handlers (DrainTasks), until ctx
-// is done. HTTPHandler.Shutdown and ListenAndServe call it; so does Main on
-// stdio.
+// registered first), once, until ctx is done: the tasks extension's drains
+// task handlers (DrainTasks). HTTPHandler.Shutdown and ListenAndServe call
+// it; so does Main on stdio.
 func (s *Server) Shutdown(ctx context.Context) error {
-	errs := []error{s.shutdownExtensions(ctx)}
-	if err := s.DrainTasks(ctx); err != nil {
-		errs = append(errs, err)
-	}
-	return errors.Join(errs...)
+	return s.shutdownExtensions(ctx)
 }
 
 // shutdownExtensions runs the extensions' Shutdown functions, once.
@@ -573,6 +589,9 @@ func (s *Server) serveMethod(ctx context.Context, c *call) ([]byte, *rpcError) {
 	}
 	_, typed := member(res, "resultType")
 	_, meta := member(res, "_meta")
+	if typed && meta { // complete already (e.g. the tasks methods'): no copy
+		return res, nil
+	}
 	b := make([]byte, 0, len(res)+len(s.serverInfoMeta)+40)
 	b = append(b, res[:len(res)-1]...)
 	sep := len(res) > 2 && string(jsonwire.TrimSpace(res[1:len(res)-1])) != ""
@@ -589,6 +608,24 @@ func (s *Server) serveMethod(ctx context.Context, c *call) ([]byte, *rpcError) {
 		b = append(append(b, `"_meta":`...), s.serverInfoMeta...)
 	}
 	return append(b, '}'), nil
+}
+
+// listenFilter lets the extensions check and narrow a subscriptions/listen
+// filter (Extension.Listen); without one, its taskIds are dropped.
+func (s *Server) listenFilter(ctx context.Context, c *call, f *subscribe.Filter) *rpcError {
+	x := s.exts.Load()
+	if x == nil || len(x.listen) == 0 {
+		f.TaskIDs = nil
+		return nil
+	}
+	lf := &ListenFilter{TaskIDs: f.TaskIDs}
+	for _, h := range x.listen {
+		if err := h(ctx, lf); err != nil {
+			return extError(c, c.msg.Method, err)
+		}
+	}
+	f.TaskIDs = lf.TaskIDs
+	return nil
 }
 
 // extError maps an extension's error (a method's, an interceptor's) to the

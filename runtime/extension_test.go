@@ -71,7 +71,6 @@ func TestUseRefusesShadowAndDuplicates(t *testing.T) {
 	}{
 		{&Extension{ID: "a/x", Methods: []Method{{Name: "tools/call", Handle: h}}}, "core method"},
 		{&Extension{ID: "a/x", Methods: []Method{{Name: "notifications/cancelled", Notification: true, Handle: h}}}, "core method"},
-		{&Extension{ID: "a/x", Methods: []Method{{Name: "tasks/get", Handle: h}}}, "core method"},
 		{&Extension{ID: "a/x", Methods: []Method{{Name: "", Handle: h}}}, "without a name"},
 		{&Extension{ID: "a/x", Methods: []Method{{Name: "a/m"}}}, "no Handle"},
 		{&Extension{ID: "a/x", Settings: json.RawMessage(`[1]`)}, "JSON object"},
@@ -93,6 +92,16 @@ func TestUseRefusesShadowAndDuplicates(t *testing.T) {
 	}
 	if err := s.Use(&Extension{ID: "a/y", Methods: []Method{{Name: "a/m", Handle: h}}}); err == nil || !strings.Contains(err.Error(), "another extension") {
 		t.Errorf("duplicate method: %v", err)
+	}
+	// tasks/* belong to the tasks extension, which the first task tool
+	// registers.
+	s.AddTool(&Tool{Name: "slow", Task: TaskOptional, InputSchema: json.RawMessage(`{"type":"object"}`),
+		Handler: func(context.Context, *ToolRequest) (*ToolResult, error) { return &ToolResult{}, nil }})
+	if err := s.Use(&Extension{ID: "a/z", Methods: []Method{{Name: "tasks/get", Handle: h}}}); err == nil || !strings.Contains(err.Error(), "another extension") {
+		t.Errorf("tasks/get with a task tool registered: %v", err)
+	}
+	if xs := s.Extensions(); len(xs) != 2 || xs[1].ID != "io.modelcontextprotocol/tasks" {
+		t.Errorf("extensions after a task tool: %d", len(xs))
 	}
 }
 

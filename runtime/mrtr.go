@@ -141,8 +141,8 @@ func Ask(ctx context.Context, qs ...Question) error {
 			return err
 		}
 	}
-	if tr := taskFrom(ctx); tr != nil {
-		return tr.askAny(ctx, qs) // tasks.go
+	if h := hooksFrom(ctx); h != nil && h.Ask != nil { // callhooks.go
+		return h.Ask(ctx, qs, func() error { return askModern(r, qs) })
 	}
 	if c.info.Modern {
 		return askModern(r, qs)

@@ -89,13 +89,17 @@ func (s *Server) AddTool(t *Tool) {
 	if err != nil {
 		panic(fmt.Sprintf("mcpgen runtime: AddTool: %v", err))
 	}
+	if t.Task != "" { // the first task tool registers the tasks extension (tasks_methods.go)
+		defer func() {
+			if !s.tasks.any.Swap(true) {
+				s.MustUse(s.tasksExtension())
+			}
+		}()
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.tools.Add(e) {
 		panic(fmt.Sprintf("mcpgen runtime: AddTool: duplicate tool name %q", t.Name))
-	}
-	if t.Task != "" {
-		s.tasks.any.Store(true)
 	}
 	s.listChanged(kindTools)
 }

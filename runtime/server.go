@@ -241,9 +241,9 @@ func (s *Server) capabilities() map[string]any {
 }
 
 // advertised returns the capabilities sent to a client of revision: the
-// core's, the tasks capability, and the extensions' (extension.go).
+// core's and the extensions' (extension.go).
 func (s *Server) advertised(revision string) map[string]any {
-	caps := s.taskCapabilities(s.capabilities(), revision)
+	caps := s.capabilities()
 	if x := s.exts.Load(); x != nil {
 		x.advertise(revision, caps)
 	}

@@ -8,13 +8,13 @@ package runtime
 // not publish already (no scopes, no authorization server, no secrets).
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
 	"strings"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/wellknown"
 )
 
 // Media types of the documents served here.
@@ -47,8 +47,8 @@ func (s *Server) SetServerCard(card []byte) {
 		panic(fmt.Sprintf("mcpruntime: SetServerCard: not a Server Card with a name: %v", err))
 	}
 	catalog, _ := json.Marshal(map[string]any{"specVersion": "1.0", "entries": []any{map[string]any{
-		"identifier": catalogID(head.Name), "type": ServerCardMediaType, "data": json.RawMessage(card)}}})
-	s.card.Store(&serverCard{body: slices.Clone(card), catalog: catalog, etag: etag(card), catETag: etag(catalog)})
+		"identifier": wellknown.CatalogID(head.Name), "type": ServerCardMediaType, "data": json.RawMessage(card)}}})
+	s.card.Store(&serverCard{body: slices.Clone(card), catalog: catalog, etag: wellknown.ETag(card), catETag: wellknown.ETag(catalog)})
 }
 
 // ServerCard returns the card given to SetServerCard, or nil.
@@ -68,7 +68,7 @@ func (s *Server) ServerCardHandler() http.Handler {
 			http.NotFound(w, r)
 			return
 		}
-		serveStatic(w, r, c.body, c.etag, ServerCardMediaType)
+		wellknown.Serve(w, r, c.body, c.etag, ServerCardMediaType)
 	})
 }
 
@@ -80,7 +80,7 @@ func (s *Server) aiCatalogHandler() http.Handler {
 			http.NotFound(w, r)
 			return
 		}
-		serveStatic(w, r, c.catalog, c.catETag, aiCatalogMediaType)
+		wellknown.Serve(w, r, c.catalog, c.catETag, aiCatalogMediaType)
 	})
 }
 
@@ -107,64 +107,4 @@ func (s *Server) withServerCard(opts HTTPOptions) HTTPOptions {
 		}
 	}
 	return opts
-}
-
-// serveStatic answers GET and HEAD with body (304 when If-None-Match names its
-// tag), OPTIONS with the CORS preflight, and anything else with 405; the
-// headers are the ones the Server Card draft asks of a hosted card.
-func serveStatic(w http.ResponseWriter, r *http.Request, body []byte, tag, mediaType string) {
-	h := w.Header()
-	h.Set("Access-Control-Allow-Origin", "*")
-	h.Set("Access-Control-Allow-Methods", "GET")
-	h.Set("Access-Control-Allow-Headers", "Content-Type, If-None-Match")
-	h.Set("Access-Control-Expose-Headers", "ETag")
-	switch r.Method {
-	case http.MethodGet, http.MethodHead:
-	case http.MethodOptions:
-		w.WriteHeader(http.StatusNoContent)
-		return
-	default:
-		h.Set("Allow", "GET, HEAD, OPTIONS")
-		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
-		return
-	}
-	h.Set("Cache-Control", "public, max-age=3600")
-	h.Set("ETag", tag)
-	if match := r.Header.Get("If-None-Match"); match != "" && etagMatch(match, tag) {
-		w.WriteHeader(http.StatusNotModified)
-		return
-	}
-	h.Set("Content-Type", mediaType)
-	h.Set("Content-Length", fmt.Sprint(len(body)))
-	w.WriteHeader(http.StatusOK)
-	if r.Method == http.MethodGet {
-		w.Write(body)
-	}
-}
-
-// etag is a strong entity tag of body.
-func etag(body []byte) string {
-	sum := sha256.Sum256(body)
-	return `"` + hex.EncodeToString(sum[:12]) + `"`
-}
-
-// etagMatch reports whether an If-None-Match list names tag (or is "*").
-func etagMatch(list, tag string) bool {
-	for _, t := range strings.Split(list, ",") {
-		t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
-		if t == "*" || t == tag {
-			return true
-		}
-	}
-	return false
-}
-
-// catalogID is the AI Catalog identifier of a card named NAMESPACE/NAME in
-// reverse-DNS form: urn:air:<namespace, forward>:mcp:<name>
-// (io.github.acme/notes is urn:air:acme.github.io:mcp:notes).
-func catalogID(name string) string {
-	ns, n, _ := strings.Cut(name, "/")
-	parts := strings.Split(ns, ".")
-	slices.Reverse(parts)
-	return "urn:air:" + strings.Join(parts, ".") + ":mcp:" + n
 }

@@ -245,7 +245,7 @@ func (s *Server) listen(ctx context.Context, c *call) ([]byte, *rpcError) {
 	if rerr := s.checkSubscriptions(ctx, c.msg.Method, f.ResourceSubscriptions); rerr != nil {
 		return nil, rerr
 	}
-	if rerr := s.honourTaskFilter(ctx, c, f); rerr != nil {
+	if rerr := s.listenFilter(ctx, c, f); rerr != nil { // extension.go
 		return nil, rerr
 	}
 	l := &listener{ID: c.msg.ID, Conn: hubConn{c.sess}, Who: principalID(c.caller()), Out: c.out, Filter: s.honoured(*f)}

@@ -131,7 +131,9 @@ func (s *Server) runTask(ctx context.Context, c *call, e *toolEntry, args json.R
 	hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ttl)
 	tr := &taskRun{s: s, e: e, cancel: cancel}
 	eng.InitRun(&tr.Run, threshold < 0, tr)
-	hc := handlerCall(c, context.WithValue(hctx, taskKey{}, tr))
+	hctx = WithCallHooks(context.WithValue(hctx, taskKey{}, tr), &CallHooks{Ask: tr.askAny,
+		Progress: tr.progressed, Quiet: func(context.Context) bool { return tr.InTask() }})
+	hc := handlerCall(c, hctx)
 	tr.c, tr.r = hc, &hc.round
 	go func() {
 		defer eng.Release()
@@ -258,19 +260,15 @@ func (t *taskRun) final(rec *tasks.Record) error {
 	return nil
 }
 
-// inTask reports whether the run is a task (waiting until its record
-// exists); false for nil.
-func (t *taskRun) inTask() bool { return t != nil && t.InTask() }
-
 // askAny asks questions from a task tool's handler: as an ordinary call
 // (MRTR: a question without an answer ends the call with input_required and
 // keeps it from becoming a task) or inside the task: open ones become the
 // task's inputRequests (input_required) until tasks/update delivers their
 // answers (2026-07-28), or server-to-client requests on the session's own
 // stream (2025-11-25).
-func (t *taskRun) askAny(ctx context.Context, qs []Question) error {
+func (t *taskRun) askAny(ctx context.Context, qs []Question, plain func() error) error {
 	var err error
-	if t.InCall(func() bool { err = askModern(t.r, qs); return errors.Is(err, ErrInputRequired) }) {
+	if t.InCall(func() bool { err = plain(); return errors.Is(err, ErrInputRequired) }) {
 		return err
 	}
 	if !t.InTask() {
@@ -294,7 +292,7 @@ func (t *taskRun) askAny(ctx context.Context, qs []Question) error {
 // progressed turns a progress report into the task's status message: it
 // reports true inside a task; before, the message is kept for the task's
 // first status and the report goes out as usual.
-func (t *taskRun) progressed(progress, total float64, message string) bool {
+func (t *taskRun) progressed(_ context.Context, progress, total float64, message string) bool {
 	return t.Progressed(progress, total, message)
 }
 

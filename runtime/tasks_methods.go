@@ -6,26 +6,35 @@ package runtime
 
 import (
 	"context"
+	"encoding/json"
 
-	"github.com/mcpgen/mcpgen/runtime/internal/subscribe"
 	"github.com/mcpgen/mcpgen/runtime/internal/tasks"
 )
 
-// lookupTaskMethod returns the method table entry of the tasks/* methods
-// (tasks.Methods says which era has which).
-func lookupTaskMethod(name string) (methodInfo, bool) {
-	modern, legacy, ok := tasks.Methods(name)
-	return methodInfo{modern: modern, legacy: legacy, handle: (*Server).taskMethod}, ok
-}
+// taskMethodNames are the tasks/* methods of both eras (tasks.Methods says
+// which era has which).
+var taskMethodNames = [...]string{"tasks/get", "tasks/cancel", "tasks/update", "tasks/result", "tasks/list"}
 
-// taskCapabilities adds the tasks capability of the era to caps once a task
-// tool is registered: the extension (2026-07-28) or capabilities.tasks
-// (2025-11-25); older revisions have no tasks.
-func (s *Server) taskCapabilities(caps map[string]any, version string) map[string]any {
-	if !s.tasks.any.Load() {
-		return caps
+// tasksExtension is the tasks extension (io.modelcontextprotocol/tasks), which
+// the server registers (Use) with its first task tool: the tasks/* methods,
+// the tasks capability of each era (the extension in 2026-07-28,
+// capabilities.tasks in 2025-11-25; older revisions have no tasks) and the
+// draining of task handlers on shutdown.
+func (s *Server) tasksExtension() *Extension {
+	x := &Extension{ID: extTasks,
+		Advertise: func(revision string, caps map[string]any) {
+			if revision == tasks.Modern { // beside the other extensions' entries
+				AdvertiseExtension(caps, extTasks, nil)
+				return
+			}
+			tasks.Capabilities(caps, revision)
+		},
+		Listen: s.taskListen, Shutdown: s.DrainTasks}
+	for _, name := range taskMethodNames {
+		modern, legacy, _ := tasks.Methods(name)
+		x.Methods = append(x.Methods, Method{Name: name, Modern: modern, Legacy: legacy, Handle: s.taskMethod})
 	}
-	return tasks.Capabilities(caps, version)
+	return x
 }
 
 // taskError is the JSON-RPC error of a tasks method's error; nil for nil.
@@ -38,11 +47,15 @@ func taskError(e *tasks.Error) *rpcError {
 
 // taskMethod answers a tasks/* request (tasks.Engine.Serve): what changes
 // a task reaches its handler when it runs here, and its listeners.
-func (s *Server) taskMethod(ctx context.Context, c *call) ([]byte, *rpcError) {
-	b, err := s.taskEngine().Serve(ctx, &tasks.Request{Method: c.msg.Method, Params: c.msg.Params,
+func (s *Server) taskMethod(ctx context.Context, req *MethodRequest) (json.RawMessage, error) {
+	c := callFrom(ctx)
+	b, err := s.taskEngine().Serve(ctx, &tasks.Request{Method: req.Method, Params: req.Params,
 		Caps: c.info.ClientCapabilities, Owner: principalID(c.caller()), Version: c.info.ProtocolVersion,
 		Meta: s.serverInfoMeta, Host: taskHost{s}})
-	return b, taskError(err)
+	if err != nil {
+		return nil, &RPCError{Code: err.Code, Message: err.Msg, Data: err.Data}
+	}
+	return b, nil
 }
 
 // A taskHost is the server as the tasks/* methods see it (tasks.Host).
@@ -80,14 +93,17 @@ func (s *Server) taskStatusChanged(rec *tasks.Record) {
 	s.deliver("notifications/tasks/status", hubConn{v.(*taskRun).c.sess}.Send(ctx, tasks.StatusNotification(rec)))
 }
 
-// honourTaskFilter checks the taskIds of a subscriptions/listen filter: the
-// extension must be declared (-32021), and only the caller's tasks are kept.
-func (s *Server) honourTaskFilter(ctx context.Context, c *call, f *subscribe.Filter) *rpcError {
-	if f == nil || f.TaskIDs == nil {
+// taskListen checks the taskIds of a subscriptions/listen filter
+// (Extension.Listen): the extension must be declared (-32021), and only the
+// caller's tasks are kept.
+func (s *Server) taskListen(ctx context.Context, f *ListenFilter) error {
+	if f.TaskIDs == nil {
 		return nil
 	}
+	c := callFrom(ctx)
 	if !tasks.DeclaresTasks(c.info.ClientCapabilities) {
-		return taskError(tasks.MissingExtension("task notifications"))
+		e := tasks.MissingExtension("task notifications")
+		return &RPCError{Code: e.Code, Message: e.Msg, Data: e.Data}
 	}
 	f.TaskIDs = s.taskEngine().Visible(ctx, f.TaskIDs, principalID(c.caller()), c.info.ProtocolVersion)
 	return nil
