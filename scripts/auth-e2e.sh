@@ -81,8 +81,8 @@ client() {
   curl -fsS -X POST -H 'Content-Type: application/json' -d "$body" "http://127.0.0.1:$adm/admin/clients" |
     python3 -c 'import json,sys; c=json.load(sys.stdin); print(c["client_id"], c["client_secret"])'
 }
-read -r jwt_id jwt_secret < <(client e2e-jwt jwt "incident:create:p1 incident:create:p2")
-read -r opq_id opq_secret < <(client e2e-opaque opaque "incident:create:p1 incident:create:p2")
+read -r jwt_id jwt_secret < <(client e2e-jwt jwt "incident:create:p1 incident:create:p2 incident:read")
+read -r opq_id opq_secret < <(client e2e-opaque opaque "incident:create:p1 incident:create:p2 incident:read")
 read -r low_id low_secret < <(client e2e-p2-only jwt "incident:create:p2")
 # One token of each kind, so both access-token key sets exist before the clients come.
 curl -fsS -o /dev/null -u "$jwt_id:$jwt_secret" -d grant_type=client_credentials -d "audience=$audience" "$issuer/oauth2/token"
