@@ -79,7 +79,7 @@ checks() {
   check "$tr notes tools/list" '"name": "search_notes"' $notes "$@" --method tools/list
   check "$tr notes tools/call" '"file": "ideas.md"' $notes "$@" --method tools/call --tool-name search_notes --tool-arg keyword=idea
   expect_error=1
-  check "$tr notes tools/call invalid arguments" '/limit: minimum: got 0, want at least 1' $notes "$@" --method tools/call --tool-name search_notes --tool-arg keyword=idea limit=0
+  check "$tr notes tools/call invalid arguments" '/limit: minimum: got a number, want at least 1' $notes "$@" --method tools/call --tool-name search_notes --tool-arg keyword=idea limit=0
   expect_error=0
   check "$tr everything tools/list" '"name": "test_simple_text"' $every "$@" --method tools/list
   check "$tr everything tools/call" '"type": "image"' $every "$@" --method tools/call --tool-name test_image_content
