@@ -72,15 +72,9 @@ func FromEnv(ctx context.Context, serviceName, serviceVersion string) (*Provider
 	case "none":
 		p.TracerProvider = tracenoop.NewTracerProvider()
 	case "otlp":
-		var e sdktrace.SpanExporter
-		switch proto := protocol("TRACES"); proto {
-		case "grpc":
-			e, err = otlptracegrpc.New(ctx)
-		case "http/protobuf":
-			e, err = otlptracehttp.New(ctx)
-		default:
-			err = fmt.Errorf("OTEL_EXPORTER_OTLP_PROTOCOL %q: want grpc or http/protobuf", proto)
-		}
+		e, err := otlpExporter(ctx, "TRACES",
+			func(ctx context.Context) (sdktrace.SpanExporter, error) { return otlptracegrpc.New(ctx) },
+			func(ctx context.Context) (sdktrace.SpanExporter, error) { return otlptracehttp.New(ctx) })
 		if err != nil {
 			return nil, fmt.Errorf("otel traces: %w", err)
 		}
@@ -93,15 +87,9 @@ func FromEnv(ctx context.Context, serviceName, serviceVersion string) (*Provider
 	case "none":
 		p.MeterProvider = metricnoop.NewMeterProvider()
 	case "otlp":
-		var e sdkmetric.Exporter
-		switch proto := protocol("METRICS"); proto {
-		case "grpc":
-			e, err = otlpmetricgrpc.New(ctx)
-		case "http/protobuf":
-			e, err = otlpmetrichttp.New(ctx)
-		default:
-			err = fmt.Errorf("OTEL_EXPORTER_OTLP_PROTOCOL %q: want grpc or http/protobuf", proto)
-		}
+		e, err := otlpExporter(ctx, "METRICS",
+			func(ctx context.Context) (sdkmetric.Exporter, error) { return otlpmetricgrpc.New(ctx) },
+			func(ctx context.Context) (sdkmetric.Exporter, error) { return otlpmetrichttp.New(ctx) })
 		if err != nil {
 			return nil, errors.Join(fmt.Errorf("otel metrics: %w", err), shutdownAll(ctx, stops))
 		}
@@ -155,4 +143,18 @@ func shutdownAll(ctx context.Context, stops []func(context.Context) error) error
 		errs = append(errs, f(ctx))
 	}
 	return errors.Join(errs...)
+}
+
+// otlpExporter makes a signal's OTLP exporter over the protocol that
+// OTEL_EXPORTER_OTLP_{SIGNAL}_PROTOCOL (else OTEL_EXPORTER_OTLP_PROTOCOL) names.
+func otlpExporter[E any](ctx context.Context, signal string, grpc, http func(context.Context) (E, error)) (E, error) {
+	switch proto := protocol(signal); proto {
+	case "grpc":
+		return grpc(ctx)
+	case "http/protobuf":
+		return http(ctx)
+	default:
+		var zero E
+		return zero, fmt.Errorf("OTEL_EXPORTER_OTLP_PROTOCOL %q: want grpc or http/protobuf", proto)
+	}
 }
