@@ -136,42 +136,38 @@ wait "$everything" || { tail -30 "$work/everything.log" >&2; die "the everything
 
 "$work/otele2e" check -jaeger "http://127.0.0.1:$query" -calls "$work/calls.json" \
   || { echo "--- jaeger log" >&2; tail -30 "$work/jaeger.log" >&2; die "check failed"; }
-# --- stdio, 2026-07-28: the traceparent in _meta; stdin's end flushes the spans ---
-trace=$(python3 -c 'import secrets; print(secrets.token_hex(16))')
-printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_service_status","arguments":{"service":"payments","window_minutes":5},"_meta":{"traceparent":"00-'"$trace"'-00f067aa0ba902b7-01","io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"otel-e2e","version":"1"}}}}' |
-  OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:$otlp OTEL_METRICS_EXPORTER=none OTEL_BSP_SCHEDULE_DELAY=3600000 \
-  "$work/incidents-server" -stdio >"$work/stdio.out" 2>"$work/stdio.log" || die "stdio server failed: $(tail -5 "$work/stdio.log")"
-for _ in $(seq 1 50); do
-  curl -fsS "http://127.0.0.1:$query/api/traces/$trace" >"$work/stdio-trace.json" 2>/dev/null && break; sleep 0.2
-done
-python3 - "$work/stdio-trace.json" <<'PY' || die "stdio: the server span is not in Jaeger as documented"
+# stdio_case REVISION TRACE LINE...: serve LINE... to the incidents server over
+# stdio (stdin's end flushes the spans), then check in Jaeger that the call's
+# server span is the child of TRACE's span 00f067aa0ba902b7 with REVISION.
+stdio_case() {
+  local rev=$1 trace=$2
+  shift 2
+  printf '%s\n' "$@" |
+    OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:$otlp OTEL_METRICS_EXPORTER=none OTEL_BSP_SCHEDULE_DELAY=3600000 \
+    "$work/incidents-server" -stdio >"$work/stdio.out" 2>"$work/stdio.log" || die "stdio server failed: $(tail -5 "$work/stdio.log")"
+  for _ in $(seq 1 50); do
+    curl -fsS "http://127.0.0.1:$query/api/traces/$trace" >"$work/stdio-trace.json" 2>/dev/null && break; sleep 0.2
+  done
+  python3 - "$work/stdio-trace.json" "$rev" <<'PY' || die "stdio $rev: the server span is not in Jaeger as documented"
 import json, sys
 spans = json.load(open(sys.argv[1]))["data"][0]["spans"]
 s = [x for x in spans if x["operationName"] == "tools/call get_service_status"][0]
 tags = {t["key"]: t["value"] for t in s["tags"]}
 assert [r["spanID"] for r in s["references"]] == ["00f067aa0ba902b7"], s["references"]
-for k, v in {"mcp.protocol.version": "2026-07-28", "network.transport": "pipe", "jsonrpc.request.id": "1", "span.kind": "server"}.items():
+for k, v in {"mcp.protocol.version": sys.argv[2], "network.transport": "pipe", "jsonrpc.request.id": "1", "span.kind": "server"}.items():
     assert tags.get(k) == v, (k, tags.get(k))
-print("otele2e: stdio: server span child of the _meta traceparent's span, 2026-07-28, pipe")
+print(f"otele2e: stdio {sys.argv[2]}: server span child of the traceparent's span, with the revision, over a pipe")
 PY
+}
+call='"method":"tools/call","params":{"name":"get_service_status","arguments":{"service":"payments","window_minutes":5}'
+# --- stdio, 2026-07-28: the traceparent and the revision in _meta ---
+trace=$(python3 -c 'import secrets; print(secrets.token_hex(16))')
+stdio_case 2026-07-28 "$trace" \
+  '{"jsonrpc":"2.0","id":1,'"$call"',"_meta":{"traceparent":"00-'"$trace"'-00f067aa0ba902b7-01","io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"otel-e2e","version":"1"}}}}'
 # --- stdio, 2025-11-25: the call carries no revision; its span has the negotiated one ---
 trace=$(python3 -c 'import secrets; print(secrets.token_hex(16))')
-printf '%s\n' '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"otel-e2e","version":"1"}}}' \
+stdio_case 2025-11-25 "$trace" \
+  '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"otel-e2e","version":"1"}}}' \
   '{"jsonrpc":"2.0","method":"notifications/initialized"}' \
-  '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_service_status","arguments":{"service":"payments","window_minutes":5},"_meta":{"traceparent":"00-'"$trace"'-00f067aa0ba902b7-01"}}}' |
-  OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:$otlp OTEL_METRICS_EXPORTER=none OTEL_BSP_SCHEDULE_DELAY=3600000 \
-  "$work/incidents-server" -stdio >"$work/stdio.out" 2>"$work/stdio.log" || die "stdio server failed: $(tail -5 "$work/stdio.log")"
-for _ in $(seq 1 50); do
-  curl -fsS "http://127.0.0.1:$query/api/traces/$trace" >"$work/stdio-trace.json" 2>/dev/null && break; sleep 0.2
-done
-python3 - "$work/stdio-trace.json" <<'PY' || die "stdio 2025-11-25: the server span is not in Jaeger as documented"
-import json, sys
-spans = json.load(open(sys.argv[1]))["data"][0]["spans"]
-s = [x for x in spans if x["operationName"] == "tools/call get_service_status"][0]
-tags = {t["key"]: t["value"] for t in s["tags"]}
-assert [r["spanID"] for r in s["references"]] == ["00f067aa0ba902b7"], s["references"]
-for k, v in {"mcp.protocol.version": "2025-11-25", "network.transport": "pipe", "jsonrpc.request.id": "1", "span.kind": "server"}.items():
-    assert tags.get(k) == v, (k, tags.get(k))
-print("otele2e: stdio: a 2025-11-25 session's span has the negotiated mcp.protocol.version")
-PY
+  '{"jsonrpc":"2.0","id":1,'"$call"',"_meta":{"traceparent":"00-'"$trace"'-00f067aa0ba902b7-01"}}}'
 echo "otel-e2e: ok"
