@@ -472,9 +472,22 @@ func TestOtherMethodsAndBoundedMetrics(t *testing.T) {
 	send("tools/list", map[string]any{"_meta": meta(nil)})
 	send("no/such/method-"+canary, map[string]any{"_meta": meta(nil)})
 	send("tools/call", map[string]any{"name": "no_such_tool_" + canary, "arguments": map[string]any{}, "_meta": meta(nil)})
+	long := strings.Repeat("x", 1<<16)
+	send("tools/call", map[string]any{"name": long, "arguments": map[string]any{}, "_meta": meta(nil)})
 	a := attrs(f.server(t, "tools/list").Attributes())
 	if a["mcp.method.name"] != "tools/list" || a["gen_ai.tool.name"] != "" {
 		t.Errorf("tools/list attributes %v", a)
+	}
+	// A client-chosen name is bounded in the span's name and attributes.
+	for _, s := range f.spans.Ended() {
+		if len(s.Name()) > 256 {
+			t.Errorf("a span name of %d bytes (%.40q...)", len(s.Name()), s.Name())
+		}
+		for _, kv := range s.Attributes() {
+			if v := kv.Value.Emit(); len(v) > 256 {
+				t.Errorf("span %.40q: attribute %s of %d bytes", s.Name(), kv.Key, len(v))
+			}
+		}
 	}
 	var rm metricdata.ResourceMetrics
 	if err := f.reader.Collect(context.Background(), &rm); err != nil {

@@ -20,6 +20,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	mcpruntime "github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/audit"
 )
 
 // Attribute keys of the MCP semantic conventions (semconv v1.41.0) and this
@@ -109,7 +110,7 @@ func (x *ext) observe(ctx context.Context, m *mcpruntime.MessageInfo) (context.C
 	readParams(m.Params, p)
 	switch m.Method {
 	case "tools/call", "prompts/get":
-		r.target = p.name
+		r.target = audit.Bound(p.name) // the client's words: a span name stays short
 	}
 	// The revision: 2026-07-28's _meta, else the one the session negotiated
 	// (stdio and HTTP sessions), else the HTTP header.
@@ -179,7 +180,7 @@ func (r *reqState) attrs(m *mcpruntime.MessageInfo) []attribute.KeyValue {
 	a := make([]attribute.KeyValue, 0, 10)
 	a = append(a, keyMethod.String(m.Method), keyJSONRPC.String("2.0"), keyTransport.String(r.transport))
 	if m.ID != nil {
-		a = append(a, keyRequestID.String(requestID(m.ID)))
+		a = append(a, keyRequestID.String(audit.Bound(requestID(m.ID))))
 	}
 	if r.version != "" {
 		a = append(a, keyVersion.String(r.version))
@@ -192,12 +193,12 @@ func (r *reqState) attrs(m *mcpruntime.MessageInfo) []attribute.KeyValue {
 	}
 	switch m.Method {
 	case "tools/call":
-		a = append(a, keyTool.String(p.name), keyOperation.String("execute_tool"))
+		a = append(a, keyTool.String(r.target), keyOperation.String("execute_tool"))
 	case "prompts/get":
-		a = append(a, keyPrompt.String(p.name))
+		a = append(a, keyPrompt.String(r.target))
 	case "resources/read", "resources/subscribe", "resources/unsubscribe":
 		if p.uri != "" {
-			a = append(a, keyResourceURI.String(p.uri))
+			a = append(a, keyResourceURI.String(audit.Bound(p.uri)))
 		}
 	}
 	return a
