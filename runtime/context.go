@@ -7,7 +7,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -15,13 +14,6 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/internal/deadline"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 )
-
-// levelIndex returns the severity of a protocol log level (0 for "debug" up to 7 for
-// "emergency"), or -1 if it is unknown.
-func levelIndex(level string) int {
-	levels := [...]string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
-	return slices.Index(levels[:], level)
-}
 
 // RequestInfo describes the request a handler is serving.
 type RequestInfo struct {
@@ -278,14 +270,6 @@ func (c *call) send(ctx context.Context, method string, params any) error {
 	return nil
 }
 
-// progressParams is the params of notifications/progress.
-type progressParams struct {
-	ProgressToken json.RawMessage `json:"progressToken"`
-	Progress      float64         `json:"progress"`
-	Total         float64         `json:"total,omitempty"`
-	Message       string          `json:"message,omitempty"`
-}
-
 // Progress reports progress of the current request if the client asked for it (with a
 // progressToken); otherwise it does nothing. progress must increase with every call;
 // total is omitted when 0 (unknown), message when empty.
@@ -300,7 +284,7 @@ func Progress(ctx context.Context, progress, total float64, message string) erro
 	if err := c.advance(progress); err != nil {
 		return err
 	}
-	return c.send(ctx, "notifications/progress", progressParams{c.progressToken, progress, total, message})
+	return c.send(ctx, "notifications/progress", jsonrpc.ProgressParams{ProgressToken: c.progressToken, Progress: progress, Total: total, Message: message})
 }
 
 // advance records a new progress value, which must exceed the previous one.
@@ -314,20 +298,13 @@ func (c *call) advance(progress float64) error {
 	return nil
 }
 
-// logParams is the params of notifications/message.
-type logParams struct {
-	Level  string `json:"level"`
-	Logger string `json:"logger,omitempty"`
-	Data   any    `json:"data"`
-}
-
 // Log sends a log message to the client if it asked for messages at this level: in
 // 2026-07-28 through the request's _meta logLevel, in 2025-11-25 through
 // logging/setLevel. Otherwise it does nothing. level is a protocol level ("debug",
 // "info", "notice", "warning", "error", "critical", "alert", "emergency"); logger may
 // be empty. Never log secrets or personal data: the client may show them.
 func Log(ctx context.Context, level, logger string, data any) error {
-	sev := levelIndex(level)
+	sev := jsonrpc.LogLevel(level)
 	if sev < 0 {
 		return fmt.Errorf("%w: %q", ErrInvalidLogLevel, level)
 	}
@@ -345,5 +322,5 @@ func Log(ctx context.Context, level, logger string, data any) error {
 	if min < 0 || sev < min {
 		return nil
 	}
-	return c.send(ctx, "notifications/message", logParams{level, logger, data})
+	return c.send(ctx, "notifications/message", jsonrpc.LogParams{Level: level, Logger: logger, Data: data})
 }

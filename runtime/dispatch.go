@@ -293,7 +293,7 @@ func (c *call) admitModern() *rpcError {
 	}
 	if meta.LogLevel != nil {
 		level, _ := rawString(meta.LogLevel)
-		if c.logLevel = levelIndex(level); c.logLevel < 0 {
+		if c.logLevel = jsonrpc.LogLevel(level); c.logLevel < 0 {
 			return metaErrorf("invalid %s %s", metaLogLevel, meta.LogLevel)
 		}
 	}
@@ -365,12 +365,5 @@ func (s *Server) modernResult(c *call, obj []byte) []byte {
 	if !c.info.Modern {
 		return obj
 	}
-	b := make([]byte, 0, len(obj)+len(s.serverInfoMeta)+40)
-	b = append(b, obj[:len(obj)-1]...)
-	if len(obj) > 2 {
-		b = append(b, ',')
-	}
-	b = append(b, `"resultType":"complete","_meta":`...)
-	b = append(b, s.serverInfoMeta...)
-	return append(b, '}')
+	return jsonrpc.CompleteResult(obj, s.serverInfoMeta, false, false)
 }

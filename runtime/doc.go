@@ -7,7 +7,7 @@
 //	func main() {
 //		s := mcpruntime.NewServer(mcpruntime.Implementation{Name: "notes", Version: "dev"}, nil)
 //		notes.RegisterMCP(s)
-//		os.Exit(mcpruntime.Main(s))
+//		os.Exit(serve.Main(s)) // runtime/serve: the command line
 //	}
 //
 // One Server speaks both protocol eras on the same connection:

@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/ledger"
@@ -106,8 +107,12 @@ func (s *Server) applyEffectDefaults() {
 		Wait: o.IdempotencyWait, Lease: o.IdempotencyLease, Logger: s.logger})
 }
 
-// SetStore replaces the server's store (Main's -store); call it before serving.
+// SetStore replaces the server's store (runtime/serve's -store); call it before serving.
 func (s *Server) SetStore(st store.Store) { s.store = st; s.ledger.SetStore(st); s.setFanout(st) }
+
+// SetAudit replaces the audit logger (Options.Audit; runtime/serve's -audit);
+// nil turns the audit trail off. Call it before serving.
+func (s *Server) SetAudit(l *slog.Logger) { s.audit = l }
 
 // ReportExternalID records, from a write's handler, the id of what it created
 // (e.g. a ticket number) for the call's receipt. It overrides the tool's

@@ -18,7 +18,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/mcpgen/mcpgen/runtime/internal/catalog"
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 	"github.com/mcpgen/mcpgen/runtime/internal/subscribe"
 	"github.com/mcpgen/mcpgen/runtime/internal/toolset"
@@ -96,6 +96,20 @@ type Extension struct {
 	// it should finish or hand off background work until ctx is done.
 	Start    func(ctx context.Context, s *Server) error
 	Shutdown func(ctx context.Context) error
+
+	// Routes, when set, serves the extension's HTTP routes beside the MCP
+	// endpoint on the mux of ListenAndServe (and so of runtime/serve's
+	// -http): it is called once per ListenAndServe, after the endpoint was
+	// mounted, with the mux and the endpoint's path (HTTPOptions.Path). The
+	// routes are outside HTTPOptions.Mount's authentication (runtime/serve's
+	// -auth-issuer): an extension whose routes need a caller checks it
+	// itself. A program serving HTTPHandler on a mux of its own mounts an
+	// extension's handlers itself (runtime/servercard: Card.Handler).
+	Routes func(mux *http.ServeMux, endpoint string)
+
+	// Value is the extension's own state, never read by the runtime: its
+	// package finds it again in Server.Extensions (e.g. servercard.Of).
+	Value any
 
 	// SessionEnd, when set, is called once when a session ends: a
 	// 2025-11-25-or-older Streamable HTTP session (DELETE, idle expiry,
@@ -223,11 +237,11 @@ type MessageInfo struct {
 // Meta returns the raw value of member key of the message's params._meta
 // (e.g. "traceparent"), read in place.
 func (m *MessageInfo) Meta(key string) (json.RawMessage, bool) {
-	meta, ok := member(m.Params, "_meta")
+	meta, ok := jsonwire.Member(m.Params, "_meta")
 	if !ok {
 		return nil, false
 	}
-	return member(meta, key)
+	return jsonwire.Member(meta, key)
 }
 
 // An Outcome is how a request ended, for Extension.Observe: never argument
@@ -308,30 +322,15 @@ func ClientExtensionOf(info *RequestInfo, id string) (json.RawMessage, bool) {
 	if info == nil {
 		return nil, false
 	}
-	exts, ok := member(info.ClientCapabilities, "extensions")
+	exts, ok := jsonwire.Member(info.ClientCapabilities, "extensions")
 	if !ok {
 		return nil, false
 	}
-	v, ok := member(exts, id)
+	v, ok := jsonwire.Member(exts, id)
 	if !ok || len(v) == 0 || v[0] != '{' {
 		return nil, false // the spec's settings are objects
 	}
 	return v, true
-}
-
-// member returns the raw value of member name of the JSON object obj.
-func member(obj []byte, name string) (json.RawMessage, bool) {
-	obj = jsonwire.TrimSpace(obj)
-	if len(obj) < 2 || obj[0] != '{' || !jsonwire.Valid(obj) {
-		return nil, false
-	}
-	var found json.RawMessage
-	jsonwire.EachMember(obj, func(key, val []byte) {
-		if found == nil && string(key) == name {
-			found = val
-		}
-	})
-	return found, found != nil
 }
 
 // Use registers x with the server. It fails, registering nothing, on
@@ -434,6 +433,8 @@ type extSet struct {
 	stages    []StageObserver
 	listen    []func(context.Context, *ListenFilter) error
 	audit     []func(context.Context) []slog.Attr
+	routes    []func(*http.ServeMux, string)
+	ends      []*Extension // those with a SessionEnd
 }
 
 // index lists each hook's users.
@@ -463,6 +464,12 @@ func (x *extSet) index() {
 		}
 		if e.AuditAttrs != nil {
 			x.audit = append(x.audit, e.AuditAttrs)
+		}
+		if e.Routes != nil {
+			x.routes = append(x.routes, e.Routes)
+		}
+		if e.SessionEnd != nil {
+			x.ends = append(x.ends, e)
 		}
 	}
 }
@@ -499,7 +506,7 @@ func (s *Server) Start(ctx context.Context) error {
 // Shutdown runs the registered extensions' Shutdown functions (last
 // registered first), once, until ctx is done: the tasks extension's drains
 // task handlers (DrainTasks). HTTPHandler.Shutdown and ListenAndServe call
-// it; so does Main on stdio.
+// it; so does ServeStdio when it returns.
 func (s *Server) Shutdown(ctx context.Context) error {
 	return s.shutdownExtensions(ctx)
 }
@@ -587,27 +594,9 @@ func (s *Server) serveMethod(ctx context.Context, c *call) ([]byte, *rpcError) {
 	if !c.info.Modern {
 		return res, nil
 	}
-	_, typed := member(res, "resultType")
-	_, meta := member(res, "_meta")
-	if typed && meta { // complete already (e.g. the tasks methods'): no copy
-		return res, nil
-	}
-	b := make([]byte, 0, len(res)+len(s.serverInfoMeta)+40)
-	b = append(b, res[:len(res)-1]...)
-	sep := len(res) > 2 && string(jsonwire.TrimSpace(res[1:len(res)-1])) != ""
-	if !typed {
-		if sep {
-			b = append(b, ',')
-		}
-		b, sep = append(b, `"resultType":"complete"`...), true
-	}
-	if !meta {
-		if sep {
-			b = append(b, ',')
-		}
-		b = append(append(b, `"_meta":`...), s.serverInfoMeta...)
-	}
-	return append(b, '}'), nil
+	_, typed := jsonwire.Member(res, "resultType")
+	_, meta := jsonwire.Member(res, "_meta")
+	return jsonrpc.CompleteResult(res, s.serverInfoMeta, typed, meta), nil // the tasks methods' are complete already: no copy
 }
 
 // listenFilter lets the extensions check and narrow a subscriptions/listen
@@ -663,6 +652,27 @@ func (s *Server) extNotify(ctx context.Context, m *Message, sess *Session) bool 
 		s.logger.Warn("extension notification failed", "method", meth.Name, "err", err)
 	}
 	return true
+}
+
+// withRoutes has ListenAndServe's mux serve the extensions' routes
+// (Extension.Routes) beside the endpoint at opts.Path.
+func (s *Server) withRoutes(opts HTTPOptions) HTTPOptions {
+	x := s.exts.Load()
+	if x == nil || len(x.routes) == 0 {
+		return opts
+	}
+	mount, endpoint := opts.Mount, opts.Path
+	opts.Mount = func(mux *http.ServeMux, path string, mcp http.Handler) {
+		if mount != nil {
+			mount(mux, path, mcp) // authentication in front of the endpoint, not of the routes
+		} else {
+			mux.Handle(path, mcp)
+		}
+		for _, r := range x.routes {
+			r(mux, endpoint)
+		}
+	}
+	return opts
 }
 
 // headerKey is the context key of an HTTP request's headers, set for
@@ -732,30 +742,12 @@ func (s *Server) observeCall(ctx context.Context, c *call) context.Context {
 	return ctx
 }
 
-// wrapResource returns h inside the resource interceptors, the first
-// outermost.
-func (x *extSet) wrapResource(h ResourceHandler) ResourceHandler {
-	for i := len(x.resRead) - 1; i >= 0; i-- {
-		ic, next := x.resRead[i], h
-		h = func(ctx context.Context, req *ResourceRequest) (*ResourceResult, error) { return ic(ctx, req, next) }
-	}
-	return h
-}
-
-// wrapPrompt returns h inside the prompt interceptors, the first outermost.
-func (x *extSet) wrapPrompt(h PromptHandler) PromptHandler {
-	for i := len(x.promptGet) - 1; i >= 0; i-- {
-		ic, next := x.promptGet[i], h
-		h = func(ctx context.Context, req *PromptRequest) (*PromptResult, error) { return ic(ctx, req, next) }
-	}
-	return h
-}
-
-// wrapTool returns h inside the tools/call interceptors, the first outermost.
-func (x *extSet) wrapTool(h ToolHandler) ToolHandler {
-	for i := len(x.toolCall) - 1; i >= 0; i-- {
-		ic, next := x.toolCall[i], h
-		h = func(ctx context.Context, req *ToolRequest) (*ToolResult, error) { return ic(ctx, req, next) }
+// wrap returns h inside the interceptors ics (tools/call, resources/read,
+// prompts/get), the first outermost.
+func wrap[Req, Res any, H ~func(context.Context, Req) (Res, error), I ~func(context.Context, Req, H) (Res, error)](ics []I, h H) H {
+	for i := len(ics) - 1; i >= 0; i-- {
+		ic, next := ics[i], h
+		h = func(ctx context.Context, req Req) (Res, error) { return ic(ctx, req, next) }
 	}
 	return h
 }
@@ -764,9 +756,9 @@ func (x *extSet) wrapTool(h ToolHandler) ToolHandler {
 // extensions' interceptors; a panicking interceptor fails the call as a
 // panicking handler does.
 func (s *Server) intercepted(ctx context.Context, c *call, e *toolEntry, x *extSet) (*ToolResult, error) {
-	h := x.wrapTool(func(ctx context.Context, req *ToolRequest) (*ToolResult, error) {
+	h := wrap(x.toolCall, ToolHandler(func(ctx context.Context, req *ToolRequest) (*ToolResult, error) {
 		return s.afterAuthorize(ctx, c, e, req)
-	})
+	}))
 	return recovered(s, "tool interceptor panicked", "tool", e.tool.Name, func() (*ToolResult, error) { return h(ctx, &c.toolReq) })
 }
 
@@ -783,22 +775,17 @@ func (x *extSet) variant(info *RequestInfo) uint64 {
 // toolsVariant answers tools/list for a variant v of the list (ToolsView):
 // each page built once per snapshot, era and variant, like the plain list.
 func (s *Server) toolsVariant(ctx context.Context, c *call, set *toolset.Set[*toolEntry], start int, x *extSet, v uint64) ([]byte, *rpcError) {
-	size := s.opts.PageSize
-	cached := !s.opts.HideUnauthorized && start%size == 0
+	size, hide := s.opts.PageSize, s.opts.HideUnauthorized
 	var slot *atomic.Pointer[[]byte]
-	if cached {
+	if !hide && start%size == 0 {
 		slot = set.VariantSlot(toolset.VariantKey{Modern: c.info.Modern, Variant: v, Page: start / size})
 		if b := slot.Load(); b != nil {
 			return *b, nil
 		}
 	}
-	list, modern := set.List(), c.info.Modern
-	end := min(start+size, len(list))
-	b := append(make([]byte, 0, 1024), `{"tools":[`...)
-	n := 0
-	for _, e := range list[start:end] {
-		if s.opts.HideUnauthorized && !s.mayList(ctx, e) {
-			continue
+	b, failed, err := toolset.VariantPage(set, start, size, c.info.Modern, func(e *toolEntry) (toolset.Tool, bool, bool) {
+		if hide && !s.mayList(ctx, e) {
+			return toolset.Tool{}, false, false
 		}
 		t := e.tool
 		for i, view := range x.views {
@@ -806,45 +793,24 @@ func (s *Server) toolsVariant(ctx context.Context, c *call, set *toolset.Set[*to
 				t = view.Show(vi, t)
 			}
 		}
-		if t == nil {
-			continue
+		switch t {
+		case nil:
+			return toolset.Tool{}, false, false
+		case e.tool:
+			return toolset.Tool{}, true, true
 		}
-		obj, err := listedTool(e, t, modern)
-		if err != nil {
-			s.logger.Error("tool cannot be listed", "tool", e.tool.Name, "err", err)
-			return nil, errorf(CodeInternalError, "internal error: tool %s cannot be listed", e.tool.Name)
-		}
-		if n > 0 {
-			b = append(b, ',')
-		}
-		b, n = append(b, obj...), n+1
+		return wireTool(t), false, true
+	})
+	if err != nil {
+		s.logger.Error("tool cannot be listed", "tool", failed, "err", err)
+		return nil, errorf(CodeInternalError, "internal error: tool %s cannot be listed", failed)
 	}
-	b = append(b, ']')
-	if end < len(list) {
-		b = jsonwire.AppendString(append(b, `,"nextCursor":`...), catalog.EncodeCursor(list[end-1].Key()))
-	}
-	b = s.closeToolsPage(b, modern)
-	if cached {
+	b = s.closeToolsPage(b, c.info.Modern)
+	if slot != nil {
 		b = b[:len(b):len(b)]
 		slot.Store(&b)
 	}
 	return b, nil
-}
-
-// listedTool returns the Tool object of t, listed for the registered tool
-// e: e's own (made once) when t is e's tool, else t's.
-func listedTool(e *toolEntry, t *Tool, modern bool) ([]byte, error) {
-	if t == e.tool {
-		if err := e.desc.Wire(e.Wire()); err != nil {
-			return nil, err
-		}
-		return e.desc.Bytes(modern), nil
-	}
-	m, l, _, err := toolset.Encode(wireTool(t))
-	if modern {
-		return m, err
-	}
-	return l, err
 }
 
 // auditAttrs returns the extensions' attributes for the audit record of the

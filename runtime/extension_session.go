@@ -45,24 +45,10 @@ type sessionLife struct {
 	ended         atomic.Bool
 }
 
-// watchSessions reports whether a registered extension watches session ends.
-func (s *Server) watchSessions() bool {
-	x := s.exts.Load()
-	if x == nil {
-		return false
-	}
-	for _, e := range x.list {
-		if e.SessionEnd != nil {
-			return true
-		}
-	}
-	return false
-}
-
 // opened starts the session's clock when an extension watches session ends
 // (NewSession).
 func (ss *Session) opened() {
-	if ss.srv.watchSessions() {
+	if x := ss.srv.exts.Load(); x != nil && len(x.ends) > 0 {
 		ss.life.start = time.Now()
 	}
 }
@@ -82,15 +68,9 @@ func (ss *Session) reportEnd(revision string) {
 	if l.start.IsZero() || (l.transport == sessionHTTP && revision == "") || l.ended.Swap(true) {
 		return
 	}
-	x := ss.srv.exts.Load()
-	if x == nil {
-		return
-	}
 	info := SessionInfo{ID: l.id, Revision: revision, Transport: l.transport, Duration: time.Since(l.start)}
-	for _, e := range x.list {
-		if e.SessionEnd != nil {
-			ss.srv.sessionEnd(e, info)
-		}
+	for _, e := range ss.srv.exts.Load().ends { // an extension set: the clock started
+		ss.srv.sessionEnd(e, info)
 	}
 }
 

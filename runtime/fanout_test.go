@@ -65,7 +65,7 @@ func expectNote(t *testing.T, c *testClient, id json.RawMessage, method, uri str
 // waitPublished waits until s has published everything it queued.
 func waitPublished(t *testing.T, s *Server) {
 	t.Helper()
-	for deadline := time.Now().Add(waitTimeout); !s.fan.Load().Idle(); time.Sleep(time.Millisecond) {
+	for deadline := time.Now().Add(waitTimeout); !s.prims.hub.Idle(); time.Sleep(time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("the fan-out queue never drained")
 		}
@@ -135,7 +135,7 @@ func fanoutAcross(t *testing.T, a, b *Server) {
 // notifications to themselves, exactly as before fan-out existed.
 func TestFanoutOffByDefault(t *testing.T) {
 	a, b := replicaServer(t, nil), replicaServer(t, nil)
-	if a.fan.Load() != nil {
+	if a.prims.hub.Shared() {
 		t.Fatal("fan-out is on without a store configured")
 	}
 	l, id := listenOn(t, a)

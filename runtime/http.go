@@ -69,16 +69,10 @@ func (s *Server) ListenAndServe(ctx context.Context, addr string, opts *HTTPOpti
 	}
 	o := opts.withDefaults()
 	h := newHTTPHandler(s, o)
-	err := serveHTTP(ctx, addr, h.withLegacySSE(), s.withServerCard(o), h.EndStreams, s.logger)
+	err := serveHTTP(ctx, addr, h.withLegacySSE(), s.withRoutes(o), h.EndStreams, s.logger)
 	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), o.ShutdownTimeout)
 	defer cancel()
 	return errors.Join(err, h.Shutdown(dctx))
-}
-
-// serveHTTPMain serves Main's -http ADDR flag with opts (the defaults, plus what
-// a registered MainAuth configured).
-func (s *Server) serveHTTPMain(ctx context.Context, addr string, opts *HTTPOptions) error {
-	return s.ListenAndServe(ctx, addr, opts)
 }
 
 // An httpHandler is the Streamable HTTP transport of one Server: its

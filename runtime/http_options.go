@@ -152,14 +152,6 @@ type HTTPOptions struct {
 	// clients that predate Streamable HTTP. Off by default. LegacySSEHandler
 	// serves it in your own mux.
 	LegacySSE bool
-
-	// ServerCardPath is where ListenAndServe serves the Server Card given to
-	// SetServerCard (servercard.go): "" means Path + "/server-card", "-" none.
-	// Without a card nothing is served there.
-	ServerCardPath string
-	// AICatalog makes ListenAndServe also serve /.well-known/ai-catalog.json,
-	// an AI Catalog whose one entry carries the Server Card inline.
-	AICatalog bool
 }
 
 // withDefaults returns a copy of o with every zero field set to its default.

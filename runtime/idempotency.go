@@ -11,7 +11,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 	"github.com/mcpgen/mcpgen/runtime/internal/ledger"
@@ -103,29 +102,11 @@ func appendStored(b []byte, res *ToolResult, receipt json.RawMessage, short *cal
 		b = append(b, storedReceiptMeta...)
 		return append(append(b, receipt...), '}', '}'), nil
 	}
-	var one [1]string
-	keys := one[:0]
-	for k := range res.Meta {
-		keys = append(keys, k)
+	b, err = ledger.AppendMeta(b, res.Meta)
+	if err != nil {
+		return nil, err
 	}
-	slices.Sort(keys)
-	b = append(b, `,"meta":{`...)
-	for i, k := range keys {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(jsonwire.AppendString(b, k), ':')
-		if raw, ok := res.Meta[k].(json.RawMessage); ok {
-			b = append(b, raw...)
-			continue
-		}
-		enc, err := json.Marshal(res.Meta[k])
-		if err != nil {
-			return nil, err
-		}
-		b = append(b, enc...)
-	}
-	return append(b, '}', '}'), nil
+	return append(b, '}'), nil
 }
 
 // storedReceiptMeta opens the stored _meta of a result whose only member is its

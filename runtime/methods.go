@@ -63,7 +63,7 @@ func (s *Server) ping(context.Context, *call) ([]byte, *rpcError) {
 // setLevel handles logging/setLevel (2025-11-25): the session's minimum level for
 // notifications/message.
 func (s *Server) setLevel(_ context.Context, c *call) ([]byte, *rpcError) {
-	level := levelIndex(c.msg.params.Level)
+	level := jsonrpc.LogLevel(c.msg.params.Level)
 	if level < 0 {
 		return nil, errorf(CodeInvalidParams, "invalid log level %q", c.msg.params.Level)
 	}

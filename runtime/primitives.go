@@ -109,6 +109,33 @@ func (s *Server) declares(capability string) bool {
 	return ok
 }
 
+// Resources returns copies of the registered resources in registration order
+// (the order of resources/list), as Tools does for tools.
+func (s *Server) Resources() []*Resource {
+	return copies(s.prims.Resources().All(), func(e *primitive.Resource[*Resource]) *Resource { return e.Src })
+}
+
+// ResourceTemplates returns copies of the registered resource templates in
+// registration order.
+func (s *Server) ResourceTemplates() []*ResourceTemplate {
+	return copies(s.prims.Templates().All(), func(e *primitive.Template[*ResourceTemplate]) *ResourceTemplate { return e.Src })
+}
+
+// Prompts returns copies of the registered prompts in registration order.
+func (s *Server) Prompts() []*Prompt {
+	return copies(s.prims.Prompts().All(), func(e *promptEntry) *Prompt { return e.Src })
+}
+
+// copies returns a copy of each entry's registered value.
+func copies[E, T any](entries []E, src func(E) *T) []*T {
+	out := make([]*T, len(entries))
+	for i, e := range entries {
+		cp := *src(e)
+		out[i] = &cp
+	}
+	return out
+}
+
 // ServerFrom returns the server running the request ctx belongs to, or nil
 // outside a handler. Handlers use it to change what the server offers (e.g.
 // AddTool, RemoveTool) or to announce changes (ResourceUpdated).

@@ -83,7 +83,7 @@ func (s *Server) getPrompt(ctx context.Context, c *call) ([]byte, *rpcError) {
 	rctx, req := withRound(ctx, r), &PromptRequest{Name: name, Arguments: args}
 	h := e.Src.Handler
 	if x := s.exts.Load(); x != nil && len(x.promptGet) > 0 {
-		h = x.wrapPrompt(h) // extension.go
+		h = wrap(x.promptGet, h) // extension.go
 	}
 	res, err := recovered(s, "prompt handler panicked", "prompt", name, func() (*PromptResult, error) { return h(rctx, req) })
 	if b, rerr, handled := s.closeRound(c, r); handled {

@@ -138,7 +138,7 @@ func (s *Server) readResource(ctx context.Context, c *call) ([]byte, *rpcError) 
 	}
 	rctx := withRound(ctx, r)
 	if x := s.exts.Load(); x != nil && len(x.resRead) > 0 {
-		h = x.wrapResource(h) // extension.go
+		h = wrap(x.resRead, h) // extension.go
 	}
 	res, err := recovered(s, "resource handler panicked", "uri", uri, func() (*ResourceResult, error) { return h(rctx, req) })
 	if b, rerr, handled := s.closeRound(c, r); handled {

@@ -12,7 +12,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/mcpgen/mcpgen/runtime/internal/fanout"
 	"github.com/mcpgen/mcpgen/runtime/internal/ledger"
 	"github.com/mcpgen/mcpgen/runtime/internal/seal"
 	"github.com/mcpgen/mcpgen/runtime/store"
@@ -40,7 +39,7 @@ type Options struct {
 	// server/discover.
 	Instructions string
 	// Logger receives the server's own logs. Nil means a text logger on stderr whose
-	// level Main's -log-level sets. Nothing but protocol messages ever goes to stdout.
+	// level SetLogLevel sets (runtime/serve's -log-level). Nothing but protocol messages ever goes to stdout.
 	Logger *slog.Logger
 	// PageSize is the number of tools per tools/list page; 0 means 100.
 	PageSize int
@@ -92,7 +91,7 @@ type Options struct {
 
 	// Store holds the idempotency ledger of tools that take an idempotency key
 	// (effects.go, idempotency.go). Nil means a new in-memory store; replicas
-	// behind a load balancer need a shared one (runtime/store/redisstore; Main's
+	// behind a load balancer need a shared one (runtime/store/redisstore; serve.Main's
 	// -store flag). A Store given here (or by SetStore) that implements
 	// store.PubSub also carries change notifications to the clients of the
 	// other replicas (subscriptions.go).
@@ -128,14 +127,13 @@ type Options struct {
 
 	// Audit, when set, receives one record per request (audit.go): ids, digests,
 	// outcome and durations, never arguments or tokens. Nil (the default) means
-	// no audit trail; Main's -audit flag sets a JSON logger on stderr.
+	// no audit trail; serve.Main's -audit flag sets a JSON logger on stderr.
 	Audit *slog.Logger
 }
 
 // A Server holds the registered tools and serves them over any transport. Its methods
 // are safe for concurrent use; tools may be added while serving.
 type Server struct {
-	card     atomic.Pointer[serverCard] // SetServerCard (servercard.go)
 	info     Implementation
 	opts     Options
 	logger   *slog.Logger
@@ -157,11 +155,10 @@ type Server struct {
 	// (primitives.go).
 	prims primitives
 
-	store  store.Store                // the task records (Options.Store; tasks.go)
-	ledger *ledger.Ledger             // the idempotency ledger, on Options.Store
-	tasks  taskState                  // tasks.go
-	audit  *slog.Logger               // Options.Audit; nil: no audit records
-	fan    atomic.Pointer[fanout.Bus] // change notifications across replicas (subscriptions.go); nil: none
+	store  store.Store    // the task records (Options.Store; tasks.go)
+	ledger *ledger.Ledger // the idempotency ledger, on Options.Store
+	tasks  taskState      // tasks.go
+	audit  *slog.Logger   // Options.Audit; nil: no audit records
 
 	exts atomic.Pointer[extSet] // the registered extensions (extension.go); nil: none
 	life extLifecycle           // their Start and Shutdown, once each
@@ -174,6 +171,7 @@ func NewServer(info Implementation, opts *Options) *Server {
 		s.opts = *opts
 	}
 	s.applyDefaults()
+	s.prims.hub.Log = s.logger // change notifications not delivered (subscriptions.go)
 	s.sealer = seal.New(s.opts.StateKeys, s.opts.StateTTL, s.logger)
 	s.tools.Init()
 	s.serverInfoMeta = mustMarshal(map[string]Implementation{metaServerInfo: info})
@@ -226,6 +224,15 @@ func (s *Server) Info() Implementation { return s.info }
 
 // Logger returns the logger the server writes its own logs to (never stdout).
 func (s *Server) Logger() *slog.Logger { return s.logger }
+
+// SetLogLevel sets the minimum level of the server's own logs when they go to
+// its default logger (Options.Logger nil), as runtime/serve's -log-level
+// does; with a Logger of your own it does nothing.
+func (s *Server) SetLogLevel(level slog.Level) {
+	if s.logLevel != nil {
+		s.logLevel.Set(level)
+	}
+}
 
 // supportedVersions lists every version served, modern first.
 func supportedVersions() []string { return []string{versionModern, versionLegacy} }

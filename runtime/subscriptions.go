@@ -12,8 +12,6 @@ package runtime
 import (
 	"context"
 	"fmt"
-	"slices"
-	"strings"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/fanout"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
@@ -35,10 +33,10 @@ const (
 	notifyTimeout = subscribe.Timeout
 )
 
-// The hub of a server and its listen streams, keyed by the connection (a
-// Session) they live on.
+// The hub of a server (with the relay to the other replicas) and its listen
+// streams, keyed by the connection (a Session) they live on.
 type (
-	hub      = subscribe.Hub[hubConn]
+	hub      = subscribe.Relay[hubConn]
 	listener = subscribe.Listener[hubConn]
 )
 
@@ -54,43 +52,15 @@ func (c hubConn) Send(ctx context.Context, msg []byte) error {
 }
 
 // setFanout turns fan-out on when st (the server's shared store) can publish,
-// off otherwise; Options.Store and SetStore call it, the default in-process
-// store does not.
-func (s *Server) setFanout(st store.Store) {
-	s.prims.hub.Changed = s.syncFanout
-	ps, ok := st.(store.PubSub)
-	if !ok {
-		s.fan.Store(nil)
-		return
-	}
-	s.fan.Store(fanout.New(ps, fanout.ChannelPrefix+s.info.Name, s.logger, s.deliverLocal,
-		func() bool { return s.prims.hub.Members() > 0 }))
-}
-
-// syncFanout subscribes to the other replicas' changes while this process has
-// clients to tell, and unsubscribes when it has none (the hub calls it when
-// its count changes).
-func (s *Server) syncFanout() {
-	if b := s.fan.Load(); b != nil {
-		b.Sync()
-	}
-}
+// off otherwise (internal/subscribe's Relay); Options.Store and SetStore call
+// it, the default in-process store does not.
+func (s *Server) setFanout(st store.Store) { s.prims.hub.Share(st, fanout.ChannelPrefix+s.info.Name) }
 
 // announce tells the clients that want it of a change: those of this process
 // at once, those of the other replicas through the shared store.
-func (s *Server) announce(n notice) {
-	s.deliverLocal(n)
-	if b := s.fan.Load(); b != nil {
-		b.Publish(n)
-	}
-}
+func (s *Server) announce(n notice) { s.prims.hub.Announce(n) }
 
-// deliverLocal sends n to the clients of this process that want it.
-func (s *Server) deliverLocal(n notice) {
-	s.prims.hub.Deliver(n, s.deliver)
-}
-
-// deliver logs a failed best-effort notification.
+// deliver logs a failed best-effort notification (as the relay does).
 func (s *Server) deliver(method string, err error) {
 	if err != nil {
 		s.logger.Debug("change notification not delivered", "method", method, "err", err)
@@ -127,10 +97,10 @@ func (s *Server) listChanged(kind listKind) {
 // notifications/resources/updated to 2025-11-25 sessions that called
 // resources/subscribe and to 2026-07-28 listen streams whose
 // resourceSubscriptions name it, on this process and, when the server's store
-// is shared (Options.Store, Main's -store), on every replica sharing it.
+// is shared (Options.Store, serve.Main's -store), on every replica sharing it.
 // Application code calls it after a change; sending is best effort.
 func (s *Server) ResourceUpdated(uri string) {
-	if s.prims.hub.Members() == 0 && s.fan.Load() == nil {
+	if s.prims.hub.Alone() {
 		return // nobody to tell
 	}
 	p := append(jsonwire.AppendString([]byte(`{"uri":`), uri), '}')
@@ -195,39 +165,9 @@ func (s *Server) checkSubscriptions(ctx context.Context, method string, uris []s
 		if len(uri) > MaxSubscriptionURI {
 			return limitError(fmt.Sprintf("%s: a subscribed URI is at most %d bytes", method, MaxSubscriptionURI), "uriBytes", MaxSubscriptionURI)
 		}
-		need = s.subscriptionScopes(uri, need)
+		need = s.prims.SubscriptionScopes(uri, need) // internal/primitive
 	}
 	return s.authorizeStatic(ctx, need)
-}
-
-// subscriptionScopes appends to need the scopes of the registered resources
-// and templates a subscription to sub may hear of (see checkSubscriptions).
-// A template counts when its literal start and sub's subtree overlap: it may
-// serve sub or a URI below it.
-func (s *Server) subscriptionScopes(sub string, need []string) []string {
-	below := strings.TrimSuffix(sub, "/") + "/"
-	add := func(scopes []string) {
-		for _, sc := range scopes {
-			if !slices.Contains(need, sc) {
-				need = append(need, sc)
-			}
-		}
-	}
-	for _, e := range s.prims.Resources().All() {
-		if len(e.Scopes) > 0 && (e.URI == sub || strings.HasPrefix(e.URI, below)) {
-			add(e.Scopes)
-		}
-	}
-	for _, e := range s.prims.Templates().All() {
-		if len(e.Scopes) == 0 {
-			continue
-		}
-		lit, _, _ := strings.Cut(e.URITemplate, "{")
-		if strings.HasPrefix(lit, below) || strings.HasPrefix(below, lit) || strings.HasPrefix(sub, lit) {
-			add(e.Scopes)
-		}
-	}
-	return need
 }
 
 // listen answers subscriptions/listen (2026-07-28): it acknowledges the

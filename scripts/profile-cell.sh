@@ -23,7 +23,7 @@
 # and side-by-side.txt, what it prints: summaries, /proc counts, both tops.
 # It exits 1 if a server's run had errors or wrote no profile.
 # The floor writes its profile through BENCH_CPUPROFILE, mcpgen through
-# MCP_CPUPROFILE (runtime.Main; the bench server is built with -tags mcpgen_pprof).
+# MCP_CPUPROFILE (serve.Main; the bench server is built with -tags mcpgen_pprof).
 set -euo pipefail
 if [ $# -lt 4 ]; then
 	sed -n '2,/^set -e/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//' >&2

@@ -12,6 +12,7 @@ import (
 
 	mcpruntime "github.com/mcpgen/mcpgen/runtime"
 	mcpapps "github.com/mcpgen/mcpgen/runtime/apps"
+	servercard "github.com/mcpgen/mcpgen/runtime/servercard"
 )
 
 // Fails to compile when the runtime is older or newer than this generated code expects.
@@ -590,5 +591,5 @@ func RegisterMCP(s *mcpruntime.Server, desk *Desk) {
 			return mcpruntime.Messages(out...), nil
 		},
 	})
-	s.SetServerCard([]byte("{\"$schema\":\"https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json\",\"description\":\"Service health, deployments and incident tickets for on-call triage.\",\"name\":\"io.github.mcpgen/incidents\",\"remotes\":[{\"type\":\"streamable-http\",\"url\":\"https://incidents.example.com/mcp\"}],\"repository\":{\"source\":\"github\",\"subfolder\":\"examples/incidents\",\"url\":\"https://github.com/mcpgen/mcpgen\"},\"title\":\"Incidents\",\"version\":\"0.1.0\"}"))
+	servercard.Use(s, []byte("{\"$schema\":\"https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json\",\"description\":\"Service health, deployments and incident tickets for on-call triage.\",\"name\":\"io.github.mcpgen/incidents\",\"remotes\":[{\"type\":\"streamable-http\",\"url\":\"https://incidents.example.com/mcp\"}],\"repository\":{\"source\":\"github\",\"subfolder\":\"examples/incidents\",\"url\":\"https://github.com/mcpgen/mcpgen\"},\"title\":\"Incidents\",\"version\":\"0.1.0\"}"))
 }

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 
 	mcpruntime "github.com/mcpgen/mcpgen/runtime"
+	servercard "github.com/mcpgen/mcpgen/runtime/servercard"
 )
 
 // Fails to compile when the runtime is older or newer than this generated code expects.
@@ -111,5 +112,5 @@ func RegisterMCP(s *mcpruntime.Server) {
 		},
 		SchemasChecked: true,
 	})
-	s.SetServerCard([]byte("{\"$schema\":\"https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json\",\"description\":\"Finds the lines of a small corpus of notes that mention a keyword.\",\"name\":\"io.github.mcpgen/notes\",\"remotes\":[{\"type\":\"streamable-http\",\"url\":\"https://notes.example.com/mcp\"}],\"repository\":{\"source\":\"github\",\"subfolder\":\"examples/notes\",\"url\":\"https://github.com/mcpgen/mcpgen\"},\"title\":\"Notes\",\"version\":\"0.1.0\"}"))
+	servercard.Use(s, []byte("{\"$schema\":\"https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json\",\"description\":\"Finds the lines of a small corpus of notes that mention a keyword.\",\"name\":\"io.github.mcpgen/notes\",\"remotes\":[{\"type\":\"streamable-http\",\"url\":\"https://notes.example.com/mcp\"}],\"repository\":{\"source\":\"github\",\"subfolder\":\"examples/notes\",\"url\":\"https://github.com/mcpgen/mcpgen\"},\"title\":\"Notes\",\"version\":\"0.1.0\"}"))
 }

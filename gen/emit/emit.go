@@ -49,6 +49,9 @@ func renderPackage(p *model.Package, r *rawLits) ([]byte, bool, error) {
 	}
 	primitiveImports(f, taken, p)
 	viewImports(f, p)
+	if p.Registry != nil { // RegisterMCP registers the Server Card (servercard.Use)
+		avoidTaken(f, taken, model.ServerCardPath, "servercard")
+	}
 	if p.FullSchema {
 		f.Anon(model.FullSchemaPath) // a schema beyond the runtime's built-in validator
 	}

@@ -34,7 +34,7 @@ func registerFunc(f *jen.File, p *model.Package) {
 		registerPrimitives(g, p)
 		registerForms(g, p)
 		if p.Registry != nil {
-			g.Id("s").Dot("SetServerCard").Call(jen.Index().Byte().Call(jen.Lit(string(p.Registry.Card))))
+			g.Qual(model.ServerCardPath, "Use").Call(jen.Id("s"), jen.Index().Byte().Call(jen.Lit(string(p.Registry.Card))))
 		}
 	})
 }

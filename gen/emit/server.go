@@ -35,7 +35,7 @@ func Server(s *model.Server) ([]byte, error) {
 			rt("Implementation").Values(field("Name", jen.Lit(s.Name)), field("Version", jen.Lit("dev"))),
 			jen.Nil(),
 		)
-		locals := map[string]bool{"s": true, "err": true, "main": true, "os": true, "fmt": true, model.RuntimeAlias: true}
+		locals := map[string]bool{"s": true, "err": true, "main": true, "os": true, "fmt": true, "serve": true, model.RuntimeAlias: true}
 		for _, p := range s.Packages {
 			locals[p.Name] = true
 		}
@@ -45,7 +45,7 @@ func Server(s *model.Server) ([]byte, error) {
 		for _, p := range s.Packages {
 			register(g, p, locals)
 		}
-		g.Qual("os", "Exit").Call(rt("Main").Call(jen.Id("s")))
+		g.Qual("os", "Exit").Call(jen.Qual(model.ServePath, "Main").Call(jen.Id("s")))
 	})
 	out, _, err := render(f, nil)
 	return out, err

@@ -27,8 +27,17 @@ const FullSchemaPath = RuntimePath + "/fullschema"
 const AuthPath = RuntimePath + "/auth"
 
 // RedisStorePath is the package a generated server main imports (blank) for
-// Main's -store redis://... (runtime/store/redisstore).
+// serve.Main's -store redis://... (runtime/store/redisstore).
 const RedisStorePath = RuntimePath + "/store/redisstore"
+
+// ServePath is the package whose Main a generated server main runs the server
+// with: the command line (-stdio, -http ADDR, ...), signals, exit codes
+// (runtime/serve).
+const ServePath = RuntimePath + "/serve"
+
+// ServerCardPath is the package generated RegisterMCP registers the Server
+// Card of a //mcp:server package with (servercard.Use; runtime/servercard).
+const ServerCardPath = RuntimePath + "/servercard"
 
 // OtelPath is the package a generated server main registers (otel.Use) for
 // OpenTelemetry: spans, metrics and the audit record's trace id, configured

@@ -6,7 +6,7 @@
 //	otele2e drive -server URL -calls FILE  calls, writing the client spans' ids to FILE
 //	otele2e task -server URL -calls FILE   one 2026-07-28 call that becomes a task, appended to FILE
 //	otele2e check -jaeger URL -calls FILE  asserts the server spans (after the servers stopped)
-//	otele2e serve-everything [Main's flags] examples/everything with the OpenTelemetry extension
+//	otele2e serve-everything [serve.Main's flags] examples/everything with the OpenTelemetry extension
 package main
 
 import (
@@ -27,6 +27,7 @@ import (
 	"github.com/mcpgen/mcpgen/examples/everything"
 	mcpruntime "github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/otel"
+	"github.com/mcpgen/mcpgen/runtime/serve"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
@@ -60,7 +61,7 @@ func main() {
 		s := mcpruntime.NewServer(mcpruntime.Implementation{Name: "everything", Version: "dev"}, nil)
 		everything.RegisterMCP(s)
 		otel.Use(s)
-		os.Exit(mcpruntime.Main(s))
+		os.Exit(serve.Main(s))
 	}
 	fs := flag.NewFlagSet(os.Args[1], flag.ExitOnError)
 	server := fs.String("server", "", "the MCP endpoint (drive)")

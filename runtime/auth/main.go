@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	mcpruntime "github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/serve"
 )
 
 // Environment variables read as the flags' defaults.
@@ -22,7 +23,7 @@ const (
 	EnvAllowHTTP     = "MCP_AUTH_ALLOW_HTTP" // "1": -auth-allow-http
 )
 
-func init() { mcpruntime.RegisterMainAuth(&mainFlags{}) }
+func init() { serve.RegisterAuth(&mainFlags{}) }
 
 // mainFlags are the flags a generated server main gets from this package.
 type mainFlags struct {

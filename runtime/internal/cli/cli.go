@@ -1,4 +1,4 @@
-// Package cli is the command line of runtime.Main: its flags, its usage text,
+// Package cli is the command line of serve.Main (runtime/serve): its flags, its usage text,
 // the hint for a person who starts a stdio server in a terminal, and its run
 // (run.go).
 package cli

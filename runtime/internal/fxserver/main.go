@@ -2,7 +2,7 @@
 // (runtime/effects_served_bench_test.go): two writes with the same handler and
 // the same input schema, "plain" without an idempotency key and "keyed" with
 // one (member "key"), like the in-process benchmarks' noteWriteTool. It serves
-// stdio or Streamable HTTP through runtime.Main (its flags).
+// stdio or Streamable HTTP through serve.Main (its flags).
 //
 // Environment:
 //   - FXSERVER_STORE: a store URL (redis://...); empty: the in-memory store.
@@ -33,6 +33,7 @@ import (
 	"time"
 
 	mcpruntime "github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/serve"
 	"github.com/mcpgen/mcpgen/runtime/store"
 	"github.com/mcpgen/mcpgen/runtime/store/redisstore"
 )
@@ -101,7 +102,7 @@ func run() int {
 			return 1
 		}
 	}
-	return mcpruntime.Main(s)
+	return serve.Main(s)
 }
 
 // note is the benchmarks' write: its result carries the external id of what

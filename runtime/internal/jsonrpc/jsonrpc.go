@@ -6,6 +6,7 @@ package jsonrpc
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
@@ -128,6 +129,53 @@ func ResultResponse(id json.RawMessage, result []byte) []byte {
 	b = append(b, `,"result":`...)
 	b = append(b, result...)
 	return append(b, '}')
+}
+
+// CompleteResult returns the 2026-07-28 form of the result object obj:
+// "resultType":"complete" and "_meta":meta (the server's identity) added
+// unless obj has them already (typed, hasMeta); obj itself when it has both.
+func CompleteResult(obj, meta []byte, typed, hasMeta bool) []byte {
+	if typed && hasMeta {
+		return obj
+	}
+	b := make([]byte, 0, len(obj)+len(meta)+40)
+	b = append(b, obj[:len(obj)-1]...)
+	sep := len(jsonwire.TrimSpace(obj[1:len(obj)-1])) > 0
+	if !typed {
+		if sep {
+			b = append(b, ',')
+		}
+		b, sep = append(b, `"resultType":"complete"`...), true
+	}
+	if !hasMeta {
+		if sep {
+			b = append(b, ',')
+		}
+		b = append(append(b, `"_meta":`...), meta...)
+	}
+	return append(b, '}')
+}
+
+// LogLevel returns the severity of an MCP log level (0 for "debug" up to 7
+// for "emergency"), or -1 if it is unknown.
+func LogLevel(level string) int {
+	levels := [...]string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
+	return slices.Index(levels[:], level)
+}
+
+// ProgressParams is the params of notifications/progress.
+type ProgressParams struct {
+	ProgressToken json.RawMessage `json:"progressToken"`
+	Progress      float64         `json:"progress"`
+	Total         float64         `json:"total,omitempty"`
+	Message       string          `json:"message,omitempty"`
+}
+
+// LogParams is the params of notifications/message.
+type LogParams struct {
+	Level  string `json:"level"`
+	Logger string `json:"logger,omitempty"`
+	Data   any    `json:"data"`
 }
 
 // Notification encodes a JSON-RPC notification.

@@ -31,6 +31,22 @@ func EachMember(obj []byte, fn func(key, val []byte)) {
 	}
 }
 
+// Member returns the raw value of member name of the JSON object obj (the
+// first, if repeated); false when obj is not a valid object or lacks it.
+func Member(obj []byte, name string) ([]byte, bool) {
+	obj = TrimSpace(obj)
+	if len(obj) < 2 || obj[0] != '{' || !Valid(obj) {
+		return nil, false
+	}
+	var found []byte
+	EachMember(obj, func(key, val []byte) {
+		if found == nil && string(key) == name {
+			found = val
+		}
+	})
+	return found, found != nil
+}
+
 // unquoteKey decodes a key holding escapes (rare).
 func unquoteKey(quoted []byte) []byte {
 	var s string

@@ -1,7 +1,9 @@
 package ledger
 
 import (
+	"encoding/json"
 	"errors"
+	"slices"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
@@ -25,6 +27,35 @@ type Stored struct {
 type Member struct {
 	Key   string
 	Value []byte
+}
+
+// AppendMeta appends the "meta" member of a stored result holding meta, keys
+// sorted: a json.RawMessage value as is (a replay then has its bytes), any
+// other as encoding/json encodes it.
+func AppendMeta(b []byte, meta map[string]any) ([]byte, error) {
+	var one [1]string
+	keys := one[:0]
+	for k := range meta {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	b = append(b, `,"meta":{`...)
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(jsonwire.AppendString(b, k), ':')
+		if raw, ok := meta[k].(json.RawMessage); ok {
+			b = append(b, raw...)
+			continue
+		}
+		enc, err := json.Marshal(meta[k])
+		if err != nil {
+			return nil, err
+		}
+		b = append(b, enc...)
+	}
+	return append(b, '}'), nil
 }
 
 var errStored = errors.New("idempotency: stored result is not an object of content, structured and meta")

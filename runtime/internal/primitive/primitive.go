@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -133,6 +134,37 @@ func (s *Set[R, T, P]) Scopes() []string {
 		all = append(all, e.Scopes...)
 	}
 	return all
+}
+
+// SubscriptionScopes appends to need the scopes of the registered resources
+// and templates a subscription to sub may hear of: the resource or template
+// sub routes to, and the scoped ones below it ("notes://" covers
+// "notes://secret"). A template counts when its literal start and sub's
+// subtree overlap: it may serve sub or a URI below it.
+func (s *Set[R, T, P]) SubscriptionScopes(sub string, need []string) []string {
+	below := strings.TrimSuffix(sub, "/") + "/"
+	add := func(scopes []string) {
+		for _, sc := range scopes {
+			if !slices.Contains(need, sc) {
+				need = append(need, sc)
+			}
+		}
+	}
+	for _, e := range s.Resources().All() {
+		if len(e.Scopes) > 0 && (e.URI == sub || strings.HasPrefix(e.URI, below)) {
+			add(e.Scopes)
+		}
+	}
+	for _, e := range s.Templates().All() {
+		if len(e.Scopes) == 0 {
+			continue
+		}
+		lit, _, _ := strings.Cut(e.URITemplate, "{")
+		if strings.HasPrefix(lit, below) || strings.HasPrefix(below, lit) || strings.HasPrefix(sub, lit) {
+			add(e.Scopes)
+		}
+	}
+	return need
 }
 
 // ListPage encodes one page of a list result from cat, without its closing

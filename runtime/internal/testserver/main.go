@@ -4,6 +4,7 @@ import (
 	"os"
 
 	mcpruntime "github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/serve"
 )
 
 func main() {
@@ -12,5 +13,5 @@ func main() {
 		PageSize:     4,
 	})
 	RegisterMCP(s)
-	os.Exit(mcpruntime.Main(s))
+	os.Exit(serve.Main(s))
 }

@@ -194,3 +194,44 @@ func Page[T Listed](s *Set[T], start, size int, modern bool, reserve int, listed
 	}
 	return b, "", nil
 }
+
+// VariantPage is Page for a variant of the list (an extension's view of
+// tools/list): show says what the page lists of each tool: nothing (ok
+// false), its own Tool object (own: made once, kept in its Desc), or another
+// one, w, encoded here each time (the caller caches the page).
+func VariantPage[T Listed](s *Set[T], start, size int, modern bool, show func(T) (w Tool, own, ok bool)) (b []byte, failed string, err error) {
+	end := min(start+size, len(s.list))
+	b = append(make([]byte, 0, 1024), `{"tools":[`...)
+	n := 0
+	for _, e := range s.list[start:end] {
+		w, own, ok := show(e)
+		if !ok {
+			continue
+		}
+		var obj []byte
+		if own {
+			if err = e.Desc().Wire(e.Wire()); err == nil {
+				obj = e.Desc().Bytes(modern)
+			}
+		} else if m, l, _, encErr := Encode(w); encErr == nil {
+			obj = l
+			if modern {
+				obj = m
+			}
+		} else {
+			err = encErr
+		}
+		if err != nil {
+			return nil, e.Key(), err
+		}
+		if n > 0 {
+			b = append(b, ',')
+		}
+		b, n = append(b, obj...), n+1
+	}
+	b = append(b, ']')
+	if end < len(s.list) {
+		b = jsonwire.AppendString(append(b, `,"nextCursor":`...), catalog.EncodeCursor(s.list[end-1].Key()))
+	}
+	return b, "", nil
+}

@@ -10,11 +10,12 @@ import (
 
 	"github.com/mcpgen/mcpgen/examples/everything"
 	mcpruntime "github.com/mcpgen/mcpgen/runtime"
+	serve "github.com/mcpgen/mcpgen/runtime/serve"
 	_ "github.com/mcpgen/mcpgen/runtime/store/redisstore"
 )
 
 func main() {
 	s := mcpruntime.NewServer(mcpruntime.Implementation{Name: "everything", Version: "dev"}, nil)
 	everything.RegisterMCP(s)
-	os.Exit(mcpruntime.Main(s))
+	os.Exit(serve.Main(s))
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/examples/goplsport"
 	mcpruntime "github.com/mcpgen/mcpgen/runtime"
+	serve "github.com/mcpgen/mcpgen/runtime/serve"
 )
 
 func main() {
@@ -21,5 +22,5 @@ func main() {
 		os.Exit(1)
 	}
 	goplsport.RegisterMCP(s, workspace)
-	os.Exit(mcpruntime.Main(s))
+	os.Exit(serve.Main(s))
 }

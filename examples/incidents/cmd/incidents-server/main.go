@@ -13,6 +13,7 @@ import (
 	mcpruntime "github.com/mcpgen/mcpgen/runtime"
 	_ "github.com/mcpgen/mcpgen/runtime/auth"
 	otel "github.com/mcpgen/mcpgen/runtime/otel"
+	serve "github.com/mcpgen/mcpgen/runtime/serve"
 	_ "github.com/mcpgen/mcpgen/runtime/store/redisstore"
 )
 
@@ -25,5 +26,5 @@ func main() {
 		os.Exit(1)
 	}
 	incidents.RegisterMCP(s, desk)
-	os.Exit(mcpruntime.Main(s))
+	os.Exit(serve.Main(s))
 }

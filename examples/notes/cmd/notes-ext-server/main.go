@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/examples/notes"
 	mcpruntime "github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/serve"
 )
 
 // extensionID identifies the extension in capabilities.extensions.
@@ -24,7 +25,7 @@ func main() {
 	s := mcpruntime.NewServer(mcpruntime.Implementation{Name: "notes", Version: "dev"}, nil)
 	notes.RegisterMCP(s)
 	s.MustUse(statsExtension())
-	os.Exit(mcpruntime.Main(s))
+	os.Exit(serve.Main(s))
 }
 
 // statsExtension returns the extension.

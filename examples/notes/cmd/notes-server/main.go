@@ -10,10 +10,11 @@ import (
 
 	"github.com/mcpgen/mcpgen/examples/notes"
 	mcpruntime "github.com/mcpgen/mcpgen/runtime"
+	serve "github.com/mcpgen/mcpgen/runtime/serve"
 )
 
 func main() {
 	s := mcpruntime.NewServer(mcpruntime.Implementation{Name: "notes", Version: "dev"}, nil)
 	notes.RegisterMCP(s)
-	os.Exit(mcpruntime.Main(s))
+	os.Exit(serve.Main(s))
 }

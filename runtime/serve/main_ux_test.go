@@ -1,4 +1,4 @@
-package runtime
+package serve
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	mcpruntime "github.com/mcpgen/mcpgen/runtime"
 )
 
 // ttyReader is an empty stdin that says it is a character device.
@@ -26,18 +28,20 @@ func (ttyInfo) IsDir() bool        { return false }
 func (ttyInfo) Sys() any           { return nil }
 
 // uxServer is a server with two tools, for Main's messages.
-func uxServer() *Server {
-	s := NewServer(Implementation{Name: "demo", Version: "1.2.3"}, nil)
+func uxServer() *mcpruntime.Server {
+	s := mcpruntime.NewServer(mcpruntime.Implementation{Name: "demo", Version: "1.2.3"}, nil)
 	for _, name := range []string{"alpha", "beta"} {
-		s.AddTool(&Tool{Name: name, Description: name, InputSchema: []byte(`{"type":"object"}`),
-			Handler: func(context.Context, *ToolRequest) (*ToolResult, error) { return &ToolResult{}, nil }})
+		s.AddTool(&mcpruntime.Tool{Name: name, Description: name, InputSchema: []byte(`{"type":"object"}`),
+			Handler: func(context.Context, *mcpruntime.ToolRequest) (*mcpruntime.ToolResult, error) {
+				return &mcpruntime.ToolResult{}, nil
+			}})
 	}
 	return s
 }
 
 func TestMainHelpNamesTools(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	code := uxServer().main(context.Background(), []string{"-h"}, strings.NewReader(""), &stdout, &stderr)
+	code := run(context.Background(), uxServer(), []string{"-h"}, strings.NewReader(""), &stdout, &stderr)
 	if code != 0 {
 		t.Errorf("-h: exit %d, want 0", code)
 	}
@@ -50,7 +54,7 @@ func TestMainHelpNamesTools(t *testing.T) {
 
 func TestMainVersion(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	if code := uxServer().main(context.Background(), []string{"-version"}, strings.NewReader(""), &stdout, &stderr); code != 0 {
+	if code := run(context.Background(), uxServer(), []string{"-version"}, strings.NewReader(""), &stdout, &stderr); code != 0 {
 		t.Errorf("-version: exit %d, want 0", code)
 	}
 	if got := stdout.String(); got != "demo 1.2.3\n" {
@@ -68,7 +72,7 @@ func TestMainTerminalHint(t *testing.T) {
 		{"pipe", strings.NewReader(""), false},
 	} {
 		var stdout, stderr bytes.Buffer
-		if code := uxServer().main(context.Background(), nil, tc.stdin, &stdout, &stderr); code != 0 {
+		if code := run(context.Background(), uxServer(), nil, tc.stdin, &stdout, &stderr); code != 0 {
 			t.Errorf("%s: exit %d, want 0 (EOF ends the server)", tc.name, code)
 		}
 		got := strings.Contains(stderr.String(), "an MCP client should start this command")

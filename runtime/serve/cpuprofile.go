@@ -1,6 +1,6 @@
 //go:build mcpgen_pprof
 
-package runtime
+package serve
 
 // cpuprofile.go: MCP_CPUPROFILE's profiler, linked only with -tags
 // mcpgen_pprof (scripts/profile-cell.sh builds the bench server so).

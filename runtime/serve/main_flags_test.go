@@ -1,4 +1,4 @@
-package runtime
+package serve
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"strings"
 	"testing"
+
+	mcpruntime "github.com/mcpgen/mcpgen/runtime"
 )
 
 func TestMainFlags(t *testing.T) {
@@ -27,9 +29,9 @@ func TestMainFlags(t *testing.T) {
 		{[]string{"-http", "256.1.1.1:bad"}, 1, "", ""},
 	}
 	for _, tt := range tests {
-		s := NewServer(Implementation{Name: "unit", Version: "0.1"}, nil)
+		s := mcpruntime.NewServer(mcpruntime.Implementation{Name: "unit", Version: "0.1"}, nil)
 		var stdout, stderr bytes.Buffer
-		code := s.main(t.Context(), tt.args, strings.NewReader(""), &stdout, &stderr)
+		code := run(t.Context(), s, tt.args, strings.NewReader(""), &stdout, &stderr)
 		if code != tt.code || stdout.String() != tt.stdout || !strings.Contains(stderr.String(), tt.stderrIn) {
 			t.Errorf("main(%q) = %d, stdout %q, stderr %q; want %d, %q, containing %q",
 				tt.args, code, stdout.String(), stderr.String(), tt.code, tt.stdout, tt.stderrIn)
@@ -38,10 +40,10 @@ func TestMainFlags(t *testing.T) {
 }
 
 func TestMainStdioAndLogLevel(t *testing.T) {
-	s := NewServer(Implementation{Name: "unit", Version: "0.1"}, nil)
+	s := mcpruntime.NewServer(mcpruntime.Implementation{Name: "unit", Version: "0.1"}, nil)
 	var stdout, stderr bytes.Buffer
 	in := strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n")
-	if code := s.main(context.Background(), []string{"-log-level", "debug"}, in, &stdout, &stderr); code != 0 {
+	if code := run(context.Background(), s, []string{"-log-level", "debug"}, in, &stdout, &stderr); code != 0 {
 		t.Fatalf("main = %d, stderr %s", code, stderr.String())
 	}
 	if got := stdout.String(); got != `{"jsonrpc":"2.0","id":1,"result":{}}`+"\n" {

@@ -1,20 +1,21 @@
-package runtime
+package serve
 
 import (
 	"bytes"
 	"context"
 	"strings"
 	"testing"
+
+	mcpruntime "github.com/mcpgen/mcpgen/runtime"
 )
 
 // TestMainUnlinkedComponents: a server built without runtime/auth (this test
 // binary does not link it) refuses its flags and environment variables at
 // start, naming the generator option that links it, instead of serving
 // without authentication. (The store's half, a redis:// store without
-// redisstore, is examples/bench's TestServerWithoutOptionalComponents: this
-// test binary links redisstore for the store benchmarks.)
+// redisstore, is examples/bench's TestServerWithoutOptionalComponents.)
 func TestMainUnlinkedComponents(t *testing.T) {
-	if registeredMainAuth() != nil {
+	if registeredAuth() != nil {
 		t.Fatal("this test binary must not link runtime/auth")
 	}
 	in := `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}` + "\n"
@@ -44,9 +45,9 @@ func TestMainUnlinkedComponents(t *testing.T) {
 			for _, k := range []string{"MCP_AUTH_ISSUER", "MCP_AUTH_AUDIENCE", "MCP_AUTH_INTROSPECTION_URL", "MCP_AUTH_JWT_TYP", "MCP_AUTH_ALLOW_HTTP"} {
 				t.Setenv(k, tc.env[k])
 			}
-			s := NewServer(Implementation{Name: "nolink", Version: "1"}, &Options{Logger: discardLogger()})
+			s := mcpruntime.NewServer(mcpruntime.Implementation{Name: "nolink", Version: "1"}, &mcpruntime.Options{Logger: discardLogger()})
 			var stdout, stderr bytes.Buffer
-			code := s.main(context.Background(), tc.args, strings.NewReader(in), &stdout, &stderr)
+			code := run(context.Background(), s, tc.args, strings.NewReader(in), &stdout, &stderr)
 			if code != tc.code {
 				t.Fatalf("exit %d, want %d; stderr %q", code, tc.code, stderr.String())
 			}

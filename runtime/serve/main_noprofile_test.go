@@ -1,6 +1,6 @@
 //go:build !mcpgen_pprof
 
-package runtime
+package serve
 
 import (
 	"bytes"

@@ -1,36 +1,42 @@
-package runtime
+package serve
 
-// mainhelp.go: what Main says about the server it runs: the -h catalog (tools,
+// help.go: what Main says about the server it runs: the -h catalog (tools,
 // resources, templates, prompts) and the start-up warning of an HTTP server
 // whose scoped tools no caller can reach.
 
 import (
 	"fmt"
 	"strings"
+
+	mcpruntime "github.com/mcpgen/mcpgen/runtime"
 )
 
 // servedLines are the lines -h prints about what s serves: one per kind that
 // has entries, "tools: a, b" and so on.
-func (s *Server) servedLines() []string {
+func servedLines(s *mcpruntime.Server) []string {
 	var lines []string
 	add := func(kind string, names []string) {
 		if len(names) > 0 {
 			lines = append(lines, kind+": "+strings.Join(names, ", "))
 		}
 	}
-	add("tools", s.toolNames())
 	var names []string
-	for _, r := range s.prims.Resources().All() {
+	for _, t := range s.Tools() {
+		names = append(names, t.Name)
+	}
+	add("tools", names)
+	names = nil
+	for _, r := range s.Resources() {
 		names = append(names, r.URI)
 	}
 	add("resources", names)
 	names = nil
-	for _, t := range s.prims.Templates().All() {
+	for _, t := range s.ResourceTemplates() {
 		names = append(names, t.URITemplate)
 	}
 	add("resource templates", names)
 	names = nil
-	for _, p := range s.prims.Prompts().All() {
+	for _, p := range s.Prompts() {
 		names = append(names, p.Name)
 	}
 	add("prompts", names)
@@ -41,27 +47,27 @@ func (s *Server) servedLines() []string {
 // no authentication (no -auth-issuer) and no MCP_ANONYMOUS_SCOPES: every
 // caller is anonymous, so the tools, resources and prompts that need scopes
 // can never succeed. "" when nothing needs a scope.
-func (s *Server) unauthenticatedWarning(opts *HTTPOptions) string {
+func unauthenticatedWarning(s *mcpruntime.Server, opts *mcpruntime.HTTPOptions) string {
 	if opts != nil && (opts.Mount != nil || opts.AnonymousPrincipal != nil) {
 		return ""
 	}
 	var scoped []string
-	for _, e := range s.tools.Load().List() {
-		if len(e.scopes) > 0 {
-			scoped = append(scoped, "tool "+e.tool.Name+" ("+strings.Join(e.tool.Scopes, " ")+")")
+	for _, t := range s.Tools() {
+		if len(t.Scopes) > 0 {
+			scoped = append(scoped, "tool "+t.Name+" ("+strings.Join(t.Scopes, " ")+")")
 		}
 	}
-	for _, r := range s.prims.Resources().All() {
+	for _, r := range s.Resources() {
 		if len(r.Scopes) > 0 {
 			scoped = append(scoped, "resource "+r.URI)
 		}
 	}
-	for _, t := range s.prims.Templates().All() {
+	for _, t := range s.ResourceTemplates() {
 		if len(t.Scopes) > 0 {
 			scoped = append(scoped, "resource template "+t.URITemplate)
 		}
 	}
-	for _, p := range s.prims.Prompts().All() {
+	for _, p := range s.Prompts() {
 		if len(p.Scopes) > 0 {
 			scoped = append(scoped, "prompt "+p.Name)
 		}

@@ -1,7 +1,16 @@
-package runtime
-
-// main.go: Main: a Server run as a command (stdio, or -http ADDR); internal/cli
-// parses its command line and runs it over the callbacks given here.
+// Package serve runs an MCP server as a command: Main parses the command line
+// (internal/cli does the work) and serves the Server over stdio or Streamable
+// HTTP until stdin ends or a signal arrives. It is not part of the protocol
+// core (package runtime): a generated server main calls it,
+//
+//	s := mcpruntime.NewServer(mcpruntime.Implementation{Name: "notes", Version: "dev"}, nil)
+//	notes.RegisterMCP(s)
+//	os.Exit(serve.Main(s))
+//
+// and a program with a main of its own calls the runtime's ServeStdio or
+// ListenAndServe instead. runtime/auth, when linked in, adds the OAuth flags
+// (RegisterAuth).
+package serve
 
 import (
 	"context"
@@ -13,6 +22,7 @@ import (
 	"strings"
 	"syscall"
 
+	mcpruntime "github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/internal/cli"
 )
 
@@ -40,7 +50,7 @@ import (
 // Over stdio the server is meant to be launched by an MCP client. Started by hand in
 // a terminal (stdin is a TTY) it prints a hint to stderr and keeps serving, so a
 // JSON-RPC line can still be typed; Ctrl-D ends it.
-func Main(s *Server) int {
+func Main(s *mcpruntime.Server) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	go func() {
@@ -48,7 +58,7 @@ func Main(s *Server) int {
 		stop() // a second signal during the drain kills the process at once
 	}()
 	defer startCPUProfile(os.Getenv(CPUProfileEnv), os.Stderr)()
-	return s.main(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	return run(ctx, s, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 }
 
 // CPUProfileEnv names the environment variable of the file Main writes a CPU
@@ -79,15 +89,18 @@ func startCPUProfile(path string, stderr io.Writer) (stop func()) {
 // given (HTTPOptions.AnonymousPrincipal): for private networks and tests only.
 const AnonymousScopesEnv = "MCP_ANONYMOUS_SCOPES"
 
-// main is Main with its environment passed in; internal/cli runs the command.
-func (s *Server) main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	var opts *HTTPOptions // what a registered MainAuth configured; servedLines: mainhelp.go
-	p := cli.Program{Name: s.commandName(), Version: s.info.Name + " " + s.info.Version, Serves: s.servedLines,
-		Audit:    func(w io.Writer) { s.audit = slog.New(slog.NewJSONHandler(w, nil)) },
-		SetStore: s.SetStore,
+// run is Main with its environment passed in; internal/cli runs the command.
+func run(ctx context.Context, s *mcpruntime.Server, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var opts *mcpruntime.HTTPOptions // what a registered Auth configured; servedLines: help.go
+	info := s.Info()
+	p := cli.Program{Name: commandName(info), Version: info.Name + " " + info.Version,
+		Serves:      func() []string { return servedLines(s) },
+		Audit:       func(w io.Writer) { s.SetAudit(slog.New(slog.NewJSONHandler(w, nil))) },
+		SetStore:    s.SetStore,
+		SetLogLevel: s.SetLogLevel,
 		Configure: func(http bool) error {
-			if a := registeredMainAuth(); a != nil { // mainauth.go
-				opts = &HTTPOptions{}
+			if a := registeredAuth(); a != nil { // auth.go
+				opts = &mcpruntime.HTTPOptions{}
 				return a.Configure(s, http, opts)
 			}
 			return nil
@@ -97,41 +110,29 @@ func (s *Server) main(ctx context.Context, args []string, stdin io.Reader, stdou
 				return s.ServeStdio(ctx, stdin, stdout)
 			}
 			if opts == nil {
-				opts = &HTTPOptions{}
+				opts = &mcpruntime.HTTPOptions{}
 			}
 			opts.LegacySSE = f.SSE
 			if scopes := strings.Fields(os.Getenv(AnonymousScopesEnv)); len(scopes) > 0 && opts.Mount == nil {
-				opts.AnonymousPrincipal = &Principal{Subject: "anonymous", Scopes: scopes}
+				opts.AnonymousPrincipal = &mcpruntime.Principal{Subject: "anonymous", Scopes: scopes}
 			}
-			if w := s.unauthenticatedWarning(opts); w != "" { // mainhelp.go
-				s.logger.Warn(w)
+			if w := unauthenticatedWarning(s, opts); w != "" { // help.go
+				s.Logger().Warn(w)
 			}
-			return s.serveHTTPMain(ctx, f.HTTPAddr, opts) // http.go
+			return s.ListenAndServe(ctx, f.HTTPAddr, opts)
 		},
-		Failed: func(err error) { s.logger.Error("serve", "err", err) },
+		Failed: func(err error) { s.Logger().Error("serve", "err", err) },
 	}
-	if s.logLevel != nil {
-		p.SetLogLevel = s.logLevel.Set
-	}
-	if a := registeredMainAuth(); a != nil {
+	if a := registeredAuth(); a != nil {
 		p.Flags = a.Flags
 	}
 	return cli.Run(ctx, p, args, stdin, stdout, stderr)
 }
 
 // commandName names the program in messages.
-func (s *Server) commandName() string {
-	if s.info.Name != "" {
-		return s.info.Name
+func commandName(info mcpruntime.Implementation) string {
+	if info.Name != "" {
+		return info.Name
 	}
 	return "mcp-server"
-}
-
-// toolNames lists the registered tools in tools/list order.
-func (s *Server) toolNames() []string {
-	var names []string
-	for _, e := range s.tools.Load().List() {
-		names = append(names, e.tool.Name)
-	}
-	return names
 }
