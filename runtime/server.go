@@ -108,6 +108,8 @@ type Options struct {
 	// left to lapse (its process died, or its handler was abandoned at
 	// CallTimeout) makes a repeat outcome_unknown; 0 means 5 seconds.
 	IdempotencyLease time.Duration
+	// The Task options configure the tasks extension (runtime/tasks).
+	//
 	// TaskTTL is how long a task and its result are kept when the client
 	// asks for no TTL; 0 means one hour. TaskMaxTTL caps any TTL (0: 24
 	// hours); requested TTLs below one second are raised to it.
@@ -157,9 +159,8 @@ type Server struct {
 	// (primitives.go).
 	prims primitives
 
-	store  store.Store                // the task records (Options.Store; tasks.go)
+	store  store.Store                // Options.Store or SetStore's (Store)
 	ledger *ledger.Ledger             // the idempotency ledger, on Options.Store
-	tasks  taskState                  // tasks.go
 	audit  *slog.Logger               // Options.Audit; nil: no audit records
 	fan    atomic.Pointer[fanout.Bus] // change notifications across replicas (subscriptions.go); nil: none
 
@@ -205,9 +206,6 @@ func (s *Server) applyDefaults() {
 	}
 	if o.InputTimeout <= 0 {
 		o.InputTimeout = defaultInputTimeout
-	}
-	if o.TaskThreshold == 0 {
-		o.TaskThreshold = defaultTaskThreshold
 	}
 	if o.MaxInputRounds <= 0 {
 		o.MaxInputRounds = defaultMaxInputRounds

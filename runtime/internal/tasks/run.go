@@ -4,7 +4,7 @@ package tasks
 // call that started it: an ordinary call until it returns, asks a question
 // or outlasts its threshold, then (maybe) a task; questions asked inside a
 // 2026-07-28 task wait for tasks/update. What runs and how its outcome is
-// encoded is the runtime's (tasks.go).
+// encoded is the tasks extension's (runtime/tasks).
 
 import (
 	"context"
@@ -295,6 +295,14 @@ func (r *Run) InCall(ask func() (open bool)) bool {
 		r.asked = true
 	}
 	return true
+}
+
+// Asked reports whether the handler asked a question as an ordinary call
+// and left it open (InCall): the call answers with its input_required round.
+func (r *Run) Asked() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.asked
 }
 
 // Progressed turns a progress report into a status message: before the
