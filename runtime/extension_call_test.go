@@ -44,7 +44,7 @@ func TestDetachedCall(t *testing.T) {
 	var buf syncBuffer
 	s := extServer(t, &Options{Audit: slog.New(slog.NewJSONHandler(&buf, nil))})
 	type key struct{}
-	s.AddTool(&Tool{Name: "later", InputSchema: json.RawMessage(`{"type":"object"}`),
+	s.AddTool(&Tool{Name: "later", InputSchema: json.RawMessage(`{"type":"object"}`), Annotations: &ToolAnnotations{ReadOnlyHint: true},
 		Handler: func(ctx context.Context, req *ToolRequest) (*ToolResult, error) {
 			time.Sleep(20 * time.Millisecond) // after the answer
 			if ctx.Err() != nil || PrincipalFrom(ctx) == nil || ctx.Value(key{}) != "kept" {
@@ -78,7 +78,7 @@ func TestDetachedCall(t *testing.T) {
 		t.Fatal("the detached call never ended")
 	}
 	if a.Error != nil || a.IsError || string(a.Result) != `{"content":[{"type":"text","text":"done later"}],"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"ext","version":"1"}}}` {
-		t.Errorf("AnswerTool: %+v %s", a, a.Result)
+		t.Errorf("AnswerTool: %s (error %v)", a.Result, a.Error)
 	}
 	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
 	if len(lines) != 2 || !strings.Contains(lines[1], `"request_id":"1"`) || !strings.Contains(lines[1], `"task_id":"t-1"`) ||
