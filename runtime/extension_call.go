@@ -49,7 +49,7 @@ func Detach(ctx context.Context) context.Context {
 // identity in _meta unless raw has them (as for Method results). It is not
 // checked against the tool's output schema; raw that is not a JSON object
 // answers -32603.
-func RawToolResult(raw json.RawMessage) *ToolResult { return &ToolResult{raw: raw} }
+func RawToolResult(raw json.RawMessage) *ToolResult { return &ToolResult{raw: &raw} }
 
 // A ToolAnswer is what a tools/call is answered with (AnswerTool): the
 // era's CallToolResult or a JSON-RPC error.

@@ -150,8 +150,8 @@ type ToolResult struct {
 	// Meta is the result's _meta.
 	Meta map[string]any
 
-	toolErr *ToolError      // set when the runtime built the result from a ToolError
-	raw     json.RawMessage // RawToolResult: sent as the call's result as is
+	toolErr *ToolError       // set when the runtime built the result from a ToolError
+	raw     *json.RawMessage // RawToolResult: sent as the call's result as is (a pointer: the struct stays in its size class)
 }
 
 // A TaskSupport says whether a tool runs as a task (Tool.Task).

@@ -120,7 +120,7 @@ func (s *Server) callTool(ctx context.Context, c *call) ([]byte, *rpcError) {
 // the encoded result.
 func (s *Server) toolReply(c *call, e *toolEntry, r *round, res *ToolResult, rerr *rpcError) ([]byte, *rpcError) {
 	if rerr == nil && res != nil && res.raw != nil { // an interceptor's answer (RawToolResult)
-		return s.completeResult(c, e.tool.Name, res.raw)
+		return s.completeResult(c, e.tool.Name, *res.raw)
 	}
 	if b, rerr, handled := s.closeRound(c, r); handled {
 		return b, rerr
