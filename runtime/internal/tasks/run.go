@@ -89,7 +89,7 @@ func (e *Engine) InitRun(r *Run, now bool, h Hooks) {
 	}
 }
 
-// Start asks for the task now (the handler's StartTask) and reports whether
+// Start asks for the task now (the handler called runtime/tasks.Start) and reports whether
 // the run is a task once that is decided; false when ctx ends first.
 func (r *Run) Start(ctx context.Context) bool {
 	r.startOnce.Do(func() { close(r.start) })
