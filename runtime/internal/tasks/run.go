@@ -89,8 +89,9 @@ func (e *Engine) InitRun(r *Run, now bool, h Hooks) {
 	}
 }
 
-// Start asks for the task now (the handler called runtime/tasks.Start) and reports whether
-// the run is a task once that is decided; false when ctx ends first.
+// Start asks for the task now (the handler called runtime/tasks.Start) and
+// reports whether the run is a task once that is decided; false when ctx
+// ends first.
 func (r *Run) Start(ctx context.Context) bool {
 	r.startOnce.Do(func() { close(r.start) })
 	select {
