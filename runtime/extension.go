@@ -49,8 +49,8 @@ type Extension struct {
 	Advertise func(revision string, caps map[string]any)
 
 	// Methods are the custom request and notification methods the extension
-	// serves. A name the core serves (tools/call, tasks/* once registered by
-	// another extension, ...) or one already registered makes Use fail.
+	// serves. A name the core serves (tools/call, ...) or one another
+	// extension registered (tasks/*, once runtime/tasks is) makes Use fail.
 	Methods []Method
 
 	// ToolCall, ResourceRead and PromptGet intercept those requests (see

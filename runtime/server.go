@@ -118,7 +118,8 @@ type Options struct {
 	TaskPollInterval time.Duration
 	// TaskLease is how long a task's claim by the instance running it lasts
 	// without renewal (renewed while the handler runs); a task whose lease
-	// lapses is marked failed by the next instance that reads it. 0 means 15 s.
+	// lapses is marked failed by the next instance that reads it. 0 means
+	// the MCP_TASK_LEASE variable (runtime/tasks.LeaseEnv), else 15 s.
 	TaskLease time.Duration
 	// TaskThreshold is how long a call of a TaskOptional or TaskRequired tool
 	// runs as a plain call before it becomes a task; 0 means 100 ms, a
