@@ -50,13 +50,12 @@
 //
 // The runtime's leaves, which know nothing of servers, calls or sessions, are the
 // packages under runtime/internal (DESIGN.md, "Runtime layout"); the older
-// transport HTTP+SSE is internal/legacysse, mounted by http_sse_legacy.go. Tasks
-// (tasks.go, tasks_methods.go) run on internal/tasks; change notifications
-// (subscriptions.go) on internal/subscribe and, across replicas,
-// internal/fanout. Beside
-// the runtime: runtime/modelcall (provider function tools and the model-call
-// Dispatcher) and runtime/resourcefs (files under a root), over its public API
-// only; runtime/auth (OAuth); runtime/store (the state store).
+// transport HTTP+SSE is internal/legacysse, mounted by http_sse_legacy.go;
+// change notifications (subscriptions.go) run on internal/subscribe and,
+// across replicas, internal/fanout. Beside the runtime, over its public API
+// only: runtime/tasks (the tasks extension), runtime/modelcall (provider
+// function tools and the model-call Dispatcher) and runtime/resourcefs (files
+// under a root); runtime/auth (OAuth); runtime/store (the state store).
 //
 // A tool handler learns about its request through RequestFrom, reports progress with
 // Progress and sends log messages with Log. Its context is cancelled when the client

@@ -49,8 +49,8 @@ type Extension struct {
 	Advertise func(revision string, caps map[string]any)
 
 	// Methods are the custom request and notification methods the extension
-	// serves. A name the core serves (tools/call, tasks/* once registered by
-	// another extension, ...) or one already registered makes Use fail.
+	// serves. A name the core serves (tools/call, ...) or one another
+	// extension registered (tasks/*, once runtime/tasks is) makes Use fail.
 	Methods []Method
 
 	// ToolCall, ResourceRead and PromptGet intercept those requests (see
@@ -504,9 +504,9 @@ func (s *Server) Start(ctx context.Context) error {
 }
 
 // Shutdown runs the registered extensions' Shutdown functions (last
-// registered first), once, until ctx is done: the tasks extension's drains
-// task handlers (DrainTasks). HTTPHandler.Shutdown and ListenAndServe call
-// it; so does ServeStdio when it returns.
+// registered first), once, until ctx is done: the tasks extension's
+// (runtime/tasks) drains task handlers. HTTPHandler.Shutdown and
+// ListenAndServe call it; so does ServeStdio when it returns.
 func (s *Server) Shutdown(ctx context.Context) error {
 	return s.shutdownExtensions(ctx)
 }
@@ -586,10 +586,18 @@ func (s *Server) serveMethod(ctx context.Context, c *call) ([]byte, *rpcError) {
 	if err != nil {
 		return nil, extError(c, m.Name, err)
 	}
+	return s.completeResult(c, m.Name, res)
+}
+
+// completeResult checks that res, an extension's result for what (a
+// method's, an interceptor's RawToolResult), is a JSON object and completes
+// it for a 2026-07-28 request: resultType "complete" and the server's
+// identity in _meta unless it has them.
+func (s *Server) completeResult(c *call, what string, res json.RawMessage) ([]byte, *rpcError) {
 	res = jsonwire.TrimSpace(res)
 	if len(res) < 2 || res[0] != '{' || !jsonwire.Valid(res) {
-		s.logger.Error("extension method returned no JSON object", "method", m.Name)
-		return nil, errorf(CodeInternalError, "internal error: %s returned no result object", m.Name)
+		s.logger.Error("extension returned no JSON object", "method", c.msg.Method, "what", what)
+		return nil, errorf(CodeInternalError, "internal error: %s returned no result object", what)
 	}
 	if !c.info.Modern {
 		return res, nil
@@ -757,7 +765,17 @@ func wrap[Req, Res any, H ~func(context.Context, Req) (Res, error), I ~func(cont
 // panicking handler does.
 func (s *Server) intercepted(ctx context.Context, c *call, e *toolEntry, x *extSet) (*ToolResult, error) {
 	h := wrap(x.toolCall, ToolHandler(func(ctx context.Context, req *ToolRequest) (*ToolResult, error) {
-		return s.afterAuthorize(ctx, c, e, req)
+		hc := callFrom(ctx)
+		if hc == nil || hc == c || hc.srv != s {
+			return s.afterAuthorize(ctx, c, e, req)
+		}
+		res, err := s.afterAuthorize(ctx, hc, e, req) // detached (Detach): the rest runs as hc
+		if d := hc.deniedScope(); d != nil {          // RequireScope: the request's answer says so
+			c.mu.Lock()
+			c.denied = d
+			c.mu.Unlock()
+		}
+		return res, err
 	}))
 	return recovered(s, "tool interceptor panicked", "tool", e.tool.Name, func() (*ToolResult, error) { return h(ctx, &c.toolReq) })
 }

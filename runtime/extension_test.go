@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -93,15 +94,40 @@ func TestUseRefusesShadowAndDuplicates(t *testing.T) {
 	if err := s.Use(&Extension{ID: "a/y", Methods: []Method{{Name: "a/m", Handle: h}}}); err == nil || !strings.Contains(err.Error(), "another extension") {
 		t.Errorf("duplicate method: %v", err)
 	}
-	// tasks/* belong to the tasks extension, which the first task tool
-	// registers.
-	s.AddTool(&Tool{Name: "slow", Task: TaskOptional, InputSchema: json.RawMessage(`{"type":"object"}`),
-		Handler: func(context.Context, *ToolRequest) (*ToolResult, error) { return &ToolResult{}, nil }})
-	if err := s.Use(&Extension{ID: "a/z", Methods: []Method{{Name: "tasks/get", Handle: h}}}); err == nil || !strings.Contains(err.Error(), "another extension") {
-		t.Errorf("tasks/get with a task tool registered: %v", err)
+	// tasks/* are no core methods: the tasks extension (runtime/tasks) serves
+	// them, and without it another extension may.
+	if err := s.Use(&Extension{ID: "a/z", Methods: []Method{{Name: "tasks/get", Handle: h}}}); err != nil {
+		t.Errorf("tasks/get without the tasks extension: %v", err)
 	}
-	if xs := s.Extensions(); len(xs) != 2 || xs[1].ID != "io.modelcontextprotocol/tasks" {
-		t.Errorf("extensions after a task tool: %d", len(xs))
+}
+
+// TestTaskToolNeedsTheTasksExtension: the core runs no task itself, so a
+// task tool (Tool.Task) without the tasks extension registered is refused
+// at AddTool and PutTool (it would silently run as a plain tool), and
+// accepted once an extension with its ID is registered.
+func TestTaskToolNeedsTheTasksExtension(t *testing.T) {
+	s := extServer(t, nil)
+	task := func() *Tool {
+		return &Tool{Name: "slow", Task: TaskOptional, InputSchema: json.RawMessage(`{"type":"object"}`),
+			Handler: func(context.Context, *ToolRequest) (*ToolResult, error) { return &ToolResult{}, nil }}
+	}
+	for name, add := range map[string]func(*Tool){"AddTool": s.AddTool, "PutTool": s.PutTool} {
+		func() {
+			defer func() {
+				if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "tasks extension (io.modelcontextprotocol/tasks) is not registered") {
+					t.Errorf("%s of a task tool without the tasks extension: %v", name, r)
+				}
+			}()
+			add(task())
+		}()
+	}
+	if s.Tool("slow") != nil {
+		t.Fatal("a refused task tool was registered")
+	}
+	s.MustUse(&Extension{ID: "io.modelcontextprotocol/tasks"})
+	s.AddTool(task())
+	if got := s.Tool("slow"); got == nil || got.Task != TaskOptional {
+		t.Errorf("task tool with the extension: %+v", got)
 	}
 }
 

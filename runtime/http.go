@@ -53,7 +53,8 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.h.Se
 // streams end at once (so http.Server.Shutdown is not held up by them),
 // 2025-11-25 requests still running after their client left get until ctx is
 // done to finish, and then every session ends (what still runs is cancelled).
-// Task handlers running here get until ctx is done too (Server.DrainTasks).
+// Then the extensions' Shutdown runs (Server.Shutdown): the tasks extension
+// (runtime/tasks) drains the task handlers running here until ctx is done.
 // Call it before, or alongside, the http.Server's Shutdown. It returns ctx's
 // error when requests were cut short; calling it again does nothing more.
 func (h *HTTPHandler) Shutdown(ctx context.Context) error { return h.h.Shutdown(ctx) }
@@ -86,14 +87,13 @@ type httpHandler struct {
 }
 
 // Shutdown shuts the transport down (streamable.Handler.Shutdown: requests
-// drain, then sessions end) while the task handlers running here drain, both
-// until ctx is done; then the extensions' Shutdown runs (Server.Shutdown), so
-// what the drained requests and the ended sessions reported is flushed.
+// drain, then sessions end) until ctx is done; then the extensions' Shutdown
+// runs (Server.Shutdown: a tasks extension drains its handlers, which ran on
+// meanwhile), so what the drained requests and the ended sessions reported
+// is flushed.
 func (h *httpHandler) Shutdown(ctx context.Context) error {
-	drained := make(chan error, 1)
-	go func() { drained <- h.srv.DrainTasks(ctx) }()
 	err := h.Handler.Shutdown(ctx)
-	return errors.Join(err, h.srv.shutdownExtensions(ctx), <-drained) // extension.go
+	return errors.Join(err, h.srv.shutdownExtensions(ctx)) // extension.go
 }
 
 // httpSession is a 2025-11-25 HTTP session (runtime/internal/httpsession).

@@ -169,3 +169,28 @@ func TestLayoutRuleMatching(t *testing.T) {
 		}
 	}
 }
+
+// notInCore are the packages the runtime package must not depend on: the
+// extensions built on its public API (docs/extensions.md) and their
+// machinery. A server that registers none of them does not link them.
+var notInCore = []string{"runtime/tasks", "runtime/internal/tasks", "runtime/apps", "runtime/otel"}
+
+// TestRuntimeCoreDeps: go list -deps ./runtime lists none of notInCore.
+func TestRuntimeCoreDeps(t *testing.T) {
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkgs := goList(t, root, "./runtime")
+	core := pkgs[modulePath+"/runtime"]
+	if core == nil || len(core.Deps) == 0 {
+		t.Fatal("go list found no dependencies of the runtime package")
+	}
+	for _, dep := range core.Deps {
+		for _, ext := range notInCore {
+			if dep == modulePath+"/"+ext {
+				t.Errorf("the runtime package depends on %s, an extension outside the core", ext)
+			}
+		}
+	}
+}

@@ -121,6 +121,23 @@ type Question struct {
 	q ask.Question // its Accept returns errMalformed (a protocol error) or an ErrInvalidAnswer error (ask again)
 }
 
+// Key returns the question's key: its name among a request's answers
+// (inputResponses) and a task's inputRequests.
+func (q *Question) Key() string { return q.q.Key }
+
+// Request returns the server-to-client request that asks the question: its
+// method and its params as 2026-07-28 (modern: an inputRequest's params) or
+// the handshake revisions encode them. An extension that answers Ask its own
+// way (CallHooks.Ask) sends it.
+func (q *Question) Request(modern bool) (method string, params any) {
+	return q.q.Method, q.q.Params(modern)
+}
+
+// Answer checks the client's answer to the question (the result of its
+// request) and stores it in the question's destination; an answer that does
+// not fit is an ErrInvalidAnswer error.
+func (q *Question) Answer(result json.RawMessage) error { return q.q.Accept(result) }
+
 // errMalformed marks an answer that is not even the right kind of result.
 var errMalformed = ask.ErrMalformed
 

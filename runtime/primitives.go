@@ -65,6 +65,9 @@ func (s *Server) RemoveTool(name string) bool { return s.setTool(name, nil) }
 // the other programmer errors AddTool panics on.
 func (s *Server) PutTool(t *Tool) {
 	e, err := newToolEntry(t)
+	if err == nil {
+		err = s.checkTask(t)
+	}
 	if err != nil {
 		panic(fmt.Sprintf("mcpgen runtime: PutTool: %v", err))
 	}

@@ -81,7 +81,8 @@ func CheckSchema(schema json.RawMessage) error {
 // nil handler, an input schema that is not a JSON object with "type":"object" (or an
 // output schema that is not a JSON object), a schema that is not valid JSON Schema,
 // or one beyond the runtime's built-in validator when runtime/fullschema is not
-// imported (see CheckSchema). Schemas are compiled on first use, not here, so
+// imported (see CheckSchema), or a task tool (Tool.Task) while no tasks
+// extension (runtime/tasks) is registered. Schemas are compiled on first use, not here, so
 // start-up stays cheap. A tool with SchemasChecked (generated code) skips the
 // schema checks and is serialised by the first tools/list page that lists it.
 func (s *Server) AddTool(t *Tool) {
@@ -89,12 +90,8 @@ func (s *Server) AddTool(t *Tool) {
 	if err != nil {
 		panic(fmt.Sprintf("mcpgen runtime: AddTool: %v", err))
 	}
-	if t.Task != "" { // the first task tool registers the tasks extension (tasks_methods.go)
-		defer func() {
-			if !s.tasks.any.Swap(true) {
-				s.MustUse(s.tasksExtension())
-			}
-		}()
+	if err := s.checkTask(t); err != nil {
+		panic(fmt.Sprintf("mcpgen runtime: AddTool: %v", err))
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -102,6 +99,26 @@ func (s *Server) AddTool(t *Tool) {
 		panic(fmt.Sprintf("mcpgen runtime: AddTool: duplicate tool name %q", t.Name))
 	}
 	s.listChanged(kindTools)
+}
+
+// extTasks is the ID of the tasks extension, which runs task tools.
+const extTasks = "io.modelcontextprotocol/tasks"
+
+// checkTask refuses a task tool while no extension with the tasks
+// extension's ID is registered: without it the tool would silently run as a
+// plain one.
+func (s *Server) checkTask(t *Tool) error {
+	if t == nil || t.Task == "" {
+		return nil
+	}
+	if x := s.exts.Load(); x != nil {
+		for _, e := range x.list {
+			if e.ID == extTasks {
+				return nil
+			}
+		}
+	}
+	return fmt.Errorf("tool %q runs as a task (Task %q) but the tasks extension (%s) is not registered: call tasks.Use(s) of runtime/tasks first (generated RegisterMCP does)", t.Name, t.Task, extTasks)
 }
 
 // newToolEntry checks t and, unless the generator checked it, its schemas and

@@ -107,6 +107,8 @@ type Options struct {
 	// left to lapse (its process died, or its handler was abandoned at
 	// CallTimeout) makes a repeat outcome_unknown; 0 means 5 seconds.
 	IdempotencyLease time.Duration
+	// The Task options configure the tasks extension (runtime/tasks).
+	//
 	// TaskTTL is how long a task and its result are kept when the client
 	// asks for no TTL; 0 means one hour. TaskMaxTTL caps any TTL (0: 24
 	// hours); requested TTLs below one second are raised to it.
@@ -115,7 +117,8 @@ type Options struct {
 	TaskPollInterval time.Duration
 	// TaskLease is how long a task's claim by the instance running it lasts
 	// without renewal (renewed while the handler runs); a task whose lease
-	// lapses is marked failed by the next instance that reads it. 0 means 15 s.
+	// lapses is marked failed by the next instance that reads it. 0 means
+	// the MCP_TASK_LEASE variable (runtime/tasks.LeaseEnv), else 15 s.
 	TaskLease time.Duration
 	// TaskThreshold is how long a call of a TaskOptional or TaskRequired tool
 	// runs as a plain call before it becomes a task; 0 means 100 ms, a
@@ -155,9 +158,8 @@ type Server struct {
 	// (primitives.go).
 	prims primitives
 
-	store  store.Store    // the task records (Options.Store; tasks.go)
+	store  store.Store    // Options.Store or SetStore's (Store)
 	ledger *ledger.Ledger // the idempotency ledger, on Options.Store
-	tasks  taskState      // tasks.go
 	audit  *slog.Logger   // Options.Audit; nil: no audit records
 
 	exts atomic.Pointer[extSet] // the registered extensions (extension.go); nil: none
@@ -203,9 +205,6 @@ func (s *Server) applyDefaults() {
 	}
 	if o.InputTimeout <= 0 {
 		o.InputTimeout = defaultInputTimeout
-	}
-	if o.TaskThreshold == 0 {
-		o.TaskThreshold = defaultTaskThreshold
 	}
 	if o.MaxInputRounds <= 0 {
 		o.MaxInputRounds = defaultMaxInputRounds

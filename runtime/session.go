@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/peer"
 )
 
@@ -96,6 +97,17 @@ func (ss *Session) deliver(m *Message) {
 	if !ss.p.Deliver(string(m.ID), m.Result, m.Error) {
 		ss.srv.logger.Debug("response to an unknown request", "id", string(m.ID))
 	}
+}
+
+// Notify sends a notification on the session's own stream (the connection
+// on stdio, the GET stream over HTTP), not a request's: e.g. the status of
+// work that outlived its request.
+func (ss *Session) Notify(ctx context.Context, method string, params any) error {
+	msg, err := jsonrpc.Notification(method, params)
+	if err != nil {
+		return err
+	}
+	return ss.p.Out().Send(ctx, msg)
 }
 
 // A ClientError is an error response the client sent to a server-to-client request.

@@ -26,12 +26,8 @@ type (
 	audience = fanout.Audience
 )
 
-const (
-	// metaSubscriptionID tags every notification of a subscriptions/listen stream.
-	metaSubscriptionID = subscribe.MetaSubscriptionID
-	// notifyTimeout bounds each best-effort change notification.
-	notifyTimeout = subscribe.Timeout
-)
+// metaSubscriptionID tags every notification of a subscriptions/listen stream.
+const metaSubscriptionID = subscribe.MetaSubscriptionID
 
 // The hub of a server (with the relay to the other replicas) and its listen
 // streams, keyed by the connection (a Session) they live on.

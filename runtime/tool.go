@@ -50,8 +50,10 @@ type Tool struct {
 	// "ui": {"resourceUri": ..., "visibility": [...]}); nil for none. It must
 	// not change after AddTool (the Tool object is serialised once).
 	Meta map[string]any
-	// Task says whether the tool runs as a task (tasks.go, docs/tasks.md):
-	// "" never, TaskOptional when the server decides, TaskRequired always.
+	// Task says whether the tool runs as a task (docs/tasks.md): "" never,
+	// TaskOptional when the server decides, TaskRequired always. The tasks
+	// extension (runtime/tasks) runs such tools; AddTool panics on a task
+	// tool while it is not registered.
 	Task TaskSupport
 	// Handler runs the tool.
 	Handler ToolHandler
@@ -148,8 +150,22 @@ type ToolResult struct {
 	// Meta is the result's _meta.
 	Meta map[string]any
 
-	toolErr *ToolError // set when the runtime built the result from a ToolError
+	toolErr *ToolError       // set when the runtime built the result from a ToolError
+	raw     *json.RawMessage // RawToolResult: sent as the call's result as is (a pointer: the struct stays in its size class)
 }
+
+// A TaskSupport says whether a tool runs as a task (Tool.Task).
+type TaskSupport string
+
+// The values of Tool.Task ("" is a plain tool).
+const (
+	// TaskOptional: the server decides per call (docs/tasks.md): a call that
+	// has not finished within Options.TaskThreshold becomes a task.
+	TaskOptional TaskSupport = "optional"
+	// TaskRequired: every call is a task; clients that do not support tasks
+	// get -32021 (2026-07-28) or -32601 (2025-11-25).
+	TaskRequired TaskSupport = "required"
+)
 
 // Structured returns a result whose StructuredContent is v encoded as JSON. The runtime
 // validates it against the tool's OutputSchema before sending it.

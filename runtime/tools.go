@@ -106,11 +106,6 @@ func (s *Server) callTool(ctx context.Context, c *call) ([]byte, *rpcError) {
 		return nil, rerr
 	}
 	c.tool = e
-	if e.tool.Task != "" || !c.info.Modern {
-		if b, rerr, handled := s.callToolTask(ctx, c, e, args); handled { // tasks.go
-			return b, rerr
-		}
-	}
 	res, rerr := s.runTool(withRound(ctx, r), c, e, args)
 	if c.fx != nil {
 		c.fx.noteResult(res)
@@ -124,6 +119,9 @@ func (s *Server) callTool(ctx context.Context, c *call) ([]byte, *rpcError) {
 // toolReply finishes tools/call once the handler is done: the round's outcome or
 // the encoded result.
 func (s *Server) toolReply(c *call, e *toolEntry, r *round, res *ToolResult, rerr *rpcError) ([]byte, *rpcError) {
+	if rerr == nil && res != nil && res.raw != nil { // an interceptor's answer (RawToolResult)
+		return s.completeResult(c, e.tool.Name, *res.raw)
+	}
 	if b, rerr, handled := s.closeRound(c, r); handled {
 		return b, rerr
 	}

@@ -17,6 +17,7 @@ import (
 // each era gets its own tool objects.
 func TestToolsListPages(t *testing.T) {
 	s := NewServer(Implementation{Name: "pages", Version: "0"}, &Options{Logger: discardLogger(), PageSize: 2})
+	s.MustUse(&Extension{ID: extTasks}) // t3 is a task tool (runtime/tasks runs them)
 	for i := range 5 {
 		tool := echoTool()
 		tool.Name = fmt.Sprintf("t%d", i)

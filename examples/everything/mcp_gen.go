@@ -9,6 +9,7 @@ import (
 
 	mcpruntime "github.com/mcpgen/mcpgen/runtime"
 	_ "github.com/mcpgen/mcpgen/runtime/fullschema"
+	mcptasks "github.com/mcpgen/mcpgen/runtime/tasks"
 )
 
 // Fails to compile when the runtime is older or newer than this generated code expects.
@@ -425,6 +426,7 @@ var mcpColorFormElicitationSchema = json.RawMessage(`{
 
 // RegisterMCP registers the tools of package everything with s.
 func RegisterMCP(s *mcpruntime.Server) {
+	mcptasks.Use(s)
 	s.AddTool(&mcpruntime.Tool{
 		Name:        "test_trigger_tool_change",
 		Description: "TriggerToolChange (re)registers the transient tool test_transient_tool, so\nclients listening for tool-list changes hear of one.",

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	mcpruntime "github.com/mcpgen/mcpgen/runtime"
+	mcptasks "github.com/mcpgen/mcpgen/runtime/tasks"
 )
 
 // The tools of this file are the fixtures of the conformance suite's tasks-*
@@ -91,7 +92,7 @@ const confirmDeleteSchema = `{"type":"object","properties":{"confirm":{"type":"b
 //
 //mcp:tool name=confirm_delete destructive task=optional openworld=false
 func ConfirmDelete(ctx context.Context, in DeleteInput) ([]mcpruntime.Content, error) {
-	mcpruntime.StartTask(ctx)
+	mcptasks.Start(ctx)
 	ok, err := askConfirm(ctx, "confirm_delete", "Delete "+in.Filename+"?")
 	if err != nil {
 		return nil, err
@@ -122,7 +123,7 @@ func askConfirm(ctx context.Context, key, message string) (bool, error) {
 //
 //mcp:tool name=multi_input task=optional openworld=false destructive=false
 func MultiInput(ctx context.Context) ([]mcpruntime.Content, error) {
-	mcpruntime.StartTask(ctx)
+	mcptasks.Start(ctx)
 	var first, second mcpruntime.ElicitResult
 	err := mcpruntime.Ask(ctx,
 		mcpruntime.AskElicitation("first_name", "What is your name?", json.RawMessage(nameSchema), &first),

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 
 	mcpruntime "github.com/mcpgen/mcpgen/runtime"
+	mcptasks "github.com/mcpgen/mcpgen/runtime/tasks"
 )
 
 // Fails to compile when the runtime is older or newer than this generated code expects.
@@ -95,6 +96,7 @@ var mcpBuildSalesReportOutputSchema = json.RawMessage(`{
 
 // RegisterMCP registers the tools of package reports with s.
 func RegisterMCP(s *mcpruntime.Server) {
+	mcptasks.Use(s)
 	s.AddTool(&mcpruntime.Tool{
 		Name:         "build_sales_report",
 		Title:        "Build a sales report",

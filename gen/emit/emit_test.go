@@ -151,3 +151,23 @@ func TestServerLinksSharedStore(t *testing.T) {
 		}
 	}
 }
+
+// TestRegisterUsesTasks: RegisterMCP registers the tasks extension
+// (runtime/tasks) before its tools when one runs as a task (AddTool refuses
+// a task tool without it), and imports runtime/tasks only then.
+func TestRegisterUsesTasks(t *testing.T) {
+	for _, task := range []string{"", "optional", "required"} {
+		run := tool("Run")
+		run.Task = task
+		src, err := Package(&model.Package{Name: "p", Path: "example.com/p", Sources: []string{"h.go"}, Tools: []*model.Tool{run}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := task != ""
+		imported := strings.Contains(string(src), `mcptasks "github.com/mcpgen/mcpgen/runtime/tasks"`)
+		use, add := strings.Index(string(src), "\tmcptasks.Use(s)\n"), strings.Index(string(src), "s.AddTool(")
+		if imported != want || (use >= 0) != want || use > add {
+			t.Errorf("task %q: imports runtime/tasks %v, Use at %d, AddTool at %d, want the extension registered first: %v\n%s", task, imported, use, add, want, src)
+		}
+	}
+}

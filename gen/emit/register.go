@@ -26,8 +26,15 @@ func registerFunc(f *jen.File, p *model.Package) {
 	for _, r := range p.Receivers {
 		params = append(params, jen.Id(r.Param).Add(recvType(r.TypeName, r.Pointer)))
 	}
+	if usesTasks(p) {
+		f.ImportAlias(model.TasksPath, model.TasksAlias)
+	}
 	f.Func().Id("RegisterMCP").Params(params...).BlockFunc(func(g *jen.Group) {
 		registerViews(g, p) // views.go
+		if usesTasks(p) {
+			// the tasks extension runs the task tools; AddTool refuses one without it
+			g.Qual(model.TasksPath, "Use").Call(jen.Id("s"))
+		}
 		for _, t := range p.Tools {
 			g.Id("s").Dot("AddTool").Call(jen.Op("&").Add(rt("Tool")).Add(toolFields(t)))
 		}
@@ -37,6 +44,16 @@ func registerFunc(f *jen.File, p *model.Package) {
 			g.Qual(model.ServerCardPath, "Use").Call(jen.Id("s"), jen.Index().Byte().Call(jen.Lit(string(p.Registry.Card))))
 		}
 	})
+}
+
+// usesTasks reports whether a tool of p runs as a task.
+func usesTasks(p *model.Package) bool {
+	for _, t := range p.Tools {
+		if t.Task != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // toolFields are the fields of t's mcpruntime.Tool literal, in the order of

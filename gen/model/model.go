@@ -44,6 +44,13 @@ const ServerCardPath = RuntimePath + "/servercard"
 // by the OTEL_* environment variables (runtime/otel).
 const OtelPath = RuntimePath + "/otel"
 
+// TasksPath is the package generated code imports (as TasksAlias) to register
+// the tasks extension when a tool runs as a task (task=...).
+const TasksPath = RuntimePath + "/tasks"
+
+// TasksAlias is the local name of TasksPath in generated code.
+const TasksAlias = "mcptasks"
+
 // RuntimeAlias is the local name under which generated code imports RuntimePath,
 // so that it never shadows the standard library's runtime package.
 const RuntimeAlias = "mcpruntime"

@@ -23,6 +23,7 @@ import (
 
 	mcpruntime "github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/otel"
+	mcptasks "github.com/mcpgen/mcpgen/runtime/tasks"
 )
 
 // canary is a value that must never reach a span or a metric: the tests put
@@ -371,6 +372,7 @@ func TestTaskHandlerSpan(t *testing.T) {
 	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(f.reader))
 	f.s = mcpruntime.NewServer(mcpruntime.Implementation{Name: "otel-test", Version: "1"}, &mcpruntime.Options{TaskThreshold: -1})
 	f.s.MustUse(otel.New(otel.Config{TracerProvider: tp, MeterProvider: mp}))
+	mcptasks.Use(f.s)
 	started, release, done := make(chan struct{}), make(chan struct{}), make(chan struct{})
 	f.s.AddTool(&mcpruntime.Tool{Name: "slow", InputSchema: json.RawMessage(textInput), Task: mcpruntime.TaskRequired,
 		Annotations: &mcpruntime.ToolAnnotations{ReadOnlyHint: true},

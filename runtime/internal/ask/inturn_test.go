@@ -39,26 +39,3 @@ func TestInTurn(t *testing.T) {
 		t.Fatalf("failed request: %v", err)
 	}
 }
-
-// TestInTask: a question as a task asks it: its key, its inputRequest with the
-// 2026-07-28 params, its 2025-11-25 request, and the answer reaching Accept.
-func TestInTask(t *testing.T) {
-	var answered string
-	q := &Question{Key: "k", Method: "elicitation/create",
-		Params: func(modern bool) any { return map[string]bool{"modern": modern} },
-		Accept: func(raw json.RawMessage) error { answered = string(raw); return nil }}
-	a := InTask{Q: q}
-	if a.Key() != "k" {
-		t.Errorf("Key = %q", a.Key())
-	}
-	req, err := a.Request()
-	if err != nil || string(req) != `{"method":"elicitation/create","params":{"modern":true}}` {
-		t.Errorf("Request = %s, %v", req, err)
-	}
-	if m, p := a.Legacy(); m != "elicitation/create" || p.(map[string]bool)["modern"] {
-		t.Errorf("Legacy = %s, %v", m, p)
-	}
-	if err := a.Accept(json.RawMessage(`{"action":"accept"}`)); err != nil || answered != `{"action":"accept"}` {
-		t.Errorf("Accept: %v, answered %q", err, answered)
-	}
-}

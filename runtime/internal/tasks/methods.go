@@ -3,8 +3,8 @@ package tasks
 // methods.go: the tasks/* methods of both eras on the wire: their params,
 // which era has which, the tasks capability, the routing of a 2025-11-25
 // task-augmented tools/call, and the JSON-RPC errors clients get; the engine
-// of a server process and the start of a task. The runtime wires each method
-// to its Server (tasks_methods.go).
+// of a server process and the start of a task. The tasks extension
+// (runtime/tasks) wires each method to its Server.
 
 import (
 	"bytes"

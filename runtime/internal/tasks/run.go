@@ -4,7 +4,7 @@ package tasks
 // call that started it: an ordinary call until it returns, asks a question
 // or outlasts its threshold, then (maybe) a task; questions asked inside a
 // 2026-07-28 task wait for tasks/update. What runs and how its outcome is
-// encoded is the runtime's (tasks.go).
+// encoded is the tasks extension's (runtime/tasks).
 
 import (
 	"context"
@@ -89,8 +89,9 @@ func (e *Engine) InitRun(r *Run, now bool, h Hooks) {
 	}
 }
 
-// Start asks for the task now (the handler's StartTask) and reports whether
-// the run is a task once that is decided; false when ctx ends first.
+// Start asks for the task now (the handler called runtime/tasks.Start) and
+// reports whether the run is a task once that is decided; false when ctx
+// ends first.
 func (r *Run) Start(ctx context.Context) bool {
 	r.startOnce.Do(func() { close(r.start) })
 	select {
@@ -295,6 +296,14 @@ func (r *Run) InCall(ask func() (open bool)) bool {
 		r.asked = true
 	}
 	return true
+}
+
+// Asked reports whether the handler asked a question as an ordinary call
+// and left it open (InCall): the call answers with its input_required round.
+func (r *Run) Asked() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.asked
 }
 
 // Progressed turns a progress report into a status message: before the

@@ -33,7 +33,7 @@ func TestRunDecide(t *testing.T) {
 	if r.InCall(func() bool { t.Error("asked as a call inside a task"); return true }) {
 		t.Error("InCall true inside a task")
 	}
-	// StartTask: a task at once, and Start learns it once the record exists.
+	// tasks.Start: a task at once, and Start learns it once the record exists.
 	r = e.NewRun(false, fnHooks{})
 	started := make(chan bool)
 	go func() { started <- r.Start(ctx) }()

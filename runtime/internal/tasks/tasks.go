@@ -3,9 +3,8 @@
 // and the lease by which the server instance running a task shows it is alive;
 // their wire shapes for both eras (render.go), the tasks/* methods and their
 // errors (methods.go), and the phases and questions of a handler running as a
-// task (run.go). It knows nothing of servers, calls or handlers: package
-// runtime runs the handlers and wires the methods (runtime/tasks.go,
-// runtime/tasks_methods.go).
+// task (run.go). It knows nothing of servers, calls or handlers: the tasks
+// extension (package runtime/tasks) runs the handlers and wires the methods.
 //
 // A record is one JSON value under "task:<id>". Every change is a
 // compare-and-set on the whole value, so any number of server instances

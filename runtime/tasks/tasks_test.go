@@ -1,4 +1,4 @@
-package runtime
+package tasks
 
 import (
 	"bytes"
@@ -10,140 +10,88 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/mcpgen/mcpgen/runtime"
 )
 
-// The tests of tasks.go and tasks_methods.go drive a Server in process
-// (HandleRaw) and validate what it answers against the extension's schema
-// (2026-07-28) or the 2025-11-25 schema.
-
-// extSchemas compiles definitions of ../shared/spec/ext-tasks/schema/schema.json.
-var extSchemas struct {
-	once sync.Once
-	c    *jsonschema.Compiler
-	err  error
-}
-
-// validateExt validates raw against a definition of the tasks extension.
-func validateExt(t *testing.T, def string, raw []byte) {
-	t.Helper()
-	extSchemas.once.Do(func() {
-		root, err := repoRoot()
-		if err != nil {
-			extSchemas.err = err
-			return
-		}
-		spec := filepath.Join(root, "..", "shared", "spec")
-		if dir := os.Getenv("MCPGEN_SPEC_DIR"); dir != "" { // as loadSpecSchemas (a worktree elsewhere)
-			spec = dir
-		}
-		f, err := os.Open(filepath.Join(spec, "ext-tasks", "schema", "schema.json"))
-		if err != nil {
-			extSchemas.err = err
-			return
-		}
-		defer f.Close()
-		doc, err := jsonschema.UnmarshalJSON(f)
-		if err != nil {
-			extSchemas.err = err
-			return
-		}
-		extSchemas.c = jsonschema.NewCompiler()
-		extSchemas.err = extSchemas.c.AddResource("https://spec.test/ext-tasks.json", doc)
-	})
-	if extSchemas.err != nil {
-		t.Fatalf("ext-tasks schema: %v", extSchemas.err)
-	}
-	sch, err := extSchemas.c.Compile("https://spec.test/ext-tasks.json#/$defs/" + def)
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sch.Validate(v); err != nil {
-		t.Errorf("%s: %s\n%v", def, raw, err)
-	}
-}
+// The tests of the tasks extension drive a runtime.Server in process (HandleRaw)
+// and validate what it answers against the extension's schema (2026-07-28)
+// or the 2025-11-25 schema.
 
 // A taskHarness calls a server in process.
 type taskHarness struct {
 	t   *testing.T
-	s   *Server
+	s   *runtime.Server
+	x   *ext
 	ctx context.Context
 	id  int
 }
 
 // taskTools are the tools the task tests serve. release lets "slow" finish;
 // cancelled receives the context error of a cancelled "slow".
-func taskTools(release <-chan struct{}, cancelled chan<- error) []*Tool {
+func taskTools(release <-chan struct{}, cancelled chan<- error) []*runtime.Tool {
 	empty := json.RawMessage(`{"type":"object"}`)
-	return []*Tool{
-		{Name: "slow", Description: "Waits for the test.", InputSchema: empty, Task: TaskOptional,
-			Handler: func(ctx context.Context, _ *ToolRequest) (*ToolResult, error) {
-				_ = Progress(ctx, 1, 2, "half way")
+	return []*runtime.Tool{
+		{Name: "slow", Description: "Waits for the test.", InputSchema: empty, Task: runtime.TaskOptional,
+			Handler: func(ctx context.Context, _ *runtime.ToolRequest) (*runtime.ToolResult, error) {
+				_ = runtime.Progress(ctx, 1, 2, "half way")
 				select {
 				case <-release:
-					return &ToolResult{Content: []Content{Text("slow done")}}, nil
+					return &runtime.ToolResult{Content: []runtime.Content{runtime.Text("slow done")}}, nil
 				case <-ctx.Done():
 					cancelled <- ctx.Err()
 					return nil, ctx.Err()
 				}
 			}},
-		{Name: "block", Description: "Runs until cancelled.", InputSchema: empty, Task: TaskOptional,
-			Handler: func(ctx context.Context, _ *ToolRequest) (*ToolResult, error) {
+		{Name: "block", Description: "Runs until cancelled.", InputSchema: empty, Task: runtime.TaskOptional,
+			Handler: func(ctx context.Context, _ *runtime.ToolRequest) (*runtime.ToolResult, error) {
 				<-ctx.Done()
 				cancelled <- ctx.Err()
-				return &ToolResult{Content: []Content{Text("stopped")}}, nil
+				return &runtime.ToolResult{Content: []runtime.Content{runtime.Text("stopped")}}, nil
 			}},
-		{Name: "quick", Description: "Answers at once.", InputSchema: empty, Task: TaskOptional,
-			Handler: func(context.Context, *ToolRequest) (*ToolResult, error) {
-				return &ToolResult{Content: []Content{Text("quick")}}, nil
+		{Name: "quick", Description: "Answers at once.", InputSchema: empty, Task: runtime.TaskOptional,
+			Handler: func(context.Context, *runtime.ToolRequest) (*runtime.ToolResult, error) {
+				return &runtime.ToolResult{Content: []runtime.Content{runtime.Text("quick")}}, nil
 			}},
-		{Name: "must", Description: "Always a task.", InputSchema: empty, Task: TaskRequired,
-			Handler: func(context.Context, *ToolRequest) (*ToolResult, error) {
-				return nil, &ToolError{Code: "upstream", Message: "upstream said no"}
+		{Name: "must", Description: "Always a task.", InputSchema: empty, Task: runtime.TaskRequired,
+			Handler: func(context.Context, *runtime.ToolRequest) (*runtime.ToolResult, error) {
+				return nil, &runtime.ToolError{Code: "upstream", Message: "upstream said no"}
 			}},
-		{Name: "crash", Description: "Panics.", InputSchema: empty, Task: TaskRequired,
-			Handler: func(context.Context, *ToolRequest) (*ToolResult, error) { panic("boom") }},
-		{Name: "ask", Description: "Asks twice inside a task.", InputSchema: empty, Task: TaskOptional,
-			Handler: func(ctx context.Context, _ *ToolRequest) (*ToolResult, error) {
-				StartTask(ctx)
-				var a, b ElicitResult
+		{Name: "crash", Description: "Panics.", InputSchema: empty, Task: runtime.TaskRequired,
+			Handler: func(context.Context, *runtime.ToolRequest) (*runtime.ToolResult, error) { panic("boom") }},
+		{Name: "ask", Description: "Asks twice inside a task.", InputSchema: empty, Task: runtime.TaskOptional,
+			Handler: func(ctx context.Context, _ *runtime.ToolRequest) (*runtime.ToolResult, error) {
+				Start(ctx)
+				var a, b runtime.ElicitResult
 				schema := json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`)
-				if err := Ask(ctx, AskElicitation("a", "First?", schema, &a), AskElicitation("b", "Second?", schema, &b)); err != nil {
+				if err := runtime.Ask(ctx, runtime.AskElicitation("a", "First?", schema, &a), runtime.AskElicitation("b", "Second?", schema, &b)); err != nil {
 					return nil, err
 				}
-				return &ToolResult{Content: []Content{Text(string(a.Content) + "+" + string(b.Content))}}, nil
+				return &runtime.ToolResult{Content: []runtime.Content{runtime.Text(string(a.Content) + "+" + string(b.Content))}}, nil
 			}},
 		{Name: "plain", Description: "Not a task.", InputSchema: empty,
-			Handler: func(context.Context, *ToolRequest) (*ToolResult, error) {
-				return &ToolResult{Content: []Content{Text("plain")}}, nil
+			Handler: func(context.Context, *runtime.ToolRequest) (*runtime.ToolResult, error) {
+				return &runtime.ToolResult{Content: []runtime.Content{runtime.Text("plain")}}, nil
 			}},
 	}
 }
 
 // newTaskHarness serves taskTools with opts.
-func newTaskHarness(t *testing.T, opts *Options) (*taskHarness, chan struct{}, chan error) {
+func newTaskHarness(t *testing.T, opts *runtime.Options) (*taskHarness, chan struct{}, chan error) {
 	release, cancelled := make(chan struct{}), make(chan error, 4)
 	if opts == nil {
-		opts = &Options{}
+		opts = &runtime.Options{}
 	}
-	s := newTestServer(t, opts, taskTools(release, cancelled)...)
-	ctx := WithPrincipal(context.Background(), &Principal{Subject: "alice"})
-	return &taskHarness{t: t, s: s, ctx: ctx}, release, cancelled
+	s, x := newTestServer(t, opts, taskTools(release, cancelled)...)
+	ctx := runtime.WithPrincipal(context.Background(), &runtime.Principal{Subject: "alice"})
+	return &taskHarness{t: t, s: s, x: x, ctx: ctx}, release, cancelled
 }
 
 // taskCaps declares elicitation and the tasks extension.
-var taskCaps = map[string]any{"elicitation": map[string]any{}, "extensions": map[string]any{extTasks: map[string]any{}}}
+var taskCaps = map[string]any{"elicitation": map[string]any{}, "extensions": map[string]any{ID: map[string]any{}}}
 
 // rpc sends a 2026-07-28 request with caps and returns its result or error.
 func (h *taskHarness) rpc(ctx context.Context, method string, params map[string]any, caps map[string]any) (json.RawMessage, *msg) {
@@ -283,9 +231,9 @@ func TestTasksModernLifecycle(t *testing.T) {
 	if d.Status != "completed" || d.Result == nil || !d.Result.IsError {
 		t.Errorf("tool error: %+v", d)
 	}
-	// A panic fails it with a JSON-RPC error carrying the structured ToolError.
+	// A panic fails it with a JSON-RPC error carrying the structured runtime.ToolError.
 	d = h.until(h.start("crash"), terminal)
-	if d.Status != "failed" || d.Error == nil || d.Error.Code != CodeInternalError || !bytes.Contains(d.Error.Data, []byte(`"code":"internal"`)) || d.Result != nil {
+	if d.Status != "failed" || d.Error == nil || d.Error.Code != runtime.CodeInternalError || !bytes.Contains(d.Error.Data, []byte(`"code":"internal"`)) || d.Result != nil {
 		t.Errorf("panic: %+v", d)
 	}
 	// tasks/cancel: acknowledged, cancelled before the answer, the handler's
@@ -329,7 +277,7 @@ func TestTasksModernInput(t *testing.T) {
 		t.Fatalf("after both answers: %+v", d)
 	}
 	// A finished task takes no more input.
-	if code, msg := h.errCode(h.ctx, "tasks/update", map[string]any{"taskId": id, "inputResponses": map[string]any{"b": map[string]any{"action": "accept"}}}, taskCaps); code != CodeInvalidParams || !strings.Contains(msg, "completed") {
+	if code, msg := h.errCode(h.ctx, "tasks/update", map[string]any{"taskId": id, "inputResponses": map[string]any{"b": map[string]any{"action": "accept"}}}, taskCaps); code != runtime.CodeInvalidParams || !strings.Contains(msg, "completed") {
 		t.Errorf("update after completion: %d %q", code, msg)
 	}
 }
@@ -339,7 +287,7 @@ func TestTasksModernBadInput(t *testing.T) {
 	defer close(release)
 	id := h.start("slow")
 	noExt := map[string]any{}
-	bob := WithPrincipal(context.Background(), &Principal{Subject: "bob"})
+	bob := runtime.WithPrincipal(context.Background(), &runtime.Principal{Subject: "bob"})
 	for _, c := range []struct {
 		name   string
 		ctx    context.Context
@@ -349,20 +297,20 @@ func TestTasksModernBadInput(t *testing.T) {
 		code   int
 		msg    string
 	}{
-		{"required tool without the extension", h.ctx, "tools/call", map[string]any{"name": "must"}, noExt, CodeMissingClientCapability, extTasks},
-		{"tasks/get without the extension", h.ctx, "tasks/get", map[string]any{"taskId": id}, noExt, CodeMissingClientCapability, extTasks},
-		{"tasks/update without the extension", h.ctx, "tasks/update", map[string]any{"taskId": id, "inputResponses": map[string]any{}}, noExt, CodeMissingClientCapability, extTasks},
-		{"tasks/cancel without the extension", h.ctx, "tasks/cancel", map[string]any{"taskId": id}, noExt, CodeMissingClientCapability, extTasks},
-		{"unknown id", h.ctx, "tasks/get", map[string]any{"taskId": "tasks-conformance-nonexistent-12345"}, taskCaps, CodeInvalidParams, "Task not found"},
-		{"well-formed unknown id", h.ctx, "tasks/get", map[string]any{"taskId": strings.Repeat("A", 43)}, taskCaps, CodeInvalidParams, "Task not found"},
-		{"numeric id", h.ctx, "tasks/get", map[string]any{"taskId": 5}, taskCaps, CodeInvalidParams, "taskId must be a string"},
-		{"missing id", h.ctx, "tasks/cancel", map[string]any{}, taskCaps, CodeInvalidParams, "taskId must be a string"},
-		{"another principal's task", bob, "tasks/get", map[string]any{"taskId": id}, taskCaps, CodeInvalidParams, "Task not found"},
-		{"another principal's cancel", bob, "tasks/cancel", map[string]any{"taskId": id}, taskCaps, CodeInvalidParams, "Task not found"},
-		{"inputResponses not an object", h.ctx, "tasks/update", map[string]any{"taskId": id, "inputResponses": []int{1}}, taskCaps, CodeInvalidParams, "inputResponses must be an object"},
-		{"tasks/result is 2025-11-25 only", h.ctx, "tasks/result", map[string]any{"taskId": id}, taskCaps, CodeMethodNotFound, "method not found"},
-		{"tasks/list is 2025-11-25 only", h.ctx, "tasks/list", nil, taskCaps, CodeMethodNotFound, "method not found"},
-		{"listen for tasks without the extension", h.ctx, "subscriptions/listen", map[string]any{"notifications": map[string]any{"taskIds": []string{id}}}, noExt, CodeMissingClientCapability, extTasks},
+		{"required tool without the extension", h.ctx, "tools/call", map[string]any{"name": "must"}, noExt, runtime.CodeMissingClientCapability, ID},
+		{"tasks/get without the extension", h.ctx, "tasks/get", map[string]any{"taskId": id}, noExt, runtime.CodeMissingClientCapability, ID},
+		{"tasks/update without the extension", h.ctx, "tasks/update", map[string]any{"taskId": id, "inputResponses": map[string]any{}}, noExt, runtime.CodeMissingClientCapability, ID},
+		{"tasks/cancel without the extension", h.ctx, "tasks/cancel", map[string]any{"taskId": id}, noExt, runtime.CodeMissingClientCapability, ID},
+		{"unknown id", h.ctx, "tasks/get", map[string]any{"taskId": "tasks-conformance-nonexistent-12345"}, taskCaps, runtime.CodeInvalidParams, "Task not found"},
+		{"well-formed unknown id", h.ctx, "tasks/get", map[string]any{"taskId": strings.Repeat("A", 43)}, taskCaps, runtime.CodeInvalidParams, "Task not found"},
+		{"numeric id", h.ctx, "tasks/get", map[string]any{"taskId": 5}, taskCaps, runtime.CodeInvalidParams, "taskId must be a string"},
+		{"missing id", h.ctx, "tasks/cancel", map[string]any{}, taskCaps, runtime.CodeInvalidParams, "taskId must be a string"},
+		{"another principal's task", bob, "tasks/get", map[string]any{"taskId": id}, taskCaps, runtime.CodeInvalidParams, "Task not found"},
+		{"another principal's cancel", bob, "tasks/cancel", map[string]any{"taskId": id}, taskCaps, runtime.CodeInvalidParams, "Task not found"},
+		{"inputResponses not an object", h.ctx, "tasks/update", map[string]any{"taskId": id, "inputResponses": []int{1}}, taskCaps, runtime.CodeInvalidParams, "inputResponses must be an object"},
+		{"tasks/result is 2025-11-25 only", h.ctx, "tasks/result", map[string]any{"taskId": id}, taskCaps, runtime.CodeMethodNotFound, "method not found"},
+		{"tasks/list is 2025-11-25 only", h.ctx, "tasks/list", nil, taskCaps, runtime.CodeMethodNotFound, "method not found"},
+		{"listen for tasks without the extension", h.ctx, "subscriptions/listen", map[string]any{"notifications": map[string]any{"taskIds": []string{id}}}, noExt, runtime.CodeMissingClientCapability, ID},
 	} {
 		if code, msg := h.errCode(c.ctx, c.method, c.params, c.caps); code != c.code || !strings.Contains(msg, c.msg) {
 			t.Errorf("%s: got %d %q, want %d containing %q", c.name, code, msg, c.code, c.msg)
@@ -370,7 +318,7 @@ func TestTasksModernBadInput(t *testing.T) {
 	}
 	// Updates for a task not waiting for input are ignored (acknowledged, nothing stored).
 	h.call("tasks/update", map[string]any{"taskId": id, "inputResponses": map[string]any{"x": map[string]any{"action": "accept"}}})
-	if rec, err := h.s.taskEngine().Get(h.ctx, id); err != nil || rec.Status != "working" || len(rec.Answers) != 0 {
+	if rec, err := h.x.engine().Get(h.ctx, id); err != nil || rec.Status != "working" || len(rec.Answers) != 0 {
 		t.Errorf("update of a working task: %+v, %v", rec, err)
 	}
 	// The legacy task param neither errors nor makes a plain tool a task.
@@ -379,9 +327,9 @@ func TestTasksModernBadInput(t *testing.T) {
 		t.Errorf("legacy task hint on a plain tool: %s", res)
 	}
 	// Expired: the TTL ended (the engine's clock moved past it).
-	h.s.taskEngine().SetClock(func() time.Time { return time.Now().Add(2 * time.Hour) })
-	defer h.s.taskEngine().SetClock(time.Now)
-	if code, msg := h.errCode(h.ctx, "tasks/get", map[string]any{"taskId": id}, taskCaps); code != CodeInvalidParams || !strings.Contains(msg, "Task has expired") {
+	h.x.engine().SetClock(func() time.Time { return time.Now().Add(2 * time.Hour) })
+	defer h.x.engine().SetClock(time.Now)
+	if code, msg := h.errCode(h.ctx, "tasks/get", map[string]any{"taskId": id}, taskCaps); code != runtime.CodeInvalidParams || !strings.Contains(msg, "Task has expired") {
 		t.Errorf("expired task: %d %q", code, msg)
 	}
 }
@@ -439,11 +387,11 @@ func TestTasksStatusNotifications(t *testing.T) {
 }
 
 // legacySession initializes a 2025-11-25 session whose own stream is out.
-func (h *taskHarness) legacySession(out Sink) *Session {
+func (h *taskHarness) legacySession(out runtime.Sink) *runtime.Session {
 	h.t.Helper()
 	sess := h.s.NewSession(out)
 	r := h.s.HandleRaw(h.ctx, []byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{}},"clientInfo":{"name":"t","version":"1"}}}`), sess, out)
-	if err := testSpec.validate(revLegacy, "InitializeResult", rawMember(r.Body, "result")); err != nil {
+	if err := validateLegacy(h.t, "InitializeResult", rawMember(r.Body, "result")); err != nil {
 		h.t.Fatal(err)
 	}
 	if !bytes.Contains(r.Body, []byte(`"tasks":{"cancel":{},"list":{},"requests":{"tools":{"call":{}}}}`)) {
@@ -454,7 +402,7 @@ func (h *taskHarness) legacySession(out Sink) *Session {
 }
 
 // legacy sends a 2025-11-25 request on sess.
-func (h *taskHarness) legacy(sess *Session, method string, params any) *msg {
+func (h *taskHarness) legacy(sess *runtime.Session, method string, params any) *msg {
 	h.t.Helper()
 	h.id++
 	raw, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": h.id, "method": method, "params": params})
@@ -472,7 +420,7 @@ func (h *taskHarness) legacyValid(m *msg, def string) {
 	if m.Error != nil {
 		h.t.Fatalf("%s: error %d %s", def, m.Error.Code, m.Error.Message)
 	}
-	if err := testSpec.validate(revLegacy, def, m.Result); err != nil {
+	if err := validateLegacy(h.t, def, m.Result); err != nil {
 		h.t.Errorf("%s: %v", def, err)
 	}
 }
@@ -527,13 +475,13 @@ func TestTasksLegacy(t *testing.T) {
 	for len(out) > 0 {
 		n := <-out
 		if bytes.Contains(n, []byte("notifications/tasks/status")) {
-			if err := testSpec.validate(revLegacy, "TaskStatusNotification", n); err != nil {
+			if err := validateLegacy(h.t, "TaskStatusNotification", n); err != nil {
 				t.Errorf("status notification: %v", err)
 			}
 		}
 	}
 	// Cancelling a finished task is -32602 in 2025-11-25.
-	if c := h.legacy(sess, "tasks/cancel", map[string]any{"taskId": id}); c.Error == nil || c.Error.Code != CodeInvalidParams {
+	if c := h.legacy(sess, "tasks/cancel", map[string]any{"taskId": id}); c.Error == nil || c.Error.Code != runtime.CodeInvalidParams {
 		t.Errorf("cancel of a completed task: %s", c.raw)
 	}
 	// A tool error is a failed task whose tasks/result is the isError result.
@@ -554,14 +502,14 @@ func TestTasksLegacy(t *testing.T) {
 		code   int
 		ttl    int64
 	}{
-		{"negative ttl", map[string]any{"name": "slow", "task": map[string]any{"ttl": -1}}, CodeInvalidParams, 0},
-		{"fractional ttl", map[string]any{"name": "slow", "task": map[string]any{"ttl": 1.5}}, CodeInvalidParams, 0},
-		{"task not an object", map[string]any{"name": "slow", "task": 3}, CodeInvalidParams, 0},
+		{"negative ttl", map[string]any{"name": "slow", "task": map[string]any{"ttl": -1}}, runtime.CodeInvalidParams, 0},
+		{"fractional ttl", map[string]any{"name": "slow", "task": map[string]any{"ttl": 1.5}}, runtime.CodeInvalidParams, 0},
+		{"task not an object", map[string]any{"name": "slow", "task": 3}, runtime.CodeInvalidParams, 0},
 		{"huge ttl", map[string]any{"name": "quick", "task": map[string]any{"ttl": int64(1) << 62}}, 0, 24 * time.Hour.Milliseconds()},
 		{"zero ttl", map[string]any{"name": "quick", "task": map[string]any{"ttl": 0}}, 0, time.Hour.Milliseconds()},
 		{"tiny ttl", map[string]any{"name": "quick", "task": map[string]any{"ttl": 1}}, 0, time.Second.Milliseconds()},
-		{"required tool without task", map[string]any{"name": "must"}, CodeMethodNotFound, 0},
-		{"plain tool with task", map[string]any{"name": "plain", "task": map[string]any{}}, CodeMethodNotFound, 0},
+		{"required tool without task", map[string]any{"name": "must"}, runtime.CodeMethodNotFound, 0},
+		{"plain tool with task", map[string]any{"name": "plain", "task": map[string]any{}}, runtime.CodeMethodNotFound, 0},
 	} {
 		m := h.legacy(sess, "tools/call", c.params)
 		switch {
@@ -598,7 +546,7 @@ func TestTasksLegacyElicitation(t *testing.T) {
 		if r.Method != "elicitation/create" {
 			continue
 		}
-		if err := testSpec.validate(revLegacy, "ElicitRequest", req); err != nil || !bytes.Contains(req, []byte(`"io.modelcontextprotocol/related-task":{"taskId":"`+created.Task.TaskID+`"}`)) {
+		if err := validateLegacy(h.t, "ElicitRequest", req); err != nil || !bytes.Contains(req, []byte(`"io.modelcontextprotocol/related-task":{"taskId":"`+created.Task.TaskID+`"}`)) {
 			t.Fatalf("elicitation request: %s (%v)", req, err)
 		}
 		if g := h.legacy(sess, "tasks/get", map[string]any{"taskId": created.Task.TaskID}); !bytes.Contains(g.Result, []byte(`"status":"input_required"`)) {
@@ -615,22 +563,22 @@ func TestTasksLegacyElicitation(t *testing.T) {
 }
 
 func TestTasksLimitAndLog(t *testing.T) {
-	h, _, cancelled := newTaskHarness(t, &Options{MaxTasks: 1})
+	h, _, cancelled := newTaskHarness(t, &runtime.Options{MaxTasks: 1})
 	logged := make(chan error, 1)
-	h.s.AddTool(&Tool{Name: "logs", Description: "Logs inside its task.", InputSchema: json.RawMessage(`{"type":"object"}`), Task: TaskRequired,
-		Handler: func(ctx context.Context, _ *ToolRequest) (*ToolResult, error) {
-			StartTask(ctx)
-			logged <- Log(ctx, "error", "t", "inside a task")
-			return &ToolResult{Content: []Content{Text("logged")}}, nil
+	h.s.AddTool(&runtime.Tool{Name: "logs", Description: "Logs inside its task.", InputSchema: json.RawMessage(`{"type":"object"}`), Task: runtime.TaskRequired,
+		Handler: func(ctx context.Context, _ *runtime.ToolRequest) (*runtime.ToolResult, error) {
+			Start(ctx)
+			logged <- runtime.Log(ctx, "error", "t", "inside a task")
+			return &runtime.ToolResult{Content: []runtime.Content{runtime.Text("logged")}}, nil
 		}})
 	id := h.start("block")
-	if code, msg := h.errCode(h.ctx, "tools/call", map[string]any{"name": "slow"}, taskCaps); code != CodeInternalError || !strings.Contains(msg, "server busy") {
+	if code, msg := h.errCode(h.ctx, "tools/call", map[string]any{"name": "slow"}, taskCaps); code != runtime.CodeInternalError || !strings.Contains(msg, "server busy") {
 		t.Fatalf("a second task over MaxTasks 1: %d %q", code, msg)
 	}
 	h.call("tasks/cancel", map[string]any{"taskId": id})
 	waitFor(t, cancelled, "the cancelled handler")
 	deadline := time.Now().Add(waitTimeout)
-	for h.s.taskEngine().Running() != 0 && time.Now().Before(deadline) {
+	for h.x.engine().Running() != 0 && time.Now().Before(deadline) {
 		time.Sleep(time.Millisecond)
 	}
 	// With a log level asked, a log message would go out on the call's stream,
@@ -643,13 +591,13 @@ func TestTasksLimitAndLog(t *testing.T) {
 	}
 	h.until(created.TaskID, terminal)
 	if err := waitFor(t, (<-chan error)(logged), "the log call"); err != nil {
-		t.Errorf("Log inside a task: %v, want nil (dropped)", err)
+		t.Errorf("runtime.Log inside a task: %v, want nil (dropped)", err)
 	}
 }
 
 func TestTasksAudited(t *testing.T) {
 	var buf syncBuffer
-	h, release, _ := newTaskHarness(t, &Options{Audit: slog.New(slog.NewJSONHandler(&buf, nil))})
+	h, release, _ := newTaskHarness(t, &runtime.Options{Audit: slog.New(slog.NewJSONHandler(&buf, nil))})
 	id := h.start("slow")
 	close(release)
 	if d := h.until(id, terminal); d.Status != "completed" {
@@ -709,88 +657,120 @@ func TestTasksAudited(t *testing.T) {
 // session's GET stream with the related-task _meta, and tasks/result returns
 // the result once they are answered.
 func TestTasksLegacyHTTP(t *testing.T) {
-	s := newTestServer(t, nil, taskTools(make(chan struct{}), make(chan error, 1))...)
+	s, _ := newTestServer(t, nil, taskTools(make(chan struct{}), make(chan error, 1))...)
 	ts := httptest.NewServer(s.HTTPHandler(nil))
 	defer ts.Close()
-	c := newHTTPClient(t, ts)
-	resp := c.post(context.Background(), nil, rpcRequest(1, "initialize", map[string]any{
-		"protocolVersion": versionLegacy, "capabilities": map[string]any{"elicitation": map[string]any{}},
+	session := ""
+	do := func(method string, body []byte) *http.Response {
+		t.Helper()
+		req, err := http.NewRequest(method, ts.URL, bytes.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if session != "" {
+			req.Header.Set("Mcp-Session-Id", session)
+			req.Header.Set("Mcp-Protocol-Version", revLegacy)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	// result posts a request and returns its response (the last message of an SSE reply).
+	result := func(body []byte) []byte {
+		t.Helper()
+		resp := do(http.MethodPost, body)
+		defer resp.Body.Close()
+		if !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+			b, _ := io.ReadAll(resp.Body)
+			return b
+		}
+		var last string
+		_ = readEvents(resp.Body, func(ev sseEvent) bool { last = ev.data; return strings.Contains(ev.data, `"id"`) })
+		return []byte(last)
+	}
+	request := func(id int, method string, params any) []byte {
+		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+		return b
+	}
+	resp := do(http.MethodPost, request(1, "initialize", map[string]any{
+		"protocolVersion": revLegacy, "capabilities": map[string]any{"elicitation": map[string]any{}},
 		"clientInfo": map[string]any{"name": "http-test", "version": "1"}}))
-	c.messages(resp, versionLegacy, "initialize")
-	if c.session = resp.Header.Get("Mcp-Session-Id"); c.session == "" {
+	resp.Body.Close()
+	if session = resp.Header.Get("Mcp-Session-Id"); session == "" {
 		t.Fatal("no session")
 	}
-	c.post(context.Background(), legacyHeaders(), []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)).Body.Close()
-	hdr := legacyHeaders()
-	hdr.Set("Accept", "text/event-stream")
-	stream := c.do(http.MethodGet, hdr)
+	do(http.MethodPost, []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)).Body.Close()
+	stream := do(http.MethodGet, nil)
 	defer stream.Body.Close()
 	asks := make(chan string, 4)
 	go func() {
-		_, _ = readEvents(stream.Body, func(ev sseEvent) bool {
+		_ = readEvents(stream.Body, func(ev sseEvent) bool {
 			if strings.Contains(ev.data, `"elicitation/create"`) {
 				asks <- ev.data
 			}
 			return false
 		})
 	}()
-	resp = c.post(context.Background(), legacyHeaders(), rpcRequest(2, "tools/call", map[string]any{"name": "ask", "arguments": map[string]any{}, "task": map[string]any{"ttl": 60000}}))
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if err := testSpec.validate(revLegacy, "CreateTaskResult", rawMember(body, "result")); err != nil {
+	body := result(request(2, "tools/call", map[string]any{"name": "ask", "arguments": map[string]any{}, "task": map[string]any{"ttl": 60000}}))
+	if err := validateLegacy(t, "CreateTaskResult", rawMember(body, "result")); err != nil {
 		t.Fatalf("CreateTaskResult over HTTP: %s: %v", body, err)
 	}
-	id := string(rawMember(rawMember(rawMember(body, "result"), "task"), "taskId"))
-	id = strings.Trim(id, `"`)
+	id := strings.Trim(string(rawMember(rawMember(rawMember(body, "result"), "task"), "taskId")), `"`)
 	for i := 1; i <= 2; i++ {
 		ask := waitFor(t, (<-chan string)(asks), "an elicitation on the GET stream")
-		c.validate(versionLegacy, "", []byte(ask))
+		if err := validateLegacy(t, "ElicitRequest", []byte(ask)); err != nil {
+			t.Error(err)
+		}
 		if !strings.Contains(ask, `"io.modelcontextprotocol/related-task":{"taskId":"`+id+`"}`) {
 			t.Fatalf("elicitation without the related task: %s", ask)
 		}
 		answer := fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"action":"accept","content":{"name":"h%d"}}}`, rawMember([]byte(ask), "id"), i)
-		c.post(context.Background(), legacyHeaders(), []byte(answer)).Body.Close()
+		do(http.MethodPost, []byte(answer)).Body.Close()
 	}
-	msgs := c.messages(c.post(context.Background(), legacyHeaders(), rpcRequest(3, "tasks/result", map[string]any{"taskId": id})), versionLegacy, "tasks/result")
-	if len(msgs) != 1 || !bytes.Contains(msgs[0], []byte(`{\"name\":\"h1\"}+{\"name\":\"h2\"}`)) {
-		t.Fatalf("tasks/result over HTTP: %s", msgs)
+	final := result(request(3, "tasks/result", map[string]any{"taskId": id}))
+	if !bytes.Contains(final, []byte(`{\"name\":\"h1\"}+{\"name\":\"h2\"}`)) {
+		t.Fatalf("tasks/result over HTTP: %s", final)
 	}
-	if err := testSpec.validate(revLegacy, "CallToolResult", rawMember(msgs[0], "result")); err != nil {
+	if err := validateLegacy(t, "CallToolResult", rawMember(final, "result")); err != nil {
 		t.Error(err)
 	}
 }
 
-// TestTasksDrainOnShutdown: DrainTasks waits for running task handlers; at
+// TestTasksDrainOnShutdown: the extension's Shutdown (drain) waits for running task handlers; at
 // its deadline it cancels them and their tasks fail at once with the
 // shutdown message (not when the lease lapses), also for a handler that
 // ignores its cancellation.
 func TestTasksDrainOnShutdown(t *testing.T) {
 	release, cancelled := make(chan struct{}), make(chan error, 4)
 	unblock := make(chan struct{})
-	deaf := &Tool{Name: "deaf", Description: "Ignores its cancellation.", InputSchema: json.RawMessage(`{"type":"object"}`), Task: TaskRequired,
-		Handler: func(context.Context, *ToolRequest) (*ToolResult, error) {
+	deaf := &runtime.Tool{Name: "deaf", Description: "Ignores its cancellation.", InputSchema: json.RawMessage(`{"type":"object"}`), Task: runtime.TaskRequired,
+		Handler: func(context.Context, *runtime.ToolRequest) (*runtime.ToolResult, error) {
 			<-unblock
 			return nil, errors.New("late")
 		}}
-	quits := &Tool{Name: "quits", Description: "Fails when cancelled.", InputSchema: json.RawMessage(`{"type":"object"}`), Task: TaskRequired,
-		Handler: func(ctx context.Context, _ *ToolRequest) (*ToolResult, error) {
+	quits := &runtime.Tool{Name: "quits", Description: "Fails when cancelled.", InputSchema: json.RawMessage(`{"type":"object"}`), Task: runtime.TaskRequired,
+		Handler: func(ctx context.Context, _ *runtime.ToolRequest) (*runtime.ToolResult, error) {
 			<-ctx.Done()
 			return nil, ctx.Err()
 		}}
-	s := newTestServer(t, &Options{}, append(taskTools(release, cancelled), deaf, quits)...)
-	h := &taskHarness{t: t, s: s, ctx: WithPrincipal(context.Background(), &Principal{Subject: "alice"})}
+	s, x := newTestServer(t, &runtime.Options{}, append(taskTools(release, cancelled), deaf, quits)...)
+	h := &taskHarness{t: t, s: s, x: x, ctx: runtime.WithPrincipal(context.Background(), &runtime.Principal{Subject: "alice"})}
 
 	// Nothing runs: it returns at once, even with a done context.
 	done, stop := context.WithCancel(context.Background())
 	stop()
-	if err := s.DrainTasks(done); err != nil {
+	if err := x.drain(done); err != nil {
 		t.Fatalf("drain with no task running: %v", err)
 	}
 
 	// A handler that finishes within the deadline: the drain waits for it.
 	id := h.start("slow")
 	drained := make(chan error, 1)
-	go func() { drained <- s.DrainTasks(context.Background()) }()
+	go func() { drained <- x.drain(context.Background()) }()
 	select {
 	case err := <-drained:
 		t.Fatalf("drain returned while a task handler ran: %v", err)
@@ -812,7 +792,7 @@ func TestTasksDrainOnShutdown(t *testing.T) {
 	deafID := h.start("deaf")
 	slowCtx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
-	if err := s.DrainTasks(slowCtx); !errors.Is(err, context.DeadlineExceeded) {
+	if err := x.drain(slowCtx); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("drain cut short: %v", err)
 	}
 	if err := waitFor(t, cancelled, "the cancelled handler"); err != context.Canceled {
@@ -822,18 +802,18 @@ func TestTasksDrainOnShutdown(t *testing.T) {
 	if d := h.until(id, terminal); d.Status != "completed" {
 		t.Errorf("a handler that returned a result at shutdown: %+v", d)
 	}
-	if d := h.until(quitsID, terminal); d.Status != "failed" || d.Error == nil || d.Error.Code != CodeInternalError || !strings.Contains(d.Error.Message, "shut down before it finished") {
+	if d := h.until(quitsID, terminal); d.Status != "failed" || d.Error == nil || d.Error.Code != runtime.CodeInternalError || !strings.Contains(d.Error.Message, "shut down before it finished") {
 		t.Errorf("a handler that failed at shutdown: %+v", d)
 	}
 	d := h.get(deafID)
-	if d.Status != "failed" || d.Error == nil || d.Error.Code != CodeInternalError || !strings.Contains(d.Error.Message, "shut down before it finished") {
+	if d.Status != "failed" || d.Error == nil || d.Error.Code != runtime.CodeInternalError || !strings.Contains(d.Error.Message, "shut down before it finished") {
 		t.Errorf("a handler that ignored the shutdown: %+v", d)
 	}
 	// Its late return changes nothing: wait until it is recorded as ended
 	// (its run leaves the server's list), then read the task again.
 	close(unblock)
 	deadline := time.Now().Add(waitTimeout)
-	for _, running := s.tasks.runs.Load(deafID); running; _, running = s.tasks.runs.Load(deafID) {
+	for _, running := x.runs.Load(deafID); running; _, running = x.runs.Load(deafID) {
 		if time.Now().After(deadline) {
 			t.Fatal("the deaf handler's run never ended")
 		}
@@ -852,7 +832,7 @@ func TestTasksDrainedByListenAndServe(t *testing.T) {
 	ctx, stop := context.WithCancel(context.Background())
 	served := make(chan error, 1)
 	go func() {
-		served <- h.s.ListenAndServe(ctx, "127.0.0.1:0", &HTTPOptions{ShutdownTimeout: 30 * time.Millisecond})
+		served <- h.s.ListenAndServe(ctx, "127.0.0.1:0", &runtime.HTTPOptions{ShutdownTimeout: 30 * time.Millisecond})
 	}()
 	time.Sleep(20 * time.Millisecond)
 	stop()
@@ -865,5 +845,41 @@ func TestTasksDrainedByListenAndServe(t *testing.T) {
 	}
 	if d := h.until(id, terminal); d.Status != "failed" || d.Error == nil || !strings.Contains(d.Error.Message, "shut down before it finished") {
 		t.Errorf("task after shutdown: %+v", d)
+	}
+}
+
+// TestTasksInvalidArguments: the route is an interceptor, after validation,
+// so a task tool called with invalid arguments gets the invalid_arguments
+// isError result, never a task, in both eras (a required tool too, and with
+// 2025-11-25 params.task); its handler never runs. Valid arguments still
+// make a task.
+func TestTasksInvalidArguments(t *testing.T) {
+	h, _, _ := newTaskHarness(t, nil)
+	ran := make(chan struct{}, 4)
+	h.s.AddTool(&runtime.Tool{Name: "strict", Description: "Needs n.", Task: runtime.TaskRequired,
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`),
+		Handler: func(context.Context, *runtime.ToolRequest) (*runtime.ToolResult, error) {
+			ran <- struct{}{}
+			return &runtime.ToolResult{Content: []runtime.Content{runtime.Text("ran")}}, nil
+		}})
+	res := h.call("tools/call", map[string]any{"name": "strict", "arguments": map[string]any{"n": "x"}})
+	if bytes.Contains(res, []byte("taskId")) || !bytes.Contains(res, []byte(`"isError":true`)) || !bytes.Contains(res, []byte(`"invalid_arguments"`)) {
+		t.Errorf("2026-07-28 invalid arguments: %s", res)
+	}
+	sess := h.legacySession(make(chanSink, 16))
+	m := h.legacy(sess, "tools/call", map[string]any{"name": "strict", "arguments": map[string]any{}, "task": map[string]any{}})
+	if m.Error != nil || bytes.Contains(m.Result, []byte(`"task"`)) || !bytes.Contains(m.Result, []byte(`"invalid_arguments"`)) {
+		t.Errorf("2025-11-25 invalid arguments: %s", m.raw)
+	}
+	if len(ran) != 0 {
+		t.Fatal("the handler ran for invalid arguments")
+	}
+	res = h.call("tools/call", map[string]any{"name": "strict", "arguments": map[string]any{"n": 1}})
+	var d detailed
+	if err := json.Unmarshal(res, &d); err != nil || d.ResultType != "task" {
+		t.Fatalf("valid arguments: %s", res)
+	}
+	if d = h.until(d.TaskID, terminal); d.Status != "completed" || len(ran) != 1 {
+		t.Errorf("valid arguments: %+v, handler ran %d times", d, len(ran))
 	}
 }

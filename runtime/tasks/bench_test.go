@@ -1,16 +1,19 @@
 //go:build unix
 
-package runtime
+package tasks
 
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"os"
 	goruntime "runtime"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/store"
 	"github.com/mcpgen/mcpgen/runtime/store/redisstore"
 )
@@ -48,19 +51,20 @@ func BenchmarkTaskCall(b *testing.B) {
 			return s
 		}
 	}
-	server := func(b *testing.B, st store.Store, poll time.Duration) *Server {
+	server := func(b *testing.B, st store.Store, poll time.Duration) *runtime.Server {
 		task := addTool()
-		task.Name, task.Task = "add_task", TaskOptional
+		task.Name, task.Task = "add_task", runtime.TaskOptional
 		plain := addTool()
-		plain.Annotations = &ToolAnnotations{ReadOnlyHint: true}
+		plain.Annotations = &runtime.ToolAnnotations{ReadOnlyHint: true}
 		task.Annotations = plain.Annotations
-		s := NewServer(Implementation{Name: "bench", Version: "0"}, &Options{Logger: discardLogger(), Store: st, TaskThreshold: -1, TaskPollInterval: poll})
+		s := runtime.NewServer(runtime.Implementation{Name: "bench", Version: "0"}, &runtime.Options{Logger: slog.New(slog.DiscardHandler), Store: st, TaskThreshold: -1, TaskPollInterval: poll})
+		Use(s)
 		s.AddTool(plain)
 		s.AddTool(task)
 		return s
 	}
 	// createTask returns a new task's id.
-	createTask := func(b *testing.B, s *Server) string {
+	createTask := func(b *testing.B, s *runtime.Server) string {
 		r := s.HandleRaw(context.Background(), call("add_task"), nil, nil)
 		var m struct {
 			Result struct {
@@ -73,7 +77,7 @@ func BenchmarkTaskCall(b *testing.B) {
 		return m.Result.TaskID
 	}
 	// waitDone polls until the task completed; it returns the polls made.
-	waitDone := func(b *testing.B, s *Server, id string) int {
+	waitDone := func(b *testing.B, s *runtime.Server, id string) int {
 		for n := 1; ; n++ {
 			body := s.HandleRaw(context.Background(), get(id), nil, nil).Body
 			if strings.Contains(string(body), `"status":"completed"`) {
@@ -133,4 +137,29 @@ func BenchmarkTaskCall(b *testing.B) {
 			measure(b, func() { s.HandleRaw(context.Background(), msg, nil, nil) })
 		})
 	}
+}
+
+// addTool adds two integers.
+func addTool() *runtime.Tool {
+	return &runtime.Tool{
+		Name: "add", Description: "Add adds.",
+		InputSchema:  json.RawMessage(`{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer"}},"required":["a","b"],"additionalProperties":false}`),
+		OutputSchema: json.RawMessage(`{"type":"integer"}`),
+		Handler: func(ctx context.Context, req *runtime.ToolRequest) (*runtime.ToolResult, error) {
+			var in struct{ A, B int }
+			if err := req.Decode(&in); err != nil {
+				return nil, err
+			}
+			return runtime.Structured(in.A + in.B)
+		},
+	}
+}
+
+// processCPU is the process's CPU time so far (user and system).
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
