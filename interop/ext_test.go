@@ -1,14 +1,9 @@
 package interop
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // TestTypeScriptExtension drives a generated server with a third-party
@@ -66,7 +61,7 @@ func TestTypeScriptExtension(t *testing.T) {
 				}
 			}
 			if r := string(out.Calls[1].Result); !strings.Contains(r, `"isError":true`) || !strings.Contains(r, "blocked_keyword") {
-				t.Errorf("blocked call: %s %s", r, out.Calls[1].Error)
+				t.Errorf("blocked call: %s %+v", r, out.Calls[1].Error)
 			}
 			if r := string(out.Calls[2].Result); !strings.Contains(r, `"isError":true`) || strings.Contains(r, "com.example/call") {
 				t.Errorf("invalid arguments reached the interceptor: %s", r)
@@ -89,43 +84,13 @@ func TestTypeScriptExtension(t *testing.T) {
 	}
 }
 
-// tsPlanOutput is what client.mjs prints, with the members this file reads.
-type tsPlanOutput struct {
-	OK              bool            `json:"ok"`
-	ProtocolVersion string          `json:"protocolVersion"`
-	Capabilities    json.RawMessage `json:"capabilities"`
-	Calls           []struct {
-		Result json.RawMessage `json:"result"`
-		Error  json.RawMessage `json:"error"`
-	} `json:"calls"`
-	Custom []struct {
-		Method string          `json:"method"`
-		Result json.RawMessage `json:"result"`
-		Error  json.RawMessage `json:"error"`
-	} `json:"custom"`
-	Trace []wireMsg       `json:"trace"`
-	Error json.RawMessage `json:"error"`
-}
-
 // runTSPlan runs client.mjs with plan and returns what it printed.
-func runTSPlan(t *testing.T, plan map[string]any) tsPlanOutput {
+func runTSPlan(t *testing.T, plan map[string]any) tsOutput {
 	t.Helper()
-	planJSON, err := json.Marshal(plan)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, env.node, filepath.Join(env.tsDir, "client.mjs"), string(planJSON))
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	runErr := cmd.Run()
-	var out tsPlanOutput
-	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
-		t.Fatalf("node client.mjs: %v; output is not JSON: %v\nstdout:\n%s\nstderr:\n%s", exitError(runErr), err, stdout.Bytes(), stderr.Bytes())
-	}
+	var out tsOutput
+	stderr, runErr := runClientMJS(t, env.tsDir, plan, &out)
 	if runErr != nil || !out.OK {
-		t.Fatalf("client failed (%s): %s\nstderr:\n%s\nwire:\n%s", exitError(runErr), out.Error, stderr.Bytes(), dumpWire(out.Trace))
+		t.Fatalf("client failed (%s): %s\nstderr:\n%s\nwire:\n%s", exitError(runErr), out.Error, stderr, dumpWire(out.Trace))
 	}
 	t.Cleanup(func() {
 		if t.Failed() {

@@ -1,14 +1,9 @@
 package interop
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mcpgen/mcpgen/internal/specschema"
 )
@@ -106,23 +101,11 @@ func runOlderTS(t *testing.T, example string, c olderTS, plan map[string]any) {
 		p := primitiveExpectations[example]
 		plan["primitives"] = map[string]any{"reads": p.Reads, "gets": p.Gets, "completions": p.Completions}
 	}
-	planJSON, err := json.Marshal(plan)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, env.node, filepath.Join(env.tsOldDir, "client.mjs"), string(planJSON))
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	runErr := cmd.Run()
 	var out tsOutput
-	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
-		t.Fatalf("node client.mjs: %v; output is not JSON: %v\nstdout:\n%s\nstderr:\n%s", exitError(runErr), err, stdout.Bytes(), stderr.Bytes())
-	}
+	stderr, runErr := runClientMJS(t, env.tsOldDir, plan, &out)
 	defer func() {
 		if t.Failed() {
-			t.Logf("sdk %s; client stderr:\n%s\nwire:\n%s", out.SDKVersion, stderr.Bytes(), dumpWire(out.Trace))
+			t.Logf("sdk %s; client stderr:\n%s\nwire:\n%s", out.SDKVersion, stderr, dumpWire(out.Trace))
 		}
 	}()
 	if runErr != nil || !out.OK {

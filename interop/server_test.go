@@ -6,16 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
-	"time"
+
+	"github.com/mcpgen/mcpgen/internal/testproc"
 )
 
 // syncBuffer is a bytes.Buffer safe for a writer goroutine and a reader.
@@ -61,53 +60,9 @@ func checkStderr(t *testing.T, name, stderr string) {
 // returns its endpoint URL. When the test ends the server gets SIGTERM and must exit 0.
 func startHTTP(t *testing.T, name string, extra ...string) string {
 	t.Helper()
-	addr := freeAddr(t)
-	cmd := serverCmd(t, name, append([]string{"-http", addr}, extra...)...)
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("start %s -http %s: %v", name, addr, err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case err := <-exited:
-			if err != nil {
-				t.Errorf("%s -http: after SIGTERM: %v (want exit status 0)", name, err)
-			}
-		case <-time.After(15 * time.Second):
-			_ = cmd.Process.Kill()
-			t.Errorf("%s -http: still running 15s after SIGTERM", name)
-		}
-	})
-	deadline := time.Now().Add(15 * time.Second)
-	for {
-		c, err := net.DialTimeout("tcp", addr, time.Second)
-		if err == nil {
-			c.Close()
-			return "http://" + addr + "/mcp"
-		}
-		select {
-		case err := <-exited:
-			t.Fatalf("%s -http %s exited before listening: %v", name, addr, err)
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s -http %s: not listening after 15s: %v", name, addr, err)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-// freeAddr returns a loopback address with a port that was free a moment ago.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
+	addr := testproc.FreeAddr(t)
+	testproc.Serve(t, serverCmd(t, name, append([]string{"-http", addr}, extra...)...), addr)
+	return "http://" + addr + "/mcp"
 }
 
 // exitError describes how a finished command ended, for messages.

@@ -40,6 +40,7 @@ type tsOutput struct {
 	ProtocolVersion string                 `json:"protocolVersion"`
 	Era             string                 `json:"era"`
 	ServerInfo      *struct{ Name string } `json:"serverInfo"`
+	Capabilities    json.RawMessage        `json:"capabilities"`
 	Instructions    string                 `json:"instructions"`
 	Ping            json.RawMessage        `json:"ping"`
 	Tools           []json.RawMessage      `json:"tools"`
@@ -51,6 +52,11 @@ type tsOutput struct {
 		Result json.RawMessage `json:"result"`
 		Error  json.RawMessage `json:"error"`
 	} `json:"listChanged"`
+	Custom []struct { // custom methods' outcomes (ext_test.go)
+		Method string          `json:"method"`
+		Result json.RawMessage `json:"result"`
+		Error  json.RawMessage `json:"error"`
+	} `json:"custom"`
 	Trace []wireMsg       `json:"trace"`
 	Error json.RawMessage `json:"error"`
 }
@@ -92,26 +98,14 @@ func runTS(t *testing.T, example string, tc tsClient, plan map[string]any) {
 		plan["primitives"] = p
 	}
 	plan["listChanged"] = example == "everything"
-	planJSON, err := json.Marshal(plan)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, env.node, filepath.Join(env.tsDir, "client.mjs"), string(planJSON))
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	runErr := cmd.Run()
 	var out tsOutput
-	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
-		t.Fatalf("node client.mjs: %v; output is not JSON: %v\nstdout:\n%s\nstderr:\n%s", exitError(runErr), err, stdout.Bytes(), stderr.Bytes())
-	}
+	stderr, runErr := runClientMJS(t, env.tsDir, plan, &out)
 	defer func() {
 		if t.Failed() {
-			t.Logf("%s %s; client stderr (includes the server's on stdio):\n%s\nwire:\n%s", out.SDK, out.SDKVersion, stderr.Bytes(), dumpWire(out.Trace))
+			t.Logf("%s %s; client stderr (includes the server's on stdio):\n%s\nwire:\n%s", out.SDK, out.SDKVersion, stderr, dumpWire(out.Trace))
 		}
 	}()
-	if strings.Contains(stderr.String(), "WARNING: DATA RACE") {
+	if strings.Contains(string(stderr), "WARNING: DATA RACE") {
 		t.Errorf("the server (its stderr goes to the client's) reports a data race")
 	}
 	if runErr != nil || !out.OK {
@@ -149,6 +143,27 @@ func runTS(t *testing.T, example string, tc tsClient, plan map[string]any) {
 			t.Errorf("tools/call test_transient_tool: %s %s", lc.Result, lc.Error)
 		}
 	}
+}
+
+// runClientMJS runs dir's client.mjs with plan and decodes what it printed
+// into out, failing the test when that is not JSON; it returns the client's
+// stderr and how it ended.
+func runClientMJS(t *testing.T, dir string, plan map[string]any, out any) (stderr []byte, runErr error) {
+	t.Helper()
+	planJSON, err := json.Marshal(plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, env.node, filepath.Join(dir, "client.mjs"), string(planJSON))
+	var stdout, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &errb
+	runErr = cmd.Run()
+	if err := json.Unmarshal(stdout.Bytes(), out); err != nil {
+		t.Fatalf("node client.mjs: %v; output is not JSON: %v\nstdout:\n%s\nstderr:\n%s", exitError(runErr), err, stdout.Bytes(), errb.Bytes())
+	}
+	return errb.Bytes(), runErr
 }
 
 // initializeVersion returns the protocolVersion of the initialize result on the wire.

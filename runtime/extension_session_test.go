@@ -194,22 +194,20 @@ func TestSessionEndLegacySSE(t *testing.T) {
 func TestSessionEndAllocs(t *testing.T) {
 	s := extServer(t, nil)
 	ss := s.NewSession(nil)
-	if n := testing.AllocsPerRun(100, func() {
-		ss.opened()
-		ss.life.ended.Store(false)
-		ss.reportEnd(versionLegacy)
-	}); n != 0 {
-		t.Errorf("no extension: %v allocations per session open and end, want 0", n)
+	allocs := func(label string) {
+		t.Helper()
+		if n := testing.AllocsPerRun(100, func() {
+			ss.opened()
+			ss.life.ended.Store(false)
+			ss.reportEnd(versionLegacy)
+		}); n != 0 {
+			t.Errorf("%s: %v allocations per session open and end, want 0", label, n)
+		}
 	}
+	allocs("no extension")
 	var ends int
 	s.MustUse(&Extension{SessionEnd: func(SessionInfo) { ends++ }})
-	if n := testing.AllocsPerRun(100, func() {
-		ss.opened()
-		ss.life.ended.Store(false)
-		ss.reportEnd(versionLegacy)
-	}); n != 0 {
-		t.Errorf("watched: %v allocations per session open and end, want 0", n)
-	}
+	allocs("watched")
 	if ends == 0 {
 		t.Error("the watching extension saw no session end")
 	}

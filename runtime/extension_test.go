@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
@@ -437,17 +436,9 @@ func TestExtensionObserveAuditAndLifecycle(t *testing.T) {
 	defer ts.Close()
 	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ctx","arguments":{},"_meta":{"traceparent":"00-abc-def-01",
 		"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
-	req, _ := http.NewRequest(http.MethodPost, ts.URL, strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
-	req.Header.Set("Mcp-Method", "tools/call")
-	req.Header.Set("Mcp-Name", "ctx")
-	req.Header.Set("X-Test", "hdr")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	hdr := modernHeaders("tools/call", "ctx")
+	hdr.Set("X-Test", "hdr")
+	resp := newHTTPClient(t, ts).post(context.Background(), hdr, []byte(body))
 	out, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	if !bytes.Contains(out, []byte(`"text":"ok"`)) {
@@ -477,13 +468,19 @@ func TestExtensionObserveAuditAndLifecycle(t *testing.T) {
 
 func itoa(n int) string { return strings.TrimSpace(string(json.RawMessage(mustMarshal(n)))) }
 
-func TestExtensionStages(t *testing.T) {
+// writeServer is extServer with a keyed write "write" (idempotency key "key").
+func writeServer(t *testing.T) *Server {
 	s := extServer(t, nil)
 	s.AddTool(&Tool{Name: "write", IdempotencyKey: "key",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"key":{"type":"string"},"n":{"type":"integer"}}}`),
 		Handler: func(context.Context, *ToolRequest) (*ToolResult, error) {
 			return &ToolResult{Content: []Content{Text("done")}}, nil
 		}})
+	return s
+}
+
+func TestExtensionStages(t *testing.T) {
+	s := writeServer(t)
 	var mu sync.Mutex
 	var got []string
 	err := s.Use(&Extension{ID: "x/stages", Stages: func(_ context.Context, st Stage) func(error) {
@@ -593,12 +590,7 @@ func TestExtensionMethodAsks(t *testing.T) {
 }
 
 func TestOutcomeIdempotency(t *testing.T) {
-	s := extServer(t, nil)
-	s.AddTool(&Tool{Name: "write", IdempotencyKey: "key",
-		InputSchema: json.RawMessage(`{"type":"object","properties":{"key":{"type":"string"},"n":{"type":"integer"}}}`),
-		Handler: func(context.Context, *ToolRequest) (*ToolResult, error) {
-			return &ToolResult{Content: []Content{Text("done")}}, nil
-		}})
+	s := writeServer(t)
 	var got []string
 	var mu sync.Mutex
 	err := s.Use(&Extension{ID: "x/o", Observe: func(ctx context.Context, _ *MessageInfo) (context.Context, func(Outcome)) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync/atomic"
@@ -80,20 +79,12 @@ func TestReplayBeforeConsentHTTP(t *testing.T) {
 	var runs atomic.Int32
 	ts := httptest.NewServer(replayServer(&runs).HTTPHandler(nil))
 	defer ts.Close()
+	peer := &httpPeer{url: ts.URL, client: ts.Client()}
 	post := func(args, extra string) string {
 		t.Helper()
 		body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"pay","arguments":` + args + extra + `,
 			"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}}}}}`
-		req, _ := http.NewRequest(http.MethodPost, ts.URL, strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		req.Header.Set("MCP-Protocol-Version", "2026-07-28")
-		req.Header.Set("Mcp-Method", "tools/call")
-		req.Header.Set("Mcp-Name", "pay")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
+		resp := peer.post(t, true, body, nil, "") // a 2026-07-28 client's headers
 		defer resp.Body.Close()
 		b, _ := io.ReadAll(resp.Body)
 		return string(b)

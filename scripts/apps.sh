@@ -24,24 +24,12 @@ set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cwd=$(pwd) # -preview -server DIR is relative to where the script was started
-die() { echo "apps: $*" >&2; exit 1; }
+prog=apps
+. "$repo/scripts/lib.sh"
 
-eval "$("$repo/interop/run.sh" -env | sed 's/^/export /')" || die "could not install Node (interop/run.sh -env)"
-node=${MCPGEN_INTEROP_NODE:?}
-home=${MCPGEN_INTEROP_HOME:-${XDG_CACHE_HOME:-${HOME:?set MCPGEN_INTEROP_HOME}/.cache}/mcpgen-interop}
-export PATH=$(dirname "$node"):/usr/local/go/bin:$PATH
-export npm_config_cache=$home/npm-cache npm_config_update_notifier=false \
-  npm_config_fund=false npm_config_audit=false npm_config_ignore_scripts=true
-
+node_env
 # The host's packages, exactly as scripts/apps/package-lock.json pins them, keyed by its hash.
-lock=$(cat "$repo/scripts/apps/package.json" "$repo/scripts/apps/package-lock.json" | sha256sum | cut -c1-12)
-dir=$home/apps-$lock
-if [ ! -d "$dir" ]; then
-  tmp=$(mktemp -d "$dir.tmp.XXXXXX")
-  (cd "$tmp" && cp "$repo/scripts/apps/package.json" "$repo/scripts/apps/package-lock.json" . && npm ci >&2) ||
-    { rm -rf "$tmp"; die "npm ci of scripts/apps failed"; }
-  mv -T "$tmp" "$dir" 2>/dev/null || rm -rf "$tmp"
-fi
+dir=$(npm_dir apps "$repo/scripts/apps" ci)
 modules=$dir/node_modules
 schema=$modules/@modelcontextprotocol/ext-apps/dist/src/generated/schema.json
 [ -f "$schema" ] && [ -d "$modules/playwright-core" ] || die "$modules lacks ext-apps or playwright-core"
@@ -52,29 +40,17 @@ if [ "${1:-}" = "-env" ]; then
   exit 0
 fi
 
-work=$(mktemp -d)
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  rm -rf "$work"
-}
-trap cleanup EXIT
+workdir
 # The scripts beside the packages they import (Node resolves from the script's directory).
 cp "$repo"/scripts/apps/*.mjs "$repo"/scripts/apps/*.html "$repo"/scripts/apps/host.js "$work/"
 ln -s "$modules" "$work/node_modules"
 
-# start_server FROM MAIN_DIR: build the server main (a package path relative to
+# serve FROM MAIN_DIR: build the server main (a package path relative to
 # FROM) and serve it over HTTP; sets mcp_url.
-start_server() {
+serve() {
   (cd "$1" && go build -o "$work/server" "$2") || die "go build $2 (in $1) failed"
-  "$work/server" -http 127.0.0.1:0 -audit </dev/null 2>"$work/server.log" &
-  pids+=($!)
-  for _ in $(seq 100); do
-    mcp_url=$(grep -o 'url=http://[^ "]*' "$work/server.log" | head -1 | cut -d= -f2) && [ -n "$mcp_url" ] && return
-    sleep 0.1
-  done
-  cat "$work/server.log" >&2
-  die "the server did not start"
+  start_server "$work/server.log" "$work/server" -http 127.0.0.1:0 -audit
+  mcp_url=$url
 }
 
 # start_host MCP_URL [PORT]: serve the host page; sets host_url.
@@ -102,7 +78,7 @@ if [ "${1:-}" = "-preview" ]; then
   if [ -z "$url" ]; then
     from=$cwd
     [ "$main" = ./examples/incidents/cmd/incidents-server ] && from=$repo
-    start_server "$from" "$main"
+    serve "$from" "$main"
     url=$mcp_url
   fi
   start_host "$url" "$port"
@@ -116,7 +92,7 @@ if ! [ -x "${CHROMIUM:-/usr/bin/chromium}" ]; then
   command -v apt-get >/dev/null || die "no /usr/bin/chromium and no apt-get to install it"
   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >&2 || die "apt-get install chromium failed"
 fi
-start_server "$repo" ./examples/incidents/cmd/incidents-server
+serve "$repo" ./examples/incidents/cmd/incidents-server
 start_host "$mcp_url"
 echo "apps: $("${CHROMIUM:-/usr/bin/chromium}" --version 2>/dev/null); server $mcp_url; host $host_url" >&2
 status=0

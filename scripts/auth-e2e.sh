@@ -16,43 +16,21 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH=/usr/local/go/bin:$PATH
-die() { echo "auth-e2e: $*" >&2; exit 1; }
+prog=auth-e2e
+. scripts/lib.sh
 
 # --- Hydra, built once ---
-tools=${MCPGEN_TOOLS_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/mcpgen-tools}
-mkdir -p "$tools"
-key=$(cat scripts/hydra/go.mod scripts/hydra/go.sum | sha256sum | cut -c1-12)
-hydra=$tools/hydra-$key
-if [ ! -x "$hydra" ]; then
-  echo "auth-e2e: building Ory Hydra (once; cached as $hydra)" >&2
-  start=$(date +%s)
-  (cd scripts/hydra && CGO_ENABLED=1 go build -tags sqlite,sqlite_omit_load_extension -o "$hydra.tmp" github.com/ory/hydra/v2)
-  mv "$hydra.tmp" "$hydra"
-  echo "auth-e2e: Hydra built in $(( $(date +%s) - start )) s" >&2
-fi
+hydra=$(CGO_ENABLED=1 cached_tool hydra scripts/hydra -tags sqlite,sqlite_omit_load_extension github.com/ory/hydra/v2)
 
 # --- the TypeScript clients (interop/run.sh installs and caches them) ---
 eval "$(interop/run.sh -env | sed 's/^/export /')"
 node=$MCPGEN_INTEROP_NODE
 
-work=$(mktemp -d)
+workdir
 # The script resolves its imports from the node_modules beside it.
 mkdir "$work/ts"
 cp interop/ts/auth-client.mjs "$work/ts/"
 ln -s "$MCPGEN_INTEROP_NODE_MODULES" "$work/ts/node_modules"
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-freeport() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-waitfor() { # URL: up to 30 s
-  for _ in $(seq 1 150); do curl -fsS -o /dev/null "$1" 2>/dev/null && return 0; sleep 0.2; done
-  die "$1 did not come up"
-}
 
 pub=$(freeport) adm=$(freeport) mcp=$(freeport)
 issuer=http://127.0.0.1:$pub
@@ -67,7 +45,7 @@ DSN=memory SECRETS_SYSTEM=mcpgen-auth-e2e-system-secret-000 URLS_SELF_ISSUER=$is
   STRATEGIES_ACCESS_TOKEN=opaque LOG_LEVEL=warn \
   "$hydra" serve all --dev --sqa-opt-out >"$work/hydra.log" 2>&1 &
 pids+=($!)
-waitfor "http://127.0.0.1:$adm/health/ready"
+waitfor "http://127.0.0.1:$adm/health/ready" 30
 # Hydra makes its signing keys on first use, which takes seconds: warm it up so the
 # clients' first discovery does not race key generation.
 curl -fsS -o /dev/null "$issuer/.well-known/openid-configuration"
@@ -93,7 +71,7 @@ go build -o "$work/incidents-server" ./examples/incidents/cmd/incidents-server
 "$work/incidents-server" -http "127.0.0.1:$mcp" -auth-issuer "$issuer" -auth-jwt-typ JWT -auth-audience "$audience" \
   -auth-introspection "http://127.0.0.1:$adm/admin/oauth2/introspect" -log-level warn >"$work/server.log" 2>&1 &
 pids+=($!)
-waitfor "http://127.0.0.1:$mcp/.well-known/oauth-protected-resource/mcp"
+waitfor "http://127.0.0.1:$mcp/.well-known/oauth-protected-resource/mcp" 30
 
 # Unauthenticated: 401 with the metadata URL.
 hdr=$(curl -sS -o /dev/null -D - -X POST -H 'Content-Type: application/json' -d '{}' "$audience" | tr -d '\r' | grep -i '^www-authenticate:' || true)

@@ -13,36 +13,18 @@
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
-die() { echo "inspector: $*" >&2; exit 1; }
+prog=inspector
+. "$repo/scripts/lib.sh"
 
-eval "$("$repo/interop/run.sh" -env | sed 's/^/export /')" || die "could not install Node (interop/run.sh -env)"
-node=${MCPGEN_INTEROP_NODE:?}
-home=${MCPGEN_INTEROP_HOME:-${XDG_CACHE_HOME:-${HOME:?set MCPGEN_INTEROP_HOME}/.cache}/mcpgen-interop}
-export PATH=$(dirname "$node"):/usr/local/go/bin:$PATH
-export npm_config_cache=$home/npm-cache npm_config_update_notifier=false \
-  npm_config_fund=false npm_config_audit=false npm_config_ignore_scripts=true
-
+node_env
 # The Inspector, keyed by the lock's hash; an interrupted install leaves nothing behind.
 # npm install, not npm ci: npm ci rejects this lock over an optional Windows-only
 # dependency it records without a version; install still follows the lock.
-lock=$(cat "$repo/scripts/inspector/package.json" "$repo/scripts/inspector/package-lock.json" | sha256sum | cut -c1-12)
-dir=$home/inspector-$lock
-if [ ! -d "$dir" ]; then
-  tmp=$(mktemp -d "$dir.tmp.XXXXXX")
-  (cd "$tmp" && cp "$repo/scripts/inspector/package.json" "$repo/scripts/inspector/package-lock.json" . && npm install >&2) ||
-    { rm -rf "$tmp"; die "npm install of the Inspector failed"; }
-  mv -T "$tmp" "$dir" 2>/dev/null || rm -rf "$tmp"
-fi
+dir=$(npm_dir inspector "$repo/scripts/inspector" install)
 inspector=$dir/node_modules/.bin/mcp-inspector
 [ -x "$inspector" ] || die "$inspector missing after install"
 
-work=$(mktemp -d)
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  rm -rf "$work"
-}
-trap cleanup EXIT
+workdir
 export MCP_CATALOG_PATH=$work/catalog.json # keep the Inspector out of $HOME
 
 (cd "$repo" && go build -o "$work/notes-server" ./examples/notes/cmd/notes-server &&
@@ -90,23 +72,9 @@ checks() {
 
 checks stdio "$work/notes-server" "$work/everything-server"
 
-# start NAME: run a server on a free port; sets url and pid.
-start() {
-  local bin=$1 log=$work/$(basename "$1").log
-  "$bin" -http 127.0.0.1:0 2>"$log" &
-  pid=$!
-  pids+=("$pid")
-  for _ in $(seq 100); do
-    url=$(grep -o 'url=http://[^ ]*' "$log" | head -1 | cut -d= -f2-) && [ -n "$url" ] && return 0
-    kill -0 "$pid" 2>/dev/null || { cat "$log" >&2; die "$bin -http exited"; }
-    sleep 0.1
-  done
-  cat "$log" >&2
-  die "$bin -http did not log its URL"
-}
-start "$work/notes-server"
+start_server "$work/notes-server.log" "$work/notes-server" -http 127.0.0.1:0
 notes_url=$url notes_pid=$pid
-start "$work/everything-server"
+start_server "$work/everything-server.log" "$work/everything-server" -http 127.0.0.1:0
 every_url=$url every_pid=$pid
 checks http "$notes_url" "$every_url" --transport http
 

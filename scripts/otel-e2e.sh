@@ -22,36 +22,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH=/usr/local/go/bin:$PATH
-die() { echo "otel-e2e: $*" >&2; exit 1; }
+prog=otel-e2e
+. scripts/lib.sh
 
 # --- Jaeger, built once ---
-tools=${MCPGEN_TOOLS_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/mcpgen-tools}
-mkdir -p "$tools"
-key=$(cat scripts/jaeger/go.mod scripts/jaeger/go.sum | sha256sum | cut -c1-12)
-jaeger=$tools/jaeger-$key
-if [ ! -x "$jaeger" ]; then
-  echo "otel-e2e: building Jaeger (once; cached as $jaeger)" >&2
-  start=$(date +%s)
-  (cd scripts/jaeger && go build -o "$jaeger.tmp" github.com/jaegertracing/jaeger/cmd/jaeger)
-  mv "$jaeger.tmp" "$jaeger"
-  echo "otel-e2e: Jaeger built in $(( $(date +%s) - start )) s" >&2
-fi
+jaeger=$(cached_tool jaeger scripts/jaeger github.com/jaegertracing/jaeger/cmd/jaeger)
 
-work=$(mktemp -d)
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-freeport() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-waitfor() { # URL: up to 60 s
-  for _ in $(seq 1 300); do curl -fsS -o /dev/null "$1" 2>/dev/null && return 0; sleep 0.2; done
-  die "$1 did not come up"
-}
-
+workdir
 otlp=$(freeport) otlpgrpc=$(freeport) query=$(freeport) queryg=$(freeport) health=$(freeport) mcp=$(freeport)
 
 # --- Jaeger in memory, everything on loopback ---
@@ -99,24 +76,31 @@ YAML
 # Jaeger traces itself to localhost:4317 unless told not to.
 OTEL_TRACES_EXPORTER=none "$jaeger" --config "$work/jaeger.yaml" >"$work/jaeger.log" 2>&1 &
 pids+=($!)
-waitfor "http://127.0.0.1:$query/api/services"
+waitfor "http://127.0.0.1:$query/api/services" 60
+
+# serve_and_drive LOG PORT DRIVE SERVER...: runs SERVER (with the OTLP settings:
+# no metrics, a batch delay of an hour) in the background with its output in
+# LOG, waits for http://127.0.0.1:PORT/mcp, runs `otele2e DRIVE` against it,
+# then stops it with SIGTERM: it drains, then flushes its spans, and must exit 0.
+serve_and_drive() {
+  local log=$1 port=$2 drive=$3 server
+  shift 3
+  OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:$otlp OTEL_METRICS_EXPORTER=none OTEL_BSP_SCHEDULE_DELAY=3600000 \
+    "$@" >"$log" 2>&1 &
+  server=$!
+  pids+=("$server")
+  for _ in $(seq 1 150); do curl -s -o /dev/null "http://127.0.0.1:$port/mcp" && break; sleep 0.2; done
+  OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:$otlp "$work/otele2e" "$drive" -server "http://127.0.0.1:$port/mcp" -calls "$work/calls.json" ||
+    { tail -30 "$log" >&2; die "$drive failed"; }
+  kill -TERM "$server"
+  wait "$server" || { tail -30 "$log" >&2; die "$1 did not exit 0 after SIGTERM"; }
+}
 
 # --- the incidents server, generated -with otel ---
 go build -o "$work/incidents-server" ./examples/incidents/cmd/incidents-server
 (cd interop && go build -o "$work/otele2e" ./otele2e)
-OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:$otlp OTEL_METRICS_EXPORTER=none OTEL_BSP_SCHEDULE_DELAY=3600000 INCIDENTS_DELAY=2ms \
-  MCP_ANONYMOUS_SCOPES="incident:create" INCIDENTS_JOURNAL="$work/journal" \
-  "$work/incidents-server" -http "127.0.0.1:$mcp" -audit >"$work/server.log" 2>&1 &
-server=$!
-pids+=($server)
-for _ in $(seq 1 150); do curl -s -o /dev/null "http://127.0.0.1:$mcp/mcp" && break; sleep 0.2; done
-
-OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:$otlp "$work/otele2e" drive -server "http://127.0.0.1:$mcp/mcp" -calls "$work/calls.json" \
-  || { tail -30 "$work/server.log" >&2; die "drive failed"; }
-
-# SIGTERM: the server drains, then flushes its spans (the batch delay is an hour).
-kill -TERM "$server"
-wait "$server" || { tail -30 "$work/server.log" >&2; die "the server did not exit 0 after SIGTERM"; }
+INCIDENTS_DELAY=2ms MCP_ANONYMOUS_SCOPES="incident:create" INCIDENTS_JOURNAL="$work/journal" \
+  serve_and_drive "$work/server.log" "$mcp" drive "$work/incidents-server" -http "127.0.0.1:$mcp" -audit
 grep -q '"trace_id":"' "$work/server.log" || { tail -5 "$work/server.log" >&2; die "no trace_id in the audit records"; }
 
 # --- a task: examples/everything's slow_compute (task=optional), served with the
@@ -124,15 +108,7 @@ grep -q '"trace_id":"' "$work/server.log" || { tail -5 "$work/server.log" >&2; d
 # extension under a client span: answered with a task after the 100 ms threshold,
 # polled until it completed; SIGTERM flushes the handler's span.
 evport=$(freeport)
-OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:$otlp OTEL_METRICS_EXPORTER=none OTEL_BSP_SCHEDULE_DELAY=3600000 \
-  "$work/otele2e" serve-everything -http "127.0.0.1:$evport" >"$work/everything.log" 2>&1 &
-everything=$!
-pids+=($everything)
-for _ in $(seq 1 150); do curl -s -o /dev/null "http://127.0.0.1:$evport/mcp" && break; sleep 0.2; done
-OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:$otlp "$work/otele2e" task -server "http://127.0.0.1:$evport/mcp" -calls "$work/calls.json" \
-  || { tail -30 "$work/everything.log" >&2; die "task drive failed"; }
-kill -TERM "$everything"
-wait "$everything" || { tail -30 "$work/everything.log" >&2; die "the everything server did not exit 0 after SIGTERM"; }
+serve_and_drive "$work/everything.log" "$evport" task "$work/otele2e" serve-everything -http "127.0.0.1:$evport"
 
 "$work/otele2e" check -jaeger "http://127.0.0.1:$query" -calls "$work/calls.json" \
   || { echo "--- jaeger log" >&2; tail -30 "$work/jaeger.log" >&2; die "check failed"; }

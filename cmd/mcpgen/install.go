@@ -99,6 +99,15 @@ func commandEntry(typ string) func(l launch) ([]kv, error) {
 	}
 }
 
+// typedEntry is the entry of a client that names the transport: "http" with
+// the URL, or "stdio" with the command.
+func typedEntry(l launch) ([]kv, error) {
+	if l.URL != "" {
+		return []kv{{"type", "http"}, {"url", l.URL}}, nil
+	}
+	return commandEntry("stdio")(l)
+}
+
 // installClients are the clients mcpgen install knows, by name.
 var installClients = []clientSpec{
 	{name: "claude-desktop", title: "Claude Desktop", key: "mcpServers",
@@ -111,12 +120,7 @@ var installClients = []clientSpec{
 		}},
 	{name: "claude-code", title: "Claude Code", key: "mcpServers",
 		user: homeDir(".claude.json"), project: ".mcp.json",
-		entry: func(l launch) ([]kv, error) {
-			if l.URL != "" {
-				return []kv{{"type", "http"}, {"url", l.URL}}, nil
-			}
-			return commandEntry("stdio")(l)
-		}},
+		entry: typedEntry},
 	{name: "cursor", title: "Cursor", key: "mcpServers",
 		user: homeDir(".cursor", "mcp.json"), project: filepath.Join(".cursor", "mcp.json"),
 		entry: func(l launch) ([]kv, error) {
@@ -127,12 +131,7 @@ var installClients = []clientSpec{
 		}},
 	{name: "vscode", title: "VS Code", key: "servers",
 		user: configDir("Code", "User", "mcp.json"), project: filepath.Join(".vscode", "mcp.json"),
-		entry: func(l launch) ([]kv, error) {
-			if l.URL != "" {
-				return []kv{{"type", "http"}, {"url", l.URL}}, nil
-			}
-			return commandEntry("stdio")(l)
-		}},
+		entry: typedEntry},
 	{name: "gemini", title: "Gemini CLI", key: "mcpServers",
 		user: homeDir(".gemini", "settings.json"), project: filepath.Join(".gemini", "settings.json"),
 		entry: func(l launch) ([]kv, error) {

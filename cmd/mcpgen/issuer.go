@@ -44,15 +44,8 @@ flags:
 `)
 		fl.PrintDefaults()
 	}
-	if err := fl.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
-	}
-	if fl.NArg() > 0 {
-		usageError(stderr, "issuer: unexpected argument %q", fl.Arg(0))
-		return exitUsage
+	if code, ok := parseNoArgs(fl, args, stderr, "issuer"); !ok {
+		return code
 	}
 	host, _, err := net.SplitHostPort(*addr)
 	if ip := net.ParseIP(host); err != nil || (host != "localhost" && (ip == nil || !ip.IsLoopback())) {
@@ -104,6 +97,22 @@ then call the server with the header: Authorization: Bearer TOKEN
 	return exitOK
 }
 
+// parseNoArgs parses the flags of a subcommand that takes no argument; when
+// ok is false the command ends with code (exitOK after -h).
+func parseNoArgs(fl *flag.FlagSet, args []string, stderr io.Writer, cmd string) (code int, ok bool) {
+	if err := fl.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK, false
+		}
+		return exitUsage, false
+	}
+	if fl.NArg() > 0 {
+		usageError(stderr, "%s: unexpected argument %q", cmd, fl.Arg(0))
+		return exitUsage, false
+	}
+	return 0, true
+}
+
 // runIssuerToken is `mcpgen issuer token`: it asks a running test issuer's
 // token endpoint for an access token and prints it.
 func runIssuerToken(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -114,15 +123,8 @@ func runIssuerToken(ctx context.Context, args []string, stdout, stderr io.Writer
 	client := fl.String("client", "dev", "the token's client `id`")
 	scope := fl.String("scope", "", "granted `scopes`, space-separated")
 	aud := fl.String("aud", "", "the token's audience, the server's resource `uri` (default: the issuer's -audience)")
-	if err := fl.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
-	}
-	if fl.NArg() > 0 {
-		usageError(stderr, "issuer token: unexpected argument %q", fl.Arg(0))
-		return exitUsage
+	if code, ok := parseNoArgs(fl, args, stderr, "issuer token"); !ok {
+		return code
 	}
 	form := url.Values{"grant_type": {"client_credentials"}, "client_id": {*client}}
 	if *sub != "" {

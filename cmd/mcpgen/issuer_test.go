@@ -125,3 +125,18 @@ func TestIssuerRefusesPublicAddress(t *testing.T) {
 		t.Errorf("exit %d: %s", code, stderr.String())
 	}
 }
+
+// TestIssuerUsage: both issuer commands refuse an argument (usage, exit 2)
+// and exit 0 on -h.
+func TestIssuerUsage(t *testing.T) {
+	for _, args := range [][]string{{"issuer", "extra"}, {"issuer", "token", "extra"}} {
+		var stderr bytes.Buffer
+		if code := run(context.Background(), args, io.Discard, &stderr); code != exitUsage ||
+			!strings.Contains(stderr.String(), `unexpected argument "extra"`) {
+			t.Errorf("%q: exit %d: %s", args, code, stderr.String())
+		}
+		if code := run(context.Background(), append(args[:len(args)-1:len(args)-1], "-h"), io.Discard, io.Discard); code != exitOK {
+			t.Errorf("%q -h: exit %d, want %d", args[:len(args)-1], code, exitOK)
+		}
+	}
+}

@@ -7,13 +7,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
-
-	mcpruntime "github.com/mcpgen/mcpgen/runtime"
 )
 
 // uiCaps are the client capabilities of a host with MCP Apps.
@@ -98,14 +95,6 @@ func checkSession(t *testing.T, rev string, apps bool, got session) {
 	}
 }
 
-// appsServer is the incidents server as the generated main builds it.
-func appsServer() *mcpruntime.Server {
-	s := mcpruntime.NewServer(mcpruntime.Implementation{Name: "incidents", Version: "test"},
-		&mcpruntime.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	RegisterMCP(s, mustDesk())
-	return s
-}
-
 // messages are a client's requests in order: ids 1.. for discover or
 // initialize, tools/list and the call.
 func messages(rev string, caps map[string]any) []map[string]any {
@@ -147,7 +136,7 @@ func overStdio(t *testing.T, rev string, caps map[string]any) session {
 		in.Write(append(b, '\n'))
 	}
 	var out bytes.Buffer
-	if err := appsServer().ServeStdio(context.Background(), &in, &out); err != nil {
+	if err := newServer().ServeStdio(context.Background(), &in, &out); err != nil {
 		t.Fatal(err)
 	}
 	replies := map[float64]json.RawMessage{}
@@ -179,7 +168,7 @@ func addReply(t *testing.T, replies map[float64]json.RawMessage, line []byte) {
 
 // overHTTP runs the client's messages over Streamable HTTP.
 func overHTTP(t *testing.T, rev string, caps map[string]any) session {
-	srv := httptest.NewServer(appsServer().HTTPHandler(nil))
+	srv := httptest.NewServer(newServer().HTTPHandler(nil))
 	defer srv.Close()
 	replies := map[float64]json.RawMessage{}
 	sessionID := ""

@@ -3,8 +3,6 @@ package incidents
 import (
 	"context"
 	"fmt"
-	"io"
-	"log/slog"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -14,12 +12,7 @@ import (
 )
 
 // newServer returns the incidents server as the generated main builds it.
-func newServer() *mcpruntime.Server {
-	s := mcpruntime.NewServer(mcpruntime.Implementation{Name: "incidents", Version: "test"},
-		&mcpruntime.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	RegisterMCP(s, mustDesk())
-	return s
-}
+func newServer() *mcpruntime.Server { return deskServer(mustDesk()) }
 
 // mustDesk returns a new desk.
 func mustDesk() *Desk {

@@ -1,6 +1,7 @@
 // Package testproc starts the real processes that the multi-process tests
 // run: a Redis (CI's, or a redis-server of the test's own) and a server
-// binary serving HTTP on a free loopback port.
+// binary serving HTTP on a free loopback port, killed at the test's end
+// (Start) or told to stop with SIGTERM and held to exit status 0 (Serve).
 package testproc
 
 import (
@@ -14,6 +15,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -146,4 +148,78 @@ func Start(t testing.TB, bin string, args []string, env ...string) *Server {
 func (s *Server) Kill() {
 	_ = s.Cmd.Process.Kill()
 	<-s.Done
+}
+
+// FreeAddr returns a loopback address whose port was free a moment ago.
+func FreeAddr(t testing.TB) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// Serve starts cmd, a server told to listen on addr (from FreeAddr), and
+// waits until addr accepts connections; it fails the test if cmd exits first
+// or 15 s pass. When the test ends the server gets SIGTERM and must exit 0
+// within 15 s (a graceful stop is part of what the test checks). When
+// cmd.Stderr is unset, Serve keeps the server's stderr in a file and shows it
+// in those failures.
+func Serve(t testing.TB, cmd *exec.Cmd, addr string) {
+	t.Helper()
+	name := filepath.Base(cmd.Path)
+	stderr := func() string { return "" }
+	if cmd.Stderr == nil {
+		f, err := os.Create(filepath.Join(t.TempDir(), "stderr"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close() // the process has its own descriptor
+		cmd.Stderr = f
+		stderr = func() string {
+			b, _ := os.ReadFile(f.Name())
+			return "\nstderr:\n" + string(b)
+		}
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start %s: %v", name, err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	gone := false // it exited before listening: that is the failure
+	t.Cleanup(func() {
+		if gone {
+			return
+		}
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case err := <-exited:
+			if err != nil {
+				t.Errorf("%s -http: after SIGTERM: %v (want exit status 0)%s", name, err, stderr())
+			}
+		case <-time.After(15 * time.Second):
+			_ = cmd.Process.Kill()
+			<-exited
+			t.Errorf("%s -http: still running 15s after SIGTERM%s", name, stderr())
+		}
+	})
+	for deadline := time.Now().Add(15 * time.Second); ; {
+		c, err := net.DialTimeout("tcp", addr, time.Second)
+		if err == nil {
+			c.Close()
+			return
+		}
+		select {
+		case err := <-exited:
+			gone = true
+			t.Fatalf("%s -http %s exited before listening: %v%s", name, addr, err, stderr())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s -http %s: not listening after 15s: %v%s", name, addr, err, stderr())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -17,9 +16,11 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/internal/olderclient"
+	"github.com/mcpgen/mcpgen/internal/specschema"
 
 	mcpgoclient "github.com/mark3labs/mcp-go/client"
 	mcpgotransport "github.com/mark3labs/mcp-go/client/transport"
@@ -39,30 +40,7 @@ import (
 var testserverBin string
 
 func TestMain(m *testing.M) {
-	code, err := run(m)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-	}
-	os.Exit(code)
-}
-
-func run(m *testing.M) (int, error) {
-	tmp, err := os.MkdirTemp("", "mcpgen-interop-older-")
-	if err != nil {
-		return 1, err
-	}
-	defer os.RemoveAll(tmp)
-	testserverBin = filepath.Join(tmp, "testserver")
-	args := []string{"build", "-o", testserverBin}
-	if raceEnabled {
-		args = append(args, "-race")
-	}
-	cmd := exec.Command("go", append(args, "./runtime/internal/testserver")...)
-	cmd.Dir = filepath.Join("..", "..")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return 1, fmt.Errorf("go build testserver: %v\n%s", err, out)
-	}
-	return m.Run(), nil
+	olderclient.Main(m, filepath.Join("..", ".."), raceEnabled, &testserverBin)
 }
 
 // A client is one older Go client release asking for one revision.
@@ -70,21 +48,7 @@ type client struct {
 	name       string
 	rev        string
 	transports []string
-	run        func(ctx context.Context, transport, target string, rec *recorder) (*outcome, error)
-}
-
-// outcome is what a client saw, client-neutral.
-type outcome struct {
-	negotiated string
-	tools      int
-	calls      map[string]callOut
-}
-
-type callOut struct {
-	types      []string
-	texts      []string
-	structured bool
-	isError    bool
+	run        func(ctx context.Context, transport, target string, rec *recorder) (*olderclient.Outcome, error)
 }
 
 var clients = []client{
@@ -106,9 +70,9 @@ func TestOlderGoClients(t *testing.T) {
 				case "stdio":
 					target = filepath.Join(t.TempDir(), "server-out.jsonl")
 				case "http":
-					target = rec.proxy(t, startHTTP(t)) + "/mcp"
+					target = rec.proxy(t, olderclient.StartHTTP(t, testserverBin)) + "/mcp"
 				case "sse":
-					target = rec.proxy(t, startHTTP(t, "-sse")) + "/sse"
+					target = rec.proxy(t, olderclient.StartHTTP(t, testserverBin, "-sse")) + "/sse"
 				}
 				ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 				defer cancel()
@@ -124,44 +88,15 @@ func TestOlderGoClients(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s over %s: %v", c.name, tr, err)
 				}
-				check(t, c.rev, out)
+				olderclient.Check(t, c.rev, out)
 				rec.validate(t, c.rev)
 			})
 		}
 	}
 }
 
-// check checks what the client saw on revision rev.
-func check(t *testing.T, rev string, out *outcome) {
-	t.Helper()
-	if out.negotiated != rev {
-		t.Errorf("negotiated %q, want %q", out.negotiated, rev)
-	}
-	if out.tools < 5 {
-		t.Errorf("listed %d tools", out.tools)
-	}
-	if w := out.calls["whoami"]; len(w.texts) != 1 || !strings.Contains(w.texts[0], "version="+rev) {
-		t.Errorf("whoami: %q, want version=%s", w.texts, rev)
-	}
-	e := out.calls["echo"]
-	if len(e.texts) != 1 || e.texts[0] != `{"text":"hi"}` || e.structured != (rev >= "2025-06-18") {
-		t.Errorf("echo: text %q, structured %v on %s", e.texts, e.structured, rev)
-	}
-	want := map[string]string{
-		"2024-11-05": "text image text resource resource text",
-		"2025-03-26": "text image audio resource resource text",
-		"2025-06-18": "text image audio resource resource resource_link",
-	}[rev]
-	if got := strings.Join(out.calls["rich"].types, " "); got != want {
-		t.Errorf("rich: %s, want %s", got, want)
-	}
-	if f := out.calls["fail"]; !f.isError {
-		t.Errorf("fail: isError false")
-	}
-}
-
 // runGoSDK drives the official Go SDK v1.1.0.
-func runGoSDK(ctx context.Context, transport, target string, _ *recorder) (*outcome, error) {
+func runGoSDK(ctx context.Context, transport, target string, _ *recorder) (*olderclient.Outcome, error) {
 	var tr gosdk.Transport
 	switch transport {
 	case "stdio":
@@ -177,40 +112,18 @@ func runGoSDK(ctx context.Context, transport, target string, _ *recorder) (*outc
 		return nil, fmt.Errorf("connect: %w", err)
 	}
 	defer cs.Close()
-	out := &outcome{negotiated: cs.InitializeResult().ProtocolVersion, calls: map[string]callOut{}}
-	if err := cs.Ping(ctx, nil); err != nil {
-		return nil, fmt.Errorf("ping: %w", err)
+	out, err := olderclient.Converse(ctx, olderclient.GoSDK(cs))
+	if err != nil {
+		return nil, err
 	}
-	for cursor := ""; ; {
-		page, err := cs.ListTools(ctx, &gosdk.ListToolsParams{Cursor: cursor})
-		if err != nil {
-			return nil, fmt.Errorf("tools/list: %w", err)
-		}
-		out.tools += len(page.Tools)
-		if cursor = page.NextCursor; cursor == "" {
-			break
-		}
-	}
-	for _, call := range calls {
-		res, err := cs.CallTool(ctx, &gosdk.CallToolParams{Name: call.name, Arguments: call.args})
-		if err != nil {
-			return nil, fmt.Errorf("tools/call %s: %w", call.name, err)
-		}
-		co := callOut{structured: res.StructuredContent != nil, isError: res.IsError}
-		for _, b := range res.Content {
-			raw, _ := json.Marshal(b)
-			var blk struct{ Type, Text string }
-			_ = json.Unmarshal(raw, &blk)
-			co.types, co.texts = append(co.types, blk.Type), appendText(co.texts, blk.Type, blk.Text)
-		}
-		out.calls[call.name] = co
-	}
+	out.Negotiated = cs.InitializeResult().ProtocolVersion
 	return out, nil
 }
 
-// runMCPGo drives mcp-go v0.32.0, asking for rev.
-func runMCPGo(rev string) func(ctx context.Context, transport, target string, _ *recorder) (*outcome, error) {
-	return func(ctx context.Context, transport, target string, _ *recorder) (*outcome, error) {
+// runMCPGo drives mcp-go v0.32.0, asking for rev. Its CallToolResult has no
+// structuredContent: rec.validate reads the wire.
+func runMCPGo(rev string) func(ctx context.Context, transport, target string, _ *recorder) (*olderclient.Outcome, error) {
+	return func(ctx context.Context, transport, target string, _ *recorder) (*olderclient.Outcome, error) {
 		var c *mcpgoclient.Client
 		var err error
 		switch transport {
@@ -237,112 +150,30 @@ func runMCPGo(rev string) func(ctx context.Context, transport, target string, _ 
 		if err != nil {
 			return nil, fmt.Errorf("initialize: %w", err)
 		}
-		out := &outcome{negotiated: init.ProtocolVersion, calls: map[string]callOut{}}
-		if err := c.Ping(ctx); err != nil {
-			return nil, fmt.Errorf("ping: %w", err)
-		}
-		tools, err := c.ListTools(ctx, mcpgo.ListToolsRequest{})
+		out, err := olderclient.Converse(ctx, olderclient.Session{
+			Ping: c.Ping,
+			ListTools: func(ctx context.Context, cursor string) (any, error) {
+				var r mcpgo.ListToolsRequest
+				r.Params.Cursor = mcpgo.Cursor(cursor)
+				return c.ListTools(ctx, r)
+			},
+			CallTool: func(ctx context.Context, name string, args map[string]any) (any, error) {
+				var r mcpgo.CallToolRequest
+				r.Params.Name, r.Params.Arguments = name, args
+				return c.CallTool(ctx, r)
+			},
+		})
 		if err != nil {
-			return nil, fmt.Errorf("tools/list: %w", err)
+			return nil, err
 		}
-		out.tools = len(tools.Tools)
-		for tools.NextCursor != "" {
-			var next mcpgo.ListToolsRequest
-			next.Params.Cursor = tools.NextCursor
-			if tools, err = c.ListTools(ctx, next); err != nil {
-				return nil, fmt.Errorf("tools/list: %w", err)
-			}
-			out.tools += len(tools.Tools)
-		}
-		for _, call := range calls {
-			var r mcpgo.CallToolRequest
-			r.Params.Name = call.name
-			r.Params.Arguments = call.args
-			res, err := c.CallTool(ctx, r)
-			if err != nil {
-				return nil, fmt.Errorf("tools/call %s: %w", call.name, err)
-			}
-			co := callOut{isError: res.IsError}
-			for _, b := range res.Content {
-				raw, _ := json.Marshal(b)
-				var blk struct {
-					Type string `json:"type"`
-					Text string `json:"text"`
-				}
-				_ = json.Unmarshal(raw, &blk)
-				co.types, co.texts = append(co.types, blk.Type), appendText(co.texts, blk.Type, blk.Text)
-			}
-			out.calls[call.name] = co
-		}
-		// mcp-go v0.32.0's CallToolResult has no structuredContent: read the wire.
+		out.Negotiated = init.ProtocolVersion
 		return out, nil
 	}
-}
-
-// appendText collects the text of text blocks.
-func appendText(texts []string, typ, text string) []string {
-	if typ == "text" {
-		return append(texts, text)
-	}
-	return texts
-}
-
-var calls = []struct {
-	name string
-	args map[string]any
-}{
-	{"whoami", nil},
-	{"echo", map[string]any{"text": "hi"}},
-	{"rich", nil},
-	{"fail", nil},
 }
 
 // teeCommand runs the test server with its stdout also written to path.
 func teeCommand(path string) *exec.Cmd {
 	return exec.Command("sh", "-c", `"$0" | tee "$1"`, testserverBin, path)
-}
-
-// startHTTP starts the test server on a free loopback port and returns its base
-// URL; it gets SIGTERM when the test ends and must exit 0.
-func startHTTP(t *testing.T, extra ...string) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	cmd := exec.Command(testserverBin, append([]string{"-http", addr}, extra...)...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case err := <-exited:
-			if err != nil {
-				t.Errorf("server after SIGTERM: %v\n%s", err, stderr.String())
-			}
-		case <-time.After(15 * time.Second):
-			_ = cmd.Process.Kill()
-			t.Errorf("server still running 15s after SIGTERM")
-		}
-	})
-	for deadline := time.Now().Add(15 * time.Second); ; {
-		c, err := net.DialTimeout("tcp", addr, time.Second)
-		if err == nil {
-			c.Close()
-			return "http://" + addr
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("server not listening: %v", err)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
 }
 
 // A recorder keeps every JSON-RPC message of one conversation.
@@ -532,7 +363,7 @@ func schema(t *testing.T, rev, def string) *jsonschema.Schema {
 	if err != nil {
 		t.Fatal(err)
 	}
-	strictify(doc)
+	specschema.Strictify(doc) // closed, as the runtime's tests do (runtime/spec_test.go)
 	c := jsonschema.NewCompiler()
 	u := "https://spec.invalid/" + rev + "/schema.json"
 	if err := c.AddResource(u, doc); err != nil {
@@ -555,30 +386,4 @@ func validateJSON(s *jsonschema.Schema, raw []byte) error {
 		return err
 	}
 	return s.Validate(v)
-}
-
-// strictify closes a draft-07 schema's types as the runtime's tests do
-// (runtime/spec_test.go), so that a field a later revision added fails.
-func strictify(doc any) {
-	root, _ := doc.(map[string]any)
-	defs, _ := root["definitions"].(map[string]any)
-	for _, d := range defs {
-		def, _ := d.(map[string]any)
-		props, _ := def["properties"].(map[string]any)
-		if props == nil {
-			continue
-		}
-		if _, open := def["additionalProperties"]; !open {
-			def["additionalProperties"] = false
-			if _, ok := props["method"]; ok {
-				props["jsonrpc"], props["id"] = map[string]any{}, map[string]any{}
-			}
-		}
-		params, _ := props["params"].(map[string]any)
-		if pp, _ := params["properties"].(map[string]any); pp != nil {
-			if _, open := params["additionalProperties"]; !open {
-				params["additionalProperties"] = false
-			}
-		}
-	}
 }

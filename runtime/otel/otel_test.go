@@ -154,6 +154,20 @@ func names(spans []sdktrace.ReadOnlySpan) []string {
 	return n
 }
 
+// metrics collects the recorded metrics, every scope's.
+func (f *fixture) metrics(t *testing.T) []metricdata.Metrics {
+	t.Helper()
+	var rm metricdata.ResourceMetrics
+	if err := f.reader.Collect(context.Background(), &rm); err != nil {
+		t.Fatal(err)
+	}
+	var ms []metricdata.Metrics
+	for _, sm := range rm.ScopeMetrics {
+		ms = append(ms, sm.Metrics...)
+	}
+	return ms
+}
+
 // children returns the names of the spans whose parent is p.
 func (f *fixture) children(p sdktrace.ReadOnlySpan) map[string]sdktrace.ReadOnlySpan {
 	m := map[string]sdktrace.ReadOnlySpan{}
@@ -221,15 +235,9 @@ func TestToolErrorAndRPCErrorType(t *testing.T) {
 	if v := f.children(sp)["validate"]; v == nil || attrs(v.Attributes())["error.type"] != "invalid_arguments" {
 		t.Errorf("no validate span with error.type invalid_arguments under the refused call (spans %v)", names(f.spans.Ended()))
 	}
-	var rm metricdata.ResourceMetrics
-	if err := f.reader.Collect(context.Background(), &rm); err != nil {
-		t.Fatal(err)
-	}
 	seen := map[string]bool{}
-	for _, sm := range rm.ScopeMetrics {
-		for _, m := range sm.Metrics {
-			seen[m.Name] = true
-		}
+	for _, m := range f.metrics(t) {
+		seen[m.Name] = true
 	}
 	for _, n := range []string{"mcp.server.operation.duration", "mcpgen.tool.errors"} {
 		if !seen[n] {
@@ -427,19 +435,13 @@ func TestTaskHandlerSpan(t *testing.T) {
 // activeTasks reads mcpgen.tasks.active.
 func activeTasks(t *testing.T, f *fixture) int64 {
 	t.Helper()
-	var rm metricdata.ResourceMetrics
-	if err := f.reader.Collect(context.Background(), &rm); err != nil {
-		t.Fatal(err)
-	}
-	for _, sm := range rm.ScopeMetrics {
-		for _, m := range sm.Metrics {
-			if s, ok := m.Data.(metricdata.Sum[int64]); ok && m.Name == "mcpgen.tasks.active" {
-				var n int64
-				for _, dp := range s.DataPoints {
-					n += dp.Value
-				}
-				return n
+	for _, m := range f.metrics(t) {
+		if s, ok := m.Data.(metricdata.Sum[int64]); ok && m.Name == "mcpgen.tasks.active" {
+			var n int64
+			for _, dp := range s.DataPoints {
+				n += dp.Value
 			}
+			return n
 		}
 	}
 	return 0
@@ -491,20 +493,14 @@ func TestOtherMethodsAndBoundedMetrics(t *testing.T) {
 			}
 		}
 	}
-	var rm metricdata.ResourceMetrics
-	if err := f.reader.Collect(context.Background(), &rm); err != nil {
-		t.Fatal(err)
-	}
 	methods := map[string]bool{}
-	for _, sm := range rm.ScopeMetrics {
-		for _, m := range sm.Metrics {
-			if h, ok := m.Data.(metricdata.Histogram[float64]); ok && m.Name == "mcp.server.operation.duration" {
-				for _, dp := range h.DataPoints {
-					v, _ := dp.Attributes.Value("mcp.method.name")
-					methods[v.AsString()] = true
-					if tool, ok := dp.Attributes.Value("gen_ai.tool.name"); ok && strings.Contains(tool.AsString(), canary) {
-						t.Errorf("an unknown tool's name is a metric attribute: %v", dp.Attributes)
-					}
+	for _, m := range f.metrics(t) {
+		if h, ok := m.Data.(metricdata.Histogram[float64]); ok && m.Name == "mcp.server.operation.duration" {
+			for _, dp := range h.DataPoints {
+				v, _ := dp.Attributes.Value("mcp.method.name")
+				methods[v.AsString()] = true
+				if tool, ok := dp.Attributes.Value("gen_ai.tool.name"); ok && strings.Contains(tool.AsString(), canary) {
+					t.Errorf("an unknown tool's name is a metric attribute: %v", dp.Attributes)
 				}
 			}
 		}

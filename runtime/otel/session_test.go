@@ -29,28 +29,22 @@ func TestStdioSessionRevisionAndDuration(t *testing.T) {
 	if a := attrs(sp.Attributes()); a["mcp.protocol.version"] != "2025-11-25" || a["network.transport"] != "pipe" {
 		t.Errorf("stdio 2025-11-25 span attributes %v, want mcp.protocol.version=2025-11-25 and network.transport=pipe", a)
 	}
-	var rm metricdata.ResourceMetrics
-	if err := f.reader.Collect(context.Background(), &rm); err != nil {
-		t.Fatal(err)
-	}
 	var found bool
-	for _, sm := range rm.ScopeMetrics {
-		for _, m := range sm.Metrics {
-			h, ok := m.Data.(metricdata.Histogram[float64])
-			if !ok || m.Name != "mcp.server.session.duration" {
-				continue
-			}
-			found = true
-			if m.Unit != "s" || len(h.DataPoints) != 1 || h.DataPoints[0].Count != 1 || h.DataPoints[0].Sum <= 0 {
-				t.Fatalf("mcp.server.session.duration: unit %q, points %+v; want one session of some seconds", m.Unit, h.DataPoints)
-			}
-			a := map[string]string{}
-			for _, kv := range h.DataPoints[0].Attributes.ToSlice() {
-				a[string(kv.Key)] = kv.Value.String()
-			}
-			if a["mcp.protocol.version"] != "2025-11-25" || a["network.transport"] != "pipe" || len(a) != 2 {
-				t.Errorf("session duration attributes %v, want mcp.protocol.version=2025-11-25 and network.transport=pipe only", a)
-			}
+	for _, m := range f.metrics(t) {
+		h, ok := m.Data.(metricdata.Histogram[float64])
+		if !ok || m.Name != "mcp.server.session.duration" {
+			continue
+		}
+		found = true
+		if m.Unit != "s" || len(h.DataPoints) != 1 || h.DataPoints[0].Count != 1 || h.DataPoints[0].Sum <= 0 {
+			t.Fatalf("mcp.server.session.duration: unit %q, points %+v; want one session of some seconds", m.Unit, h.DataPoints)
+		}
+		a := map[string]string{}
+		for _, kv := range h.DataPoints[0].Attributes.ToSlice() {
+			a[string(kv.Key)] = kv.Value.String()
+		}
+		if a["mcp.protocol.version"] != "2025-11-25" || a["network.transport"] != "pipe" || len(a) != 2 {
+			t.Errorf("session duration attributes %v, want mcp.protocol.version=2025-11-25 and network.transport=pipe only", a)
 		}
 	}
 	if !found {
