@@ -46,14 +46,13 @@ func TestHTTPCallInline(t *testing.T) {
 	})
 	ts := httptest.NewServer(mark)
 	t.Cleanup(ts.Close)
-	call := map[string]any{"name": "where"}
 
 	c := newHTTPClient(t, ts)
-	if status, msgs := c.modernCall(1, "tools/call", call, nil); status != 200 || len(msgs) != 1 || !bytes.Contains(msgs[0], []byte("same goroutine")) {
+	if status, msgs := c.modernCall(1, "tools/call", map[string]any{"name": "where"}, nil); status != 200 || len(msgs) != 1 || !bytes.Contains(msgs[0], []byte("same goroutine")) {
 		t.Errorf("2026-07-28 call: %d %s, want it served on the POST's goroutine", status, msgs)
 	}
 	c.initialize()
-	resp := c.post(context.Background(), legacyHeaders(), rpcRequest(2, "tools/call", call))
+	resp := c.post(context.Background(), legacyHeaders(), rpcRequest(2, "tools/call", map[string]any{"name": "where"}))
 	if msgs := c.messages(resp, versionLegacy, "tools/call"); resp.StatusCode != 200 || len(msgs) != 1 || !bytes.Contains(msgs[0], []byte("same goroutine")) {
 		t.Errorf("2025-11-25 call: %d %s, want it served on the POST's goroutine", resp.StatusCode, msgs)
 	}

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -54,23 +55,31 @@ func (x *Exchange) endInlineIdle() bool {
 
 func (rg *inlineRig) post(t *testing.T) *http.Response {
 	t.Helper()
-	resp, err := rg.srv.Client().Post(rg.srv.URL, "application/json", strings.NewReader(`{}`))
+	resp, err := rg.postErr()
 	if err != nil {
 		t.Fatal(err)
 	}
 	return resp
 }
 
+// postErr posts; a response that does not end within 5s is an error.
+func (rg *inlineRig) postErr() (*http.Response, error) {
+	client := rg.srv.Client()
+	client.Timeout = 5 * time.Second
+	return client.Post(rg.srv.URL, "application/json", strings.NewReader(`{}`))
+}
+
 const reply = `{"jsonrpc":"2.0","id":1,"result":{}}`
 
-// within fails the test unless ch delivers within a few seconds.
+// within fails the test unless ch delivers within 10s (longer than a
+// client's timeout).
 func within[T any](t *testing.T, ch <-chan T, what string) T {
 	t.Helper()
 	select {
 	case v := <-ch:
 		return v
-	case <-time.After(5 * time.Second):
-		t.Fatalf("no %s within 5s", what)
+	case <-time.After(10 * time.Second):
+		t.Fatalf("no %s within 10s", what)
 	}
 	var zero T
 	return zero
@@ -105,6 +114,8 @@ func TestServeInlineStreams(t *testing.T) {
 		<-seen // the client read the event: the handler still runs
 		x.Finish(Reply{Body: []byte(reply), Status: 200})
 	})
+	var once sync.Once
+	t.Cleanup(func() { once.Do(func() { close(seen) }) }) // before the server's Close
 	resp := rg.post(t)
 	defer resp.Body.Close()
 	br := bufio.NewReader(resp.Body)
@@ -125,7 +136,7 @@ func TestServeInlineStreams(t *testing.T) {
 	if l := within(t, lines, "the event"); !strings.Contains(l, "notifications/progress") {
 		t.Fatalf("first line %q, want the progress event", l)
 	}
-	close(seen)
+	once.Do(func() { close(seen) })
 	var rest string
 	for l := range lines {
 		rest += l
@@ -153,10 +164,10 @@ func TestServeInlineCloseEarly(t *testing.T) {
 	resp := rg.post(t)
 	b, err := io.ReadAll(resp.Body)
 	resp.Body.Close()
+	close(ended)
 	if err != nil || !strings.Contains(string(b), "id: s1_0") || strings.Contains(string(b), reply) {
 		t.Fatalf("POST stream %q, err %v; want only the priming event and a clean end", b, err)
 	}
-	close(ended)
 	if !within(t, rg.served, "ServeInline's return") {
 		t.Error("a stream closed for polling was not reported detached")
 	}
@@ -174,18 +185,25 @@ func TestServeInlineLate(t *testing.T) {
 			<-release
 		}
 	})
+	var once sync.Once
+	t.Cleanup(func() { once.Do(func() { close(release) }) }) // before the server's Close
 	got := make(chan string, 1)
 	go func() {
-		resp := rg.post(t)
+		resp, err := rg.postErr()
+		if err != nil {
+			got <- err.Error()
+			return
+		}
 		b, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		got <- string(b)
 	}()
-	if b := within(t, got, "the late reply"); b != reply {
+	b := within(t, got, "the late reply")
+	close(answered)
+	once.Do(func() { close(release) })
+	if b != reply {
 		t.Errorf("got %q, want the late reply", b)
 	}
-	close(answered)
-	close(release)
 	within(t, rg.served, "ServeInline's return")
 }
 
