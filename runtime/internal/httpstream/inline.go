@@ -43,9 +43,10 @@ func CanServeInline(w http.ResponseWriter, r *http.Request) bool {
 // server-to-client request), a close request (CloseSSEStream) or a reply
 // given at the call's deadline while the handler still runs. When the
 // response must end before run returns (after a close request, when a GET
-// resumed the stream, or after a late reply), that goroutine ends it by taking the connection over: it flushes
-// what was written, ends the chunked body and closes the connection; the
-// client sees a complete response (and resumes a closed stream with GET).
+// resumed the stream, or after a late reply), that goroutine ends it by taking the connection over and closing it
+// (endEarly): the client sees a complete response marked "Connection: close"
+// when nothing was written before, else a cut stream, which it resumes with
+// GET and Last-Event-ID.
 // Use it only where CanServeInline(w, r) holds.
 func (p *Pump) ServeInline(r *http.Request, run func()) (detached bool) {
 	p.req = r
@@ -91,12 +92,26 @@ func (x *Exchange) wakeInline() {
 // the response early when it must (see ServeInline).
 func (p *Pump) serveAside() {
 	defer p.aside.Done()
+	// Started for a close request or a late reply, the response will end
+	// before the handler: nothing is written yet, so it says the connection
+	// closes (a client must not send its next request on it).
+	closing := p.X.endsEarly()
+	if closing {
+		p.W.Header().Set("Connection", "close")
+	}
 	ctx := p.req.Context()
 	detached, cut := p.serveRequest(ctx)
 	p.asideDetached = detached
 	if (cut || p.X.isLate()) && ctx.Err() == nil && p.inlineState.CompareAndSwap(inlineRunning, inlineEnded) {
-		endEarly(p.W, p.req)
+		endEarly(p.W, p.req, closing)
 	}
+}
+
+// endsEarly reports whether the exchange has a close request or a late reply.
+func (x *Exchange) endsEarly() bool {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.closeReq || x.late
 }
 
 // isLate reports whether the exchange's reply came at the call's deadline.
@@ -107,9 +122,13 @@ func (x *Exchange) isLate() bool {
 }
 
 // endEarly ends r's response while its handler still runs: it flushes what
-// was written, takes the connection over, ends a chunked body (HTTP/1.1: the
-// response has no Content-Length) and closes the connection.
-func endEarly(w http.ResponseWriter, r *http.Request) {
+// was written, takes the connection over and closes it. A response that said
+// "Connection: close" (announced) gets the end of its chunked body first
+// (HTTP/1.1: it has no Content-Length), so the client reads it complete; one
+// whose headers went out without it is cut, as a dropped connection is, so
+// that no client sends another request on the closed connection (an SSE
+// client resumes the stream with Last-Event-ID).
+func endEarly(w http.ResponseWriter, r *http.Request, announced bool) {
 	rc := http.NewResponseController(w)
 	if rc.Flush() != nil {
 		return
@@ -118,7 +137,7 @@ func endEarly(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		return
 	}
-	if r.ProtoAtLeast(1, 1) {
+	if announced && r.ProtoAtLeast(1, 1) {
 		_, _ = buf.WriteString("0\r\n\r\n")
 		_ = buf.Flush()
 	}

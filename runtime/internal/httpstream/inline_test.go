@@ -168,6 +168,9 @@ func TestServeInlineCloseEarly(t *testing.T) {
 	if err != nil || !strings.Contains(string(b), "id: s1_0") || strings.Contains(string(b), reply) {
 		t.Fatalf("POST stream %q, err %v; want only the priming event and a clean end", b, err)
 	}
+	if !resp.Close {
+		t.Error(`the response ended early without "Connection: close": a client may reuse the closed connection`)
+	}
 	if !within(t, rg.served, "ServeInline's return") {
 		t.Error("a stream closed for polling was not reported detached")
 	}
@@ -196,6 +199,9 @@ func TestServeInlineLate(t *testing.T) {
 		}
 		b, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
+		if !resp.Close {
+			b = append(b, ` (without "Connection: close")`...)
+		}
 		got <- string(b)
 	}()
 	b := within(t, got, "the late reply")
@@ -233,3 +239,37 @@ func (hijackable) Hijack() (c net.Conn, rw *bufio.ReadWriter, err error) { retur
 type wrapper struct{ http.ResponseWriter }
 
 func (w wrapper) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// TestServeInlineCut: a close request after events already went out cuts the
+// stream (the response could not say "Connection: close" any more, so no
+// client may take the connection for another request): the client reads the
+// events, then an unexpected end.
+func TestServeInlineCut(t *testing.T) {
+	seen, ended := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	rg := newInlineRig(t, "s1", func(x *Exchange) {
+		_ = x.Send(context.Background(), []byte(`{"jsonrpc":"2.0","method":"notifications/progress","params":{}}`))
+		<-seen
+		x.RequestClose()
+		<-ended
+		x.Finish(Reply{Body: []byte(reply), Status: 200})
+	})
+	t.Cleanup(func() { once.Do(func() { close(seen) }); close(ended) })
+	resp := rg.post(t)
+	br := bufio.NewReader(resp.Body)
+	for {
+		l, err := br.ReadString('\n')
+		if err != nil {
+			t.Fatalf("no event before the end: %v", err)
+		}
+		if strings.Contains(l, "notifications/progress") {
+			break
+		}
+	}
+	once.Do(func() { close(seen) })
+	rest, err := io.ReadAll(br)
+	resp.Body.Close()
+	if err == nil || strings.Contains(string(rest), reply) {
+		t.Errorf("after the close request: %q, err %v; want the stream cut", rest, err)
+	}
+}
