@@ -177,9 +177,11 @@ func (s *Server) run(parent context.Context, c *call) Reply {
 	return c.deliver(s.conclude(c, result, rerr))
 }
 
-// deliver hands an asynchronous call's reply to its replier.
+// deliver hands an asynchronous call's reply to its replier; a reply its
+// deadline gives (overdue, the handler still running) is marked late.
 func (c *call) deliver(r Reply) Reply {
 	if c.async != nil {
+		r.late = c.state.Load() == callOverdue
 		c.async.answer(r)
 	}
 	return r

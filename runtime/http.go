@@ -157,8 +157,9 @@ func newHTTPHandler(s *Server, o HTTPOptions) *httpHandler {
 			if done != nil {
 				r = replyFunc(done)
 			}
-			handlerWorkers.Go(func() { s.handleAsync(ctx, m, sess, x, r) })
+			s.handleAsync(ctx, m, sess, x, r)
 		},
+		Go:         handlerWorkers.Go,
 		IsBatch:    isBatch,
 		TakesBatch: batchSession,
 		Batch: func(ctx context.Context, body []byte, sess *Session, out streamable.Sink) []byte {
@@ -186,7 +187,7 @@ func parseHTTP(body []byte) (*Message, streamable.Info, *httpstream.Reply, error
 
 // streamReply is r as an exchange carries it.
 func streamReply(r Reply) httpstream.Reply {
-	return httpstream.Reply{Body: r.Body, Status: r.HTTPStatus(), Challenge: r.Challenge}
+	return httpstream.Reply{Body: r.Body, Status: r.HTTPStatus(), Challenge: r.Challenge, Late: r.late}
 }
 
 // An exchangeReplier hands a request's reply to its exchange, a replyFunc

@@ -56,13 +56,6 @@ func (s *Server) setFanout(st store.Store) { s.prims.hub.Share(st, fanout.Channe
 // at once, those of the other replicas through the shared store.
 func (s *Server) announce(n notice) { s.prims.hub.Announce(n) }
 
-// deliver logs a failed best-effort notification (as the relay does).
-func (s *Server) deliver(method string, err error) {
-	if err != nil {
-		s.logger.Debug("change notification not delivered", "method", method, "err", err)
-	}
-}
-
 // listName is the audience name of a list.
 func listName(k listKind) string {
 	switch k {

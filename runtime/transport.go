@@ -29,6 +29,10 @@ type Reply struct {
 	// Challenge, when set, is the WWW-Authenticate value of a request refused for
 	// insufficient scope: HTTP answers 403 with it (authorize.go).
 	Challenge string
+	// late reports a reply given at a tools/call's deadline while its handler
+	// still runs (call.deliver): an HTTP response serving the handler on its
+	// own goroutine ends without waiting for it.
+	late bool
 }
 
 // HTTPStatus returns the HTTP status a Streamable HTTP transport answers r with: 400
@@ -66,8 +70,8 @@ type SinkFunc func(ctx context.Context, msg []byte) error
 func (f SinkFunc) Send(ctx context.Context, msg []byte) error { return f(ctx, msg) }
 
 // handlerWorkers runs the handlers that transports start on a goroutine of their
-// own (HTTP requests, calls with a deadline on a synchronous path) on reused
-// goroutines (internal/workpool).
+// own (HTTP requests whose response cannot be served inline, calls with a
+// deadline on a synchronous path) on reused goroutines (internal/workpool).
 var handlerWorkers = workpool.New(200 * time.Millisecond)
 
 // discardSink drops every message.

@@ -34,14 +34,30 @@ func ReadBody(w http.ResponseWriter, r *http.Request, max int64, timeout time.Du
 	if err := rc.SetReadDeadline(time.Now().Add(timeout)); err != nil {
 		onDeadline(err)
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, max))
+	body, err := readAtMost(w, r, max)
 	_ = rc.SetReadDeadline(time.Time{})
-	var tooBig *http.MaxBytesError
-	switch {
-	case errors.As(err, &tooBig):
-		return nil, &BodyError{http.StatusRequestEntityTooLarge, -32600, fmt.Sprintf("request body exceeds %d bytes", tooBig.Limit)}
-	case err != nil:
+	if err != nil {
+		if tooBig, ok := errors.AsType[*http.MaxBytesError](err); ok {
+			return nil, &BodyError{http.StatusRequestEntityTooLarge, -32600, fmt.Sprintf("request body exceeds %d bytes", tooBig.Limit)}
+		}
 		return nil, &BodyError{http.StatusBadRequest, -32700, "read body: " + err.Error()}
 	}
 	return body, nil
+}
+
+// readAtMost reads r's body, refusing one over max bytes: a body of known
+// length is read into a buffer of that size (one allocation), one of unknown
+// length (chunked) through http.MaxBytesReader.
+func readAtMost(w http.ResponseWriter, r *http.Request, max int64) ([]byte, error) {
+	switch n := r.ContentLength; {
+	case n > max:
+		return nil, &http.MaxBytesError{Limit: max}
+	case n >= 0:
+		body := make([]byte, n)
+		if _, err := io.ReadFull(r.Body, body); err != nil {
+			return nil, err
+		}
+		return body, nil
+	}
+	return io.ReadAll(http.MaxBytesReader(w, r.Body, max))
 }

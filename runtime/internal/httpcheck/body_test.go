@@ -35,3 +35,29 @@ func TestReadBody(t *testing.T) {
 		}
 	}
 }
+
+// TestReadBodyLengths: a body of unknown length (chunked) is bounded as one of
+// known length is, and a body shorter than its Content-Length is a 400.
+func TestReadBodyLengths(t *testing.T) {
+	for _, c := range []struct {
+		body   string
+		length int64
+		status int // 0: read
+	}{
+		{`{"a":1}`, -1, 0},
+		{strings.Repeat("x", 11), -1, http.StatusRequestEntityTooLarge},
+		{`{"a":1}`, 7, 0},
+		{`{"a"`, 7, http.StatusBadRequest},
+		{``, 0, 0},
+	} {
+		r := httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(c.body))
+		r.ContentLength = c.length
+		got, berr := ReadBody(httptest.NewRecorder(), r, 10, time.Second, func(error) {})
+		switch {
+		case c.status == 0 && (berr != nil || string(got) != c.body):
+			t.Errorf("%q (length %d): %q, %+v", c.body, c.length, got, berr)
+		case c.status != 0 && (berr == nil || berr.Status != c.status):
+			t.Errorf("%q (length %d): %+v, want status %d", c.body, c.length, berr, c.status)
+		}
+	}
+}

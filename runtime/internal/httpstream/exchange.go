@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -30,6 +31,10 @@ type Reply struct {
 	Status int
 	// Challenge, when set, is sent as WWW-Authenticate (a 403 for insufficient scope).
 	Challenge string
+	// Late reports a reply given at the call's deadline while its handler
+	// still runs (the handler is abandoned): a response served inline
+	// (Pump.ServeInline) must then end without waiting for the handler.
+	Late bool
 }
 
 // An Exchange carries the messages of one stream to the HTTP response (or, for
@@ -58,6 +63,12 @@ type Exchange struct {
 	owner     int  // generation of the pump allowed to write; a new attach wins
 	delivered int  // newest seq written to a client
 	changed   chan struct{}
+	// inline is the pump serving the response while the request's handler
+	// runs on the response's own goroutine (Pump.ServeInline): what must reach
+	// the client before the handler returns (an event, a close request, a
+	// late reply) starts it on a goroutine of its own, once; nil otherwise.
+	inline *Pump
+	late   bool // the reply is Late
 }
 
 // New returns an exchange; stream is the event id prefix of a
@@ -119,6 +130,7 @@ func (x *Exchange) Send(_ context.Context, msg []byte) error {
 	}
 	x.sse = true
 	x.signal()
+	x.wakeInline()
 	return nil
 }
 
@@ -135,6 +147,10 @@ func (x *Exchange) Finish(r Reply) {
 		x.events = append(x.events, r.Body)
 	}
 	x.signal()
+	if r.Late {
+		x.late = true
+		x.wakeInline()
+	}
 }
 
 // Wait returns once the exchange is finished.
@@ -175,6 +191,7 @@ func (x *Exchange) RequestClose() bool {
 	}
 	x.sse, x.closeReq = true, true
 	x.signal()
+	x.wakeInline()
 	return true
 }
 
@@ -251,6 +268,13 @@ type Pump struct {
 	KeepAlive time.Duration
 	NoPrime   bool // no priming event: a session of a revision before 2025-11-25
 	sw        *sseWriter
+
+	// ServeInline's: the request, the pump started while its handler runs
+	// (aside; what it reported) and who ends the response (inlineState).
+	req           *http.Request
+	aside         sync.WaitGroup
+	asideDetached bool
+	inlineState   atomic.Int32
 }
 
 // ServeRequest answers the POST that carried the exchange's request: a JSON
@@ -258,22 +282,30 @@ type Pump struct {
 // reply is written, ctx is done (the client went away) or the handler asked
 // to close the connection; detached reports the last two cases.
 func (p *Pump) ServeRequest(ctx context.Context) (detached bool) {
+	detached, _ = p.serveRequest(ctx)
+	return detached
+}
+
+// serveRequest is ServeRequest; cut reports that it returned while the client
+// is still connected and the stream goes on: the handler asked to close the
+// connection, or another response (a GET with Last-Event-ID) took the stream.
+func (p *Pump) serveRequest(ctx context.Context) (detached, cut bool) {
 	gen := p.X.attach()
 	after := 0
 	for {
 		st := p.X.state(after, gen)
 		if p.sw == nil && st.done && !st.sse {
 			WriteReply(p.W, p.Hdr, st.reply)
-			return false
+			return false, false
 		}
 		if p.sw == nil && st.sse {
 			if err := p.start(after); err != nil {
-				return true
+				return true, false
 			}
 		}
 		end, err := p.drain(ctx, st, &after)
 		if end || err != nil {
-			return err != nil || !st.done
+			return err != nil || !st.done, err == nil && !st.done
 		}
 	}
 }

@@ -128,12 +128,16 @@ type Config[C Conn, M any] struct {
 	ParamHeaders func(tool string) (anns []httpcheck.ParamHeader, ok bool)
 	// Handle serves a message at once (a notification, a client response,
 	// initialize), ok false when its reply is missing or an error (initialize
-	// then opens no session); Serve serves a request in the background,
-	// handing its reply to done (nil: x.Finish). conn is the zero C without
+	// then opens no session); Serve serves a request whose messages go to x,
+	// handing its reply to done (nil: x.Finish), which a deadline may call
+	// before Serve returns (httpstream.Reply.Late). conn is the zero C without
 	// a session.
 	// out, when not nil, takes what the message sends on its own (HTTP+SSE).
 	Handle func(ctx context.Context, m M, conn C, out Sink) (reply httpstream.Reply, ok bool)
 	Serve  func(ctx context.Context, m M, conn C, x *httpstream.Exchange, done func(httpstream.Reply))
+	// Go runs f on another goroutine: Serve, for a response that cannot be
+	// served inline (httpstream.CanServeInline).
+	Go func(f func())
 	// Batch serves a JSON-RPC batch of a session that takes them (2025-03-26),
 	// its own messages going to out; ok false: conn takes none.
 	IsBatch    func(body []byte) bool
@@ -338,10 +342,21 @@ func (h *Handler[C, M]) serveModern(w http.ResponseWriter, r *http.Request, m M,
 		defer h.stateless.Add(-1)
 	}
 	x := httpstream.New("", httpstream.AcceptsStream(r))
-	h.cfg.Serve(r.Context(), m, none, x, nil)
 	p := &httpstream.Pump{X: x, W: w, KeepAlive: h.cfg.KeepAlive}
-	p.ServeRequest(r.Context())
+	h.serve(r, p, func() { h.cfg.Serve(r.Context(), m, none, x, nil) })
 	x.Wait() // after a disconnect the handler is cancelled; wait for its reply
+}
+
+// serve runs a request's handler (serve) and answers r with p: the handler
+// runs on r's own goroutine where the response can end without it
+// (httpstream.ServeInline), else on another (Config.Go) while this one pumps.
+// It reports what ServeRequest does.
+func (h *Handler[C, M]) serve(r *http.Request, p *httpstream.Pump, serve func()) (detached bool) {
+	if httpstream.CanServeInline(p.W, r) {
+		return p.ServeInline(r, serve)
+	}
+	h.cfg.Go(serve)
+	return p.ServeRequest(r.Context())
 }
 
 // The refusals of a subscriptions/listen stream beyond its bounds (503, -32603).
@@ -502,13 +517,15 @@ func (h *Handler[C, M]) request(w http.ResponseWriter, r *http.Request, hs *http
 	}
 	ctx := context.WithValue(context.WithoutCancel(r.Context()), exchangeKey{}, x)
 	h.background.Add(1)
-	h.cfg.Serve(ctx, m, hs.Conn, x, func(rep httpstream.Reply) {
-		x.Finish(rep)
-		hs.LeaveRequest()
-		h.background.Done()
-	})
 	p := &httpstream.Pump{X: x, W: w, Retry: h.cfg.SSERetry, KeepAlive: h.cfg.KeepAlive, NoPrime: revision.Older(version)}
-	if !p.ServeRequest(r.Context()) {
+	detached := h.serve(r, p, func() {
+		h.cfg.Serve(ctx, m, hs.Conn, x, func(rep httpstream.Reply) {
+			x.Finish(rep)
+			hs.LeaveRequest()
+			h.background.Done()
+		})
+	})
+	if !detached {
 		hs.DropStream(x)
 	}
 }

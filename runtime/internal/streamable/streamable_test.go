@@ -122,6 +122,7 @@ func newRig(t *testing.T, edit func(*Options)) *rig {
 				done(reply(m, c))
 			}()
 		},
+		Go:         func(f func()) { go f() },
 		IsBatch:    func(body []byte) bool { return strings.HasPrefix(string(body), "[") },
 		TakesBatch: func(c *conn) bool { return c.version == "2025-03-26" },
 		Batch: func(context.Context, []byte, *conn, Sink) []byte {
