@@ -17,23 +17,8 @@ import (
 	"github.com/mcpgen/mcpgen/internal/testproc"
 )
 
-// syncBuffer is a bytes.Buffer safe for a writer goroutine and a reader.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
+// syncBuffer is a bytes.Buffer safe for concurrent writers.
+type syncBuffer = testproc.Buffer
 
 // serverCmd returns a command running example name with args; its stderr is kept and,
 // when the test ends, checked for race reports and logged if the test failed.

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/internal/specschema"
+	"github.com/mcpgen/mcpgen/internal/testproc"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -159,22 +160,7 @@ func waitFor[T any](t *testing.T, ch <-chan T, what string) T {
 }
 
 // syncBuffer is a bytes.Buffer safe for concurrent writers.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
-}
+type syncBuffer = testproc.Buffer
 
 // newTestServer returns a server with the tasks extension (its state x) and
 // tools; its log goes to the test's output when the test fails.
