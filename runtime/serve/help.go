@@ -20,27 +20,20 @@ func servedLines(s *mcpruntime.Server) []string {
 			lines = append(lines, kind+": "+strings.Join(names, ", "))
 		}
 	}
-	var names []string
-	for _, t := range s.Tools() {
-		names = append(names, t.Name)
-	}
-	add("tools", names)
-	names = nil
-	for _, r := range s.Resources() {
-		names = append(names, r.URI)
-	}
-	add("resources", names)
-	names = nil
-	for _, t := range s.ResourceTemplates() {
-		names = append(names, t.URITemplate)
-	}
-	add("resource templates", names)
-	names = nil
-	for _, p := range s.Prompts() {
-		names = append(names, p.Name)
-	}
-	add("prompts", names)
+	add("tools", namesOf(s.Tools(), func(t *mcpruntime.Tool) string { return t.Name }))
+	add("resources", namesOf(s.Resources(), func(r *mcpruntime.Resource) string { return r.URI }))
+	add("resource templates", namesOf(s.ResourceTemplates(), func(t *mcpruntime.ResourceTemplate) string { return t.URITemplate }))
+	add("prompts", namesOf(s.Prompts(), func(p *mcpruntime.Prompt) string { return p.Name }))
 	return lines
+}
+
+// namesOf is the name of each of xs.
+func namesOf[T any](xs []T, name func(T) string) []string {
+	names := make([]string, 0, len(xs))
+	for _, x := range xs {
+		names = append(names, name(x))
+	}
+	return names
 }
 
 // unauthenticatedWarning is the start-up warning of Main serving HTTP with

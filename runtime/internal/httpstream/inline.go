@@ -43,10 +43,10 @@ func CanServeInline(w http.ResponseWriter, r *http.Request) bool {
 // server-to-client request), a close request (CloseSSEStream) or a reply
 // given at the call's deadline while the handler still runs. When the
 // response must end before run returns (after a close request, when a GET
-// resumed the stream, or after a late reply), that goroutine ends it by taking the connection over and closing it
-// (endEarly): the client sees a complete response marked "Connection: close"
-// when nothing was written before, else a cut stream, which it resumes with
-// GET and Last-Event-ID.
+// resumed the stream, or after a late reply), that goroutine ends it by
+// taking the connection over and closing it (endEarly): the client sees a
+// complete response marked "Connection: close" when nothing was written
+// before, else a cut stream, which it resumes with GET and Last-Event-ID.
 // Use it only where CanServeInline(w, r) holds.
 func (p *Pump) ServeInline(r *http.Request, run func()) (detached bool) {
 	p.req = r
